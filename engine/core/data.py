@@ -1,0 +1,84 @@
+"""Plain-data conversion of engine states and the canonical state digest.
+
+States are dataclasses; ``to_data`` turns one into plain dicts, lists and scalars, ``from_data``
+rebuilds it from its type hints. The digest is the SHA-256 of the canonical msgpack encoding
+(dict keys sorted), so equal states always give equal digests on every machine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import types
+import typing
+from typing import Any, TypeVar, Union, get_args, get_origin
+
+import msgpack
+from pydantic import BaseModel
+
+T = TypeVar("T")
+
+
+def to_data(obj: Any) -> Any:
+    """Recursively convert dataclasses, tuples and dicts into plain msgpack-able data."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, BaseModel):
+        return obj.model_dump(mode="json")
+    if isinstance(obj, (list, tuple)):
+        return [to_data(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: to_data(v) for k, v in obj.items()}
+    return obj
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    if cls not in _HINTS:
+        _HINTS[cls] = typing.get_type_hints(cls)
+    return _HINTS[cls]
+
+
+def from_data(tp: Any, data: Any) -> Any:
+    """Rebuild a value of type ``tp`` (dataclass, list[X], dict[K, V], X | None) from plain data."""
+    if data is None:
+        return None
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        return from_data(args[0], data) if len(args) == 1 else data
+    if origin is list:
+        (item,) = get_args(tp)
+        return [from_data(item, x) for x in data]
+    if origin is dict:
+        _, value = get_args(tp)
+        return {k: from_data(value, v) for k, v in data.items()}
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return tp.model_validate(data)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        kwargs = {f.name: from_data(hints[f.name], data[f.name])
+                  for f in dataclasses.fields(tp) if f.name in data}
+        return tp(**kwargs)
+    return data
+
+
+def canonical(data: Any) -> Any:
+    """Sort dict keys recursively so the encoding does not depend on insertion order."""
+    if isinstance(data, dict):
+        return {k: canonical(data[k]) for k in sorted(data, key=str)}
+    if isinstance(data, (list, tuple)):
+        return [canonical(x) for x in data]
+    return data
+
+
+def canonical_bytes(data: Any) -> bytes:
+    """The canonical msgpack encoding of plain data."""
+    return msgpack.packb(canonical(data), use_bin_type=True)
+
+
+def digest(data: Any) -> str:
+    """SHA-256 hex digest of the canonical msgpack encoding of ``data`` (a state's ``to_data``)."""
+    return hashlib.sha256(canonical_bytes(data)).hexdigest()

@@ -1,0 +1,5 @@
+"""World Gainer (game id ``worldgainer``)."""
+
+from engine.worldgainer.rules import WorldGainer
+
+__all__ = ["WorldGainer"]

@@ -1,0 +1,605 @@
+"""World Gainer core rules (rules document 004, rulings C1-C5 and W1-W5).
+
+Section names in comments are the document's own headings: ターンの進行 (turn), 配置のルール
+(placement), スタンについて (stuns), 属性について (colours), コスト支払いついて (payment).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import Field
+
+from engine.core.chance import Chance, Outcome
+from engine.core.contract import (
+    Action,
+    Adjust,
+    GameState,
+    MatchConfig,
+    MatchResult,
+    Options,
+    Ruleset,
+)
+from engine.core.errors import IllegalAction, SetupError
+from engine.core.viewer import Viewer, outcome_visible
+from engine.worldgainer.actions import (
+    ACTIONS,
+    DiscardFieldCard,
+    DiscardStun,
+    EndTurn,
+    ExhaustStun,
+    Gain,
+    PlaceStun,
+)
+from engine.worldgainer.model import (
+    ALL_FIELDS,
+    BATTLEFIELD,
+    HAND_SIZE,
+    SLOTS,
+    Card,
+    Colour,
+    Player,
+    Square,
+    Stun,
+    WorldGainerState,
+    field_ids,
+    janken,
+)
+
+MIN_DECK = 40
+MAX_COPIES = 3
+
+
+class WorldGainerOptions(Options):
+    """World Gainer regulation options (see docs/games/worldgainer.md)."""
+
+    first_player: Literal[1, 2] | None = Field(
+        default=None, description="Seat that plays first; chosen at random (recorded) when unset.")
+    victory_points: int = Field(default=15, ge=1, description="W4 points threshold.")
+    stack_compare: Literal["top", "total"] = Field(
+        default="top", description="Stacking on your own square of the same colour needs a cost "
+        "above the top card ('top', default) or above the square's total ('total').")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What placing a card on a square would do (before it is done)."""
+
+    effect: Literal["take", "stack", "replace", "capture", "offset", "offset_top"]
+
+
+def _other(seat: int) -> int:
+    return 2 if seat == 1 else 1
+
+
+def _illegal(reason: str, message: str) -> IllegalAction:
+    return IllegalAction(reason, message)
+
+
+class WorldGainer(Ruleset):
+    """World Gainer TCG: two players race to hold the battlefield or 15 points of cards."""
+
+    game_id = "worldgainer"
+    title = "World Gainer"
+    version = "1.0"
+    min_players = 2
+    max_players = 2
+    state_class = WorldGainerState
+    card_model = Card
+    options_model = WorldGainerOptions
+    actions = ACTIONS
+
+    # ----- deck construction (C5) ----------------------------------------------------------
+    def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
+        """40+ cards, both decks the same size, 3 copies of a name at most, uniques once."""
+        sizes = [sum(d.values()) for d in decks]
+        for seat, (deck, size) in enumerate(zip(decks, sizes), start=1):
+            if size < MIN_DECK:
+                raise SetupError("deck_too_small",
+                                 f"Seat {seat}'s deck has {size} cards; at least {MIN_DECK} are "
+                                 "required.", seat=seat)
+            by_name: Counter[str] = Counter()
+            for cid, count in deck.items():
+                by_name[cards[cid].name] += count
+                if cards[cid].unique and count > 1:
+                    raise SetupError("unique_card", f"Seat {seat}'s deck has {count} copies of "
+                                     f"the unique card {cards[cid].name}; only 1 is allowed.",
+                                     seat=seat)
+            name, most = by_name.most_common(1)[0]
+            if most > MAX_COPIES:
+                raise SetupError("too_many_copies", f"Seat {seat}'s deck has {most} cards named "
+                                 f"{name}; at most {MAX_COPIES} are allowed.", seat=seat)
+        if len(set(sizes)) > 1:
+            raise SetupError("deck_sizes_differ", "Both decks must have the same number of cards "
+                             f"(they have {sizes[0]} and {sizes[1]}).")
+
+    # ----- setup ("開始準備") --------------------------------------------------------------
+    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+               chance: Chance) -> GameState:
+        opts = cast(WorldGainerOptions, options)
+        players = [Player(deck=sorted(Counter(deck).elements())) for deck in config.decks]
+        state = WorldGainerState(
+            game=self.game_id, players=list(config.players),
+            options=opts.model_dump(), cards=dict(cards), seats_state=players,
+            board={f: Square() for f in ALL_FIELDS})
+        for seat in (1, 2):
+            for _ in range(HAND_SIZE):
+                self._draw(state, seat, chance)
+        first = opts.first_player or int(chance.pick("first_player", [1, 2]))
+        state.first_player = first
+        state.active = first
+        # W5: the first player skips the draw of the first turn; there are no stuns to ready.
+        return state
+
+    # ----- actions -------------------------------------------------------------------------
+    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+        st = cast(WorldGainerState, state)
+        if action.seat != st.active:
+            raise _illegal("not_your_turn", f"It is seat {st.active}'s turn, not seat "
+                           f"{action.seat}'s.")
+        if isinstance(action, PlaceStun):
+            self._place_stun(st, action)
+        elif isinstance(action, Gain):
+            self._gain(st, action)
+        elif isinstance(action, EndTurn):
+            self._end_turn(st, chance)
+
+    def _place_stun(self, st: WorldGainerState, action: PlaceStun) -> None:
+        """Stand-by phase: one card from hand to a free stun slot, once a turn."""
+        if st.stun_placed:
+            raise _illegal("stun_already_placed", "You have already placed a stun this turn.")
+        if st.phase != "standby":
+            raise _illegal("standby_phase_over", "The stand-by phase is over: a stun must be "
+                           "placed before gaining a field.")
+        me = st.player(action.seat)
+        self._require_in_hand(st, me, action.card)
+        slot = action.slot or self._first_free_slot(me)
+        if me.standby[slot - 1] is not None:
+            raise _illegal("slot_taken", f"Stun slot {slot} is already occupied.")
+        me.hand.remove(action.card)
+        me.standby[slot - 1] = Stun(card=action.card, ready=True)
+        st.stun_placed = True
+        st.phase = "gain"
+
+    def _first_free_slot(self, me: Player) -> int:
+        for i, stun in enumerate(me.standby, start=1):
+            if stun is None:
+                return i
+        raise _illegal("standby_full", f"All {SLOTS} stun slots are occupied.")
+
+    def _require_in_hand(self, st: WorldGainerState, me: Player, card: str) -> None:
+        if card not in me.hand:
+            name = st.cards[card].name if card in st.cards else card
+            raise _illegal("card_not_in_hand", f"{name} is not in your hand.")
+
+    def _gain(self, st: WorldGainerState, action: Gain) -> None:
+        """Gain phase: pay the cost, then place the card by the placement rules, then W4."""
+        if st.gain_placed:
+            raise _illegal("gain_already_placed", "You have already placed a card on the field "
+                           "this turn.")
+        if action.field not in st.board:
+            raise _illegal("no_such_field", f"There is no square {action.field}; squares are "
+                           f"{', '.join(ALL_FIELDS)}.")
+        me = st.player(action.seat)
+        self._require_in_hand(st, me, action.card)
+        card = st.cards[action.card]
+        self._pay(st, action.seat, card, action.payment)
+        me.hand.remove(action.card)
+        self._place(st, action.seat, card, action.field)
+        st.gain_placed = True
+        st.phase = "gain"
+        self._check_victory(st, action.seat)
+
+    # ----- payment (コスト支払い, W2) --------------------------------------------------------
+    def _pay(self, st: WorldGainerState, seat: int,
+             card: Card, payment: Sequence[ExhaustStun | DiscardStun | DiscardFieldCard]) -> None:
+        me = st.player(seat)
+        pool: list[tuple[Colour, int]] = []
+        used_slots: set[int] = set()
+        for source in payment:
+            if isinstance(source, (ExhaustStun, DiscardStun)):
+                stun = me.standby[source.slot - 1]
+                if stun is None:
+                    raise _illegal("no_stun", f"There is no stun in slot {source.slot}.")
+                if source.slot in used_slots:
+                    raise _illegal("stun_used_twice", f"The stun in slot {source.slot} is "
+                                   "named twice in the payment.")
+                if not stun.ready:
+                    raise _illegal("stun_exhausted", f"The stun in slot {source.slot} is "
+                                   "exhausted; only a ready stun can pay.")
+                used_slots.add(source.slot)
+                colour = st.cards[stun.card].colour
+                if isinstance(source, ExhaustStun):
+                    stun.ready = False
+                    pool.append((colour, st.cards[stun.card].stun))
+                else:
+                    me.standby[source.slot - 1] = None
+                    me.breaks.append(stun.card)
+                    pool.append((colour, 1))
+            else:
+                square = st.board.get(source.field)
+                if square is None or square.holder != seat or not square.cards:
+                    raise _illegal("no_own_field_card", f"You hold no card on {source.field} "
+                                   "to discard.")
+                top = square.cards.pop()
+                me.breaks.append(top)
+                if not square.cards:
+                    square.holder = None
+                pool.append((st.cards[top].colour, 1))
+        total = sum(amount for _, amount in pool)
+        if total < card.cost:
+            raise _illegal("cost_not_paid", f"{card.name} costs {card.cost}; the payment gives "
+                           f"only {total}.")
+        need = card.required
+        if need.amount:
+            have = total if need.colour == Colour.YELLOW else sum(
+                amount for colour, amount in pool if colour == need.colour)
+            if have < need.amount:
+                raise _illegal("required_colour_not_paid", f"{card.name} needs {need.amount} of "
+                               f"its cost in {need.colour}; the payment gives {have}.")
+
+    # ----- placement (配置のルール, W3) ------------------------------------------------------
+    def placement(self, st: WorldGainerState, seat: int, card: Card, field: str) -> Placement:
+        """What placing ``card`` on ``field`` does now, or IllegalAction saying why not."""
+        square = st.board[field]
+        if square.holder == seat:
+            return self._stacking(st, card, square)
+        self._check_priority(st, seat, field)
+        if square.holder is None:
+            return Placement("take")
+        return self._capture(st, card, square)
+
+    def _stacking(self, st: WorldGainerState, card: Card, square: Square) -> Placement:
+        """Placing onto a square you already hold (allowed at any time, W3)."""
+        top = st.cards[square.cards[-1]]
+        duel = janken(card.colour, top.colour)
+        if duel == "win":
+            return Placement("replace")
+        if duel == "lose":
+            raise _illegal("stack_colour_loses", f"{card.name} ({card.colour}) loses to "
+                           f"{top.name} ({top.colour}) and cannot be placed there.")
+        compare_total = st.options.get("stack_compare") == "total"
+        against = sum(st.cards[c].cost for c in square.cards) if compare_total else top.cost
+        if card.cost > against:
+            return Placement("stack")
+        raise _illegal("stack_cost_too_low", f"Stacking {card.name} needs a cost above {against}"
+                       f"; it costs {card.cost}.")
+
+    def _check_priority(self, st: WorldGainerState, seat: int, field: str) -> None:
+        """W3: own my-fields first, then the battlefield, then the opponent's my-fields."""
+        tiers = [field_ids(seat), BATTLEFIELD, field_ids(_other(seat))]
+        for tier in tiers:
+            if field in tier:
+                return
+            missing = [f for f in tier if st.board[f].holder != seat]
+            if missing:
+                raise _illegal("priority", f"You must hold {', '.join(missing)} before taking "
+                               f"{field}.")
+
+    def _capture(self, st: WorldGainerState, card: Card, square: Square) -> Placement:
+        """Taking a square the opponent holds: single card, or a stack judged on its total."""
+        top = st.cards[square.cards[-1]]
+        duel = janken(card.colour, top.colour)
+        if duel == "lose":
+            raise _illegal("capture_colour_loses", f"{card.name} ({card.colour}) loses to "
+                           f"{top.name} ({top.colour}).")
+        if len(square.cards) == 1:
+            if duel == "win" or card.cost > top.cost:
+                return Placement("capture")
+            if card.cost == top.cost:
+                return Placement("offset")
+            raise _illegal("capture_cost_too_low", f"{card.name} costs {card.cost}, not more "
+                           f"than {top.name}'s {top.cost}, so it cannot take the square.")
+        if duel == "same":
+            raise _illegal("capture_same_colour_stack", "A stacked square cannot be taken with "
+                           "a card of the same colour.")
+        total = sum(st.cards[c].cost for c in square.cards)
+        if card.cost > total:
+            return Placement("capture")
+        if card.cost > top.cost:
+            return Placement("offset_top")
+        raise _illegal("capture_cost_too_low", f"{card.name} costs {card.cost}: it needs more "
+                       f"than the stack's total {total} to take it, or more than the top card's "
+                       f"{top.cost} to offset it.")
+
+    def _place(self, st: WorldGainerState, seat: int, card: Card, field: str) -> None:
+        square = st.board[field]
+        effect = self.placement(st, seat, card, field).effect
+        me, them = st.player(seat), st.player(_other(seat))
+        if effect in ("take", "stack"):
+            square.cards.append(card.id)
+        elif effect in ("replace", "capture"):
+            owner = me if effect == "replace" else them
+            owner.breaks.extend(reversed(square.cards))
+            square.cards = [card.id]
+        elif effect == "offset":
+            them.breaks.append(square.cards.pop())
+            me.breaks.append(card.id)
+        else:  # offset_top: the hand card and the opponent's top card go; the rest stay theirs
+            them.breaks.append(square.cards.pop())
+            me.breaks.append(card.id)
+        if effect == "offset":
+            square.holder = None
+        elif effect != "offset_top":
+            square.holder = seat
+
+    # ----- victory (勝利条件, W4, C2/W5) -----------------------------------------------------
+    def scores(self, state: GameState) -> dict[int, int] | None:
+        """Points: the costs of each seat's cards on the squares it holds."""
+        st = cast(WorldGainerState, state)
+        points = {1: 0, 2: 0}
+        for square in st.board.values():
+            if square.holder is not None:
+                points[square.holder] += sum(st.cards[c].cost for c in square.cards)
+        return points
+
+    def _check_victory(self, st: WorldGainerState, placer: int) -> None:
+        """W4: right after a placement, all three battlefield squares or enough points win."""
+        points = self.scores(st) or {}
+        target = int(st.options.get("victory_points", 15))
+        for seat in (placer, _other(placer)):
+            if all(st.board[f].holder == seat for f in BATTLEFIELD):
+                self._win(st, seat, "battlefield", "holds all three battlefield squares")
+                return
+            if points[seat] >= target:
+                self._win(st, seat, "points", f"{points[seat]} points on held squares")
+                return
+
+    def _win(self, st: WorldGainerState, seat: int, reason: str, detail: str) -> None:
+        st.result = MatchResult(winners=[seat], losers=[_other(seat)], reason=reason,
+                                detail=detail)
+
+    # ----- turn (ターンの進行) ---------------------------------------------------------------
+    def _end_turn(self, st: WorldGainerState, chance: Chance) -> None:
+        """End phase; the next player's draw phase readies their stuns and draws (W5, C2)."""
+        st.turn += 1
+        limit = st.options.get("turn_limit")
+        if limit and st.turn > limit:
+            return  # time is called: the contract ends the match on points
+        st.active = _other(st.active)
+        st.phase = "standby"
+        st.stun_placed = False
+        st.gain_placed = False
+        for stun in st.player(st.active).standby:
+            if stun is not None:
+                stun.ready = True
+        self._draw(st, st.active, chance)
+
+    def _draw(self, st: WorldGainerState, seat: int, chance: Chance) -> None:
+        me = st.player(seat)
+        if not me.deck:
+            st.result = MatchResult(winners=[_other(seat)], losers=[seat], reason="deck_out",
+                                    detail=f"seat {seat} had to draw from an empty deck")
+            return
+        card = chance.pick("draw", me.deck, seat=seat)
+        me.deck.remove(card)
+        me.hand.append(card)
+        me.hand.sort()
+
+    # ----- legal actions -------------------------------------------------------------------
+    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        st = cast(WorldGainerState, state)
+        if seat != st.active:
+            return []
+        me = st.player(seat)
+        actions: list[Action] = []
+        distinct = sorted(set(me.hand))
+        if st.phase == "standby" and not st.stun_placed and None in me.standby:
+            actions += [PlaceStun(seat=seat, card=c) for c in distinct]
+        if not st.gain_placed:
+            for cid in distinct:
+                card = st.cards[cid]
+                payment = self.find_payment(st, seat, card)
+                if payment is None:
+                    continue
+                for field in ALL_FIELDS:
+                    try:
+                        self.placement(st, seat, card, field)
+                    except IllegalAction:
+                        continue
+                    actions.append(Gain(seat=seat, card=cid, field=field, payment=payment))
+        actions.append(EndTurn(seat=seat))
+        return actions
+
+    def find_payment(self, st: WorldGainerState, seat: int,
+                     card: Card) -> list[ExhaustStun | DiscardStun | DiscardFieldCard] | None:
+        """A payment from ready stuns that covers ``card``, wasting as little as possible.
+
+        Each ready stun is left, exhausted or discarded (3^5 choices at most). Field cards are
+        never offered here; a player may still name them. None when no stun payment works.
+        """
+        ready = [(i, st.cards[s.card]) for i, s in enumerate(st.player(seat).standby, start=1)
+                 if s is not None and s.ready]
+        best: tuple[tuple[int, int], list[Any]] | None = None
+        for choice in itertools.product((0, 1, 2), repeat=len(ready)):
+            pool = [(c.colour, c.stun if how == 1 else 1)
+                    for (_, c), how in zip(ready, choice) if how]
+            total = sum(a for _, a in pool)
+            if total < card.cost:
+                continue
+            need = card.required
+            have = total if need.colour == Colour.YELLOW else sum(
+                a for col, a in pool if col == need.colour)
+            if have < need.amount:
+                continue
+            key = (total - card.cost, sum(1 for how in choice if how == 2))
+            if best is None or key < best[0]:
+                sources: list[Any] = [ExhaustStun(slot=i) if how == 1 else DiscardStun(slot=i)
+                                      for (i, _), how in zip(ready, choice) if how]
+                best = (key, sources)
+        return None if best is None else best[1]
+
+    # ----- adjustments (C3) ----------------------------------------------------------------
+    def private_zones(self) -> set[str]:
+        """The hand and the deck are private."""
+        return {"hand", "deck"}
+
+    def _adjust(self, state: GameState, action: Adjust) -> None:
+        st = cast(WorldGainerState, state)
+        me = st.player(action.seat)
+        if action.counter is not None:
+            self._set_counter(st, me, action.counter.name, action.counter.value)
+            return
+        move = action.move
+        assert move is not None
+        if move.card not in st.cards:
+            raise _illegal("unknown_card", f"There is no card {move.card} in this match.")
+        self._take_from(st, action.seat, move.card, move.from_zone)
+        self._put_into(st, action.seat, move.card, move.to_zone)
+        if move.to_zone.startswith("field:"):
+            self._check_victory(st, action.seat)
+
+    def _set_counter(self, st: WorldGainerState, me: Player, name: str, value: int) -> None:
+        flags = {"stun_placed", "gain_placed"}
+        if name in flags and value in (0, 1):
+            setattr(st, name, bool(value))
+            return
+        if name.startswith("stun_ready:") and value in (0, 1):
+            slot = self._slot(name.split(":", 1)[1])
+            stun = me.standby[slot - 1]
+            if stun is None:
+                raise _illegal("no_stun", f"There is no stun in slot {slot}.")
+            stun.ready = bool(value)
+            return
+        raise _illegal("bad_counter", f"Cannot set {name!r} to {value}: counters are "
+                       "stun_placed, gain_placed (0/1) and stun_ready:SLOT (0/1).")
+
+    def _slot(self, text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= SLOTS:
+            raise _illegal("bad_zone", f"Stun slots are 1 to {SLOTS}, not {text!r}.")
+        return int(text)
+
+    def _take_from(self, st: WorldGainerState, seat: int, card: str, zone: str) -> None:
+        me = st.player(seat)
+        missing = _illegal("card_not_in_zone", f"{card} is not in seat {seat}'s {zone}.")
+        if zone in ("hand", "deck", "break"):
+            pile = {"hand": me.hand, "deck": me.deck, "break": me.breaks}[zone]
+            if card not in pile:
+                raise missing
+            pile.remove(card)
+        elif zone.startswith("standby:"):
+            slot = self._slot(zone.split(":", 1)[1])
+            stun = me.standby[slot - 1]
+            if stun is None or stun.card != card:
+                raise missing
+            me.standby[slot - 1] = None
+        elif zone.startswith("field:") and zone[6:] in st.board:
+            square = st.board[zone[6:]]
+            if square.holder != seat or card not in square.cards:
+                raise missing
+            square.cards.remove(card)
+            if not square.cards:
+                square.holder = None
+        else:
+            raise _illegal("bad_zone", f"Unknown zone {zone!r}: use hand, deck, break, "
+                           "standby:N or field:SQUARE.")
+
+    def _put_into(self, st: WorldGainerState, seat: int, card: str, zone: str) -> None:
+        me = st.player(seat)
+        if zone in ("hand", "deck"):
+            pile = me.hand if zone == "hand" else me.deck
+            pile.append(card)
+            pile.sort()
+        elif zone == "break":
+            me.breaks.append(card)
+        elif zone.startswith("standby:"):
+            slot = self._slot(zone.split(":", 1)[1])
+            if me.standby[slot - 1] is not None:
+                raise _illegal("slot_taken", f"Stun slot {slot} is already occupied.")
+            me.standby[slot - 1] = Stun(card=card, ready=True)
+        elif zone.startswith("field:") and zone[6:] in st.board:
+            square = st.board[zone[6:]]
+            if square.holder not in (None, seat):
+                raise _illegal("square_held", f"{zone[6:]} is held by the opponent.")
+            square.holder = seat
+            square.cards.append(card)
+        else:
+            raise _illegal("bad_zone", f"Unknown zone {zone!r}: use hand, deck, break, "
+                           "standby:N or field:SQUARE.")
+
+    # ----- views and transcript ------------------------------------------------------------
+    def _card_view(self, st: WorldGainerState, cid: str) -> dict[str, Any]:
+        c = st.cards[cid]
+        return {"id": cid, "name": c.name, "colour": c.colour.value, "cost": c.cost,
+                "stun": c.stun}
+
+    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        st = cast(WorldGainerState, state)
+        board = {}
+        for fid, square in st.board.items():
+            board[fid] = {"holder": square.holder,
+                          "cards": [self._card_view(st, c) for c in square.cards],
+                          "points": sum(st.cards[c].cost for c in square.cards)}
+        seats = []
+        for seat in (1, 2):
+            p = st.player(seat)
+            seats.append({
+                "seat": seat,
+                "hand_count": len(p.hand),
+                "hand": [self._card_view(st, c) for c in p.hand] if viewer.sees_seat(seat)
+                else None,
+                "deck_count": len(p.deck),
+                "deck": list(p.deck) if viewer.is_judge else None,
+                "standby": [None if s is None else {**self._card_view(st, s.card),
+                                                    "ready": s.ready} for s in p.standby],
+                "break": [self._card_view(st, c) for c in p.breaks],
+            })
+        return {"phase": st.phase, "first_player": st.first_player,
+                "stun_placed": st.stun_placed, "gain_placed": st.gain_placed,
+                "board": board, "seats": seats}
+
+    def _name(self, before: GameState | None, cid: str) -> str:
+        st = cast(WorldGainerState | None, before)
+        if st is not None and cid in st.cards:
+            c = st.cards[cid]
+            return f"{c.name} ({c.colour.value} {c.cost})"
+        return cid
+
+    def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
+                  before: GameState | None = None) -> str:
+        seat = action.seat
+        if isinstance(action, PlaceStun):
+            where = f" in slot {action.slot}" if action.slot else ""
+            line = f"Seat {seat} places {self._name(before, action.card)} as a stun{where}."
+        elif isinstance(action, Gain):
+            paid = ", ".join(self._payment_phrase(p) for p in action.payment) or "nothing"
+            line = (f"Seat {seat} places {self._name(before, action.card)} on {action.field} "
+                    f"(paying {paid}).")
+        elif isinstance(action, EndTurn):
+            line = f"Seat {seat} ends the turn."
+        else:
+            line = f"Seat {seat}: {action.model_dump()}"
+        return " ".join([line, *self.describe_outcomes(outcomes, viewer, before)])
+
+    def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
+                          before: GameState | None = None) -> list[str]:
+        """Phrases for chance outcomes (draws, first player), redacted for ``viewer``."""
+        phrases = []
+        draws: dict[int, list[str | None]] = {}
+        for o in outcomes:
+            if o["kind"] == "draw":
+                seen = outcome_visible(o, viewer)
+                draws.setdefault(int(o["seat"]), []).append(
+                    self._name(before, o["value"]) if seen else None)
+            elif o["kind"] == "first_player":
+                phrases.append(f"Seat {o['value']} plays first.")
+        for seat, cards in draws.items():
+            named = [c for c in cards if c]
+            if named:
+                phrases.append(f"Seat {seat} draws {', '.join(named)}.")
+            else:
+                n = len(cards)
+                phrases.append(f"Seat {seat} draws {'a card' if n == 1 else f'{n} cards'}.")
+        return phrases
+
+    @staticmethod
+    def _payment_phrase(p: ExhaustStun | DiscardStun | DiscardFieldCard) -> str:
+        if isinstance(p, ExhaustStun):
+            return f"exhausts stun {p.slot}"
+        if isinstance(p, DiscardStun):
+            return f"discards stun {p.slot}"
+        return f"discards the top card of {p.field}"

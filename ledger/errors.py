@@ -1,0 +1,40 @@
+"""Ledger errors (no HTTP here: the service maps them to status codes in one place)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LedgerError(Exception):
+    """Base of ledger errors; ``code`` is stable and machine-readable."""
+
+    code = "ledger_error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class MatchNotFound(LedgerError):
+    """No match has that id."""
+
+    code = "match_not_found"
+
+
+class ConcurrentAppend(LedgerError):
+    """Another writer appended to the match first; reload and retry."""
+
+    code = "concurrent_append"
+
+
+class BadPosition(LedgerError):
+    """A position outside the match's live line."""
+
+    code = "bad_position"
+
+
+class ImportRejected(LedgerError):
+    """An imported match failed verification; nothing was stored."""
+
+    code = "import_rejected"

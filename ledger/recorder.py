@@ -1,0 +1,284 @@
+"""The recorder: the write side. Every command validates through the engine before saving.
+
+    recorder = Recorder.open("sqlite:///./kiroku.db")
+    match_id = recorder.create_match("worldgainer", ["Ann", "Ben"], decks, cards)
+    recorder.record(match_id, {"type": "stun", "seat": 1, "card": "WGS-021"}, recorded_by="Ann")
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, Transcoder
+
+from engine.core.chance import Chance, Outcome, SuppliedChance
+from engine.core.contract import GameState, MatchConfig
+from engine.core.errors import IllegalAction
+from engine.registry import get_game
+from ledger.chain import GENESIS, event_hash
+from ledger.errors import BadPosition, ConcurrentAppend, MatchNotFound
+from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret
+from ledger.seed import SeededChance, commitment, new_seed
+from ledger.settings import database_url, persistence_env
+from ledger.transcoder import MsgpackTranscoder
+
+SNAPSHOT_INTERVAL = 100
+REPLAY_POLICIES = ("open", "closed")
+
+
+def now() -> str:
+    """The server clock, UTC, ISO 8601 (the ``recorded_at`` of every event)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a command stored: the match's new version and, if it ended, the result."""
+
+    match_id: UUID
+    version: int
+    seq: int | None
+    digest: str
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One line of the match list."""
+
+    match_id: UUID
+    game: str
+    players: list[str]
+    created_at: str
+    result: dict[str, Any] | None
+
+
+class Recorder(Application):
+    """The Kiroku application on eventsourcing: matches as event streams."""
+
+    name = "Kiroku"
+    snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
+    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+
+    @classmethod
+    def open(cls, url: str | None = None, **extra: str) -> Recorder:
+        """A recorder on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite)."""
+        return cls(env={**persistence_env(database_url(url)), **extra})
+
+    def construct_transcoder(self) -> Transcoder:
+        """Events and snapshots are stored as msgpack."""
+        return MsgpackTranscoder()
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        self._locks: dict[UUID, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    # ----- commands --------------------------------------------------------------------------
+    def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
+                     cards: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
+                     *, recorded_by: str = "organizer", replay_policy: str = "open",
+                     setup_outcomes: Sequence[Any] | None = None) -> UUID:
+        """Set up and store a new match; decks and options are checked first (C5).
+
+        ``cards`` may hold a whole card set: only the cards the decks use are embedded in the
+        match, so it replays anywhere. ``setup_outcomes`` are the table's own (a physical deal).
+        """
+        ruleset = get_game(game)
+        if replay_policy not in REPLAY_POLICIES:
+            raise IllegalAction("bad_policy", f"replay_policy must be one of {REPLAY_POLICIES}.")
+        used = {cid for deck in decks for cid in deck}
+        config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
+                             cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
+                             options=dict(options or {}))
+        seed = new_seed()
+        chance: Chance = (SuppliedChance(setup_outcomes) if setup_outcomes is not None
+                          else SeededChance(seed, 0))
+        state = ruleset.setup(config, chance)
+        if isinstance(chance, SuppliedChance):
+            chance.finish()
+        config = config.model_copy(update={"options": ruleset.parse_options(
+            config.options).model_dump()})
+        match_id = uuid4()
+        payload = {"game": game, "ruleset_version": ruleset.version,
+                   "config": config.model_dump(), "replay_policy": replay_policy,
+                   "commitment": commitment(seed), "setup_outcomes": chance.outcomes,
+                   "digest": ruleset.digest(state), "recorded_by": recorded_by,
+                   "recorded_at": now(), "prev_hash": GENESIS}
+        match = Match._create(Match.Created, id=match_id, **payload,
+                              hash=event_hash("MatchCreated", match_id, 1, payload))
+        secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
+                                     match_id=match_id, seed=seed.hex())
+        self.save(match, secret)
+        return match_id
+
+    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: str,
+               outcomes: Sequence[Any] | None = None,
+               expected_version: int | None = None) -> Recorded:
+        """Validate ``action`` through the rules and store it; IllegalAction stores nothing.
+
+        ``outcomes`` are chance outcomes entered at a physical table; without them the match's
+        seeded generator decides. ``expected_version`` makes the append conditional.
+        """
+        with self._lock(match_id):
+            match = self.get_match(match_id)
+            self._check_expected(match, expected_version)
+            if match.ended:
+                raise IllegalAction("match_over", "The match is over; no more actions can be "
+                                    "recorded.")
+            ruleset = get_game(match.game)
+            act = ruleset.parse_action(action)
+            chance: Chance = (SuppliedChance(outcomes) if outcomes is not None
+                              else SeededChance(self._seed(match_id), len(match.live) + 1))
+            state = ruleset.apply(match.state, act, chance)
+            if isinstance(chance, SuppliedChance):
+                chance.finish()
+            digest = ruleset.digest(state)
+            payload = {"seq": match.next_seq, "seat": act.seat,
+                       "action": act.model_dump(mode="json"), "outcomes": chance.outcomes,
+                       "chance_source": "table" if outcomes is not None else "seed",
+                       "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
+            match.stage(state)
+            self._trigger(match, Match.ActionRecorded, payload)
+            outcome = ruleset.outcome(state)
+            if outcome is not None:
+                self._end(match, outcome.__dict__, recorded_by)
+            self._save(match)
+            return Recorded(match_id, match.version, payload["seq"], digest, match.result)
+
+    def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: str,
+             expected_version: int | None = None) -> Recorded:
+        """Void the last ``count`` live actions by appending ActionsUndone; nothing is erased."""
+        if not reason or not reason.strip():
+            raise IllegalAction("reason_required", "An undo must say why.")
+        with self._lock(match_id):
+            match = self.get_match(match_id)
+            self._check_expected(match, expected_version)
+            if match.ended:
+                raise IllegalAction("match_over", "The match is over and its seed revealed; "
+                                    "it can no longer be undone.")
+            if count < 1 or count > len(match.live):
+                raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
+                                    f"action(s) here, not {count}.")
+            target = len(match.live) - count
+            state = self.get_match(match_id, version=match.position_version(target)).state
+            payload = {"count": count, "seqs": [a[1] for a in match.live[target:]],
+                       "reason": reason.strip(), "digest": get_game(match.game).digest(state),
+                       "recorded_by": recorded_by, "recorded_at": now()}
+            match.stage(state)
+            self._trigger(match, Match.ActionsUndone, payload)
+            self._save(match)
+            return Recorded(match_id, match.version, None, payload["digest"], None)
+
+    def _end(self, match: Match, result: Mapping[str, Any], recorded_by: str) -> None:
+        self._trigger(match, Match.Ended, {
+            "winners": list(result["winners"]), "losers": list(result["losers"]),
+            "reason": result["reason"], "drawn": bool(result["drawn"]),
+            "detail": result.get("detail", ""), "recorded_by": recorded_by,
+            "recorded_at": now()})
+        self._trigger(match, Match.SeedRevealed, {
+            "seed": self._seed(match.id).hex(), "recorded_by": "kiroku", "recorded_at": now()})
+
+    def _trigger(self, match: Match, cls: type[Any], payload: dict[str, Any]) -> None:
+        payload["prev_hash"] = match.head_hash
+        version = match.version + 1
+        digest = event_hash(EVENT_NAMES[cls], match.id, version, payload)
+        match.trigger_event(cls, **payload, hash=digest)
+
+    def _save(self, match: Match) -> None:
+        try:
+            self.save(match)
+        except IntegrityError:
+            raise ConcurrentAppend("Another action was recorded on this match at the same "
+                                   "time; reload the match and try again.",
+                                   match_id=str(match.id)) from None
+
+    @staticmethod
+    def _check_expected(match: Match, expected_version: int | None) -> None:
+        if expected_version is not None and expected_version != match.version:
+            raise ConcurrentAppend(f"The match is at version {match.version}, not "
+                                   f"{expected_version}; reload it and try again.",
+                                   version=match.version)
+
+    def _lock(self, match_id: UUID) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(match_id, threading.Lock())
+
+    # ----- queries ---------------------------------------------------------------------------
+    def get_match(self, match_id: UUID, version: int | None = None) -> Match:
+        """The match aggregate (at ``version`` if given), or MatchNotFound."""
+        try:
+            match = self.repository.get(match_id, version=version)
+        except AggregateNotFoundError:
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
+        if not isinstance(match, Match):
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        return match
+
+    def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
+        """The latest match and the game state at live ``position`` (None: the current one)."""
+        match = self.get_match(match_id)
+        if position is None or position == len(match.live):
+            return match, match.state
+        if not 0 <= position <= len(match.live):
+            raise BadPosition(f"Position {position} is outside 0..{len(match.live)}.",
+                              positions=len(match.live))
+        past = self.get_match(match_id, version=match.position_version(position))
+        return match, past.state
+
+    def stored_events(self, match_id: UUID) -> list[Any]:
+        """Every event of the match, in order, as domain event objects."""
+        events = list(self.events.get(match_id))
+        if not events:
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        return events
+
+    def list_matches(self) -> list[MatchSummary]:
+        """Every match, oldest first, with its result if it has ended."""
+        summaries: dict[UUID, MatchSummary] = {}
+        topics = [MATCH_TOPICS["created"], MATCH_TOPICS["ended"]]
+        for notification in self._notifications(topics):
+            event = self.mapper.to_domain_event(notification)
+            if isinstance(event, Match.Created):
+                summaries[event.originator_id] = MatchSummary(
+                    event.originator_id, event.game, list(event.config["players"]),
+                    event.recorded_at, None)
+            elif isinstance(event, Match.Ended) and event.originator_id in summaries:
+                old = summaries[event.originator_id]
+                summaries[event.originator_id] = MatchSummary(
+                    old.match_id, old.game, old.players, old.created_at,
+                    {"winners": event.winners, "losers": event.losers, "reason": event.reason,
+                     "drawn": event.drawn})
+        return list(summaries.values())
+
+    def _notifications(self, topics: list[str]) -> Iterator[Any]:
+        start = 1
+        while True:
+            batch = self.recorder.select_notifications(start, 500, topics=topics)
+            yield from batch
+            if len(batch) < 500:
+                return
+            start = batch[-1].id + 1
+
+    def seed_if_revealed(self, match: Match) -> str | None:
+        """The seed, only once the match has ended and revealed it."""
+        return match.seed
+
+    def _seed(self, match_id: UUID) -> bytes:
+        secret = self.repository.get(self._secret_id(match_id))
+        return bytes.fromhex(secret.seed)
+
+    @staticmethod
+    def _secret_id(match_id: UUID) -> UUID:
+        return uuid5(match_id, "kiroku-seed")
+
+
+def outcomes_of(events: Sequence[Any]) -> list[list[Outcome]]:
+    """The chance outcomes of each ActionRecorded event, in order."""
+    return [e.outcomes for e in events if isinstance(e, Match.ActionRecorded)]

@@ -51,6 +51,7 @@ class Match(Aggregate):
         replay_policy: str
         commitment: str
         setup_outcomes: list[Outcome]
+        chance_source: str
         digest: str
         recorded_by: str
         recorded_at: str
@@ -130,8 +131,9 @@ class Match(Aggregate):
             aggregate.head_hash = self.hash
 
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
-                 replay_policy: str, commitment: str, setup_outcomes: list[Outcome], digest: str,
-                 recorded_by: str, recorded_at: str, prev_hash: str, hash: str) -> None:
+                 replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
+                 chance_source: str, digest: str, recorded_by: str, recorded_at: str,
+                 prev_hash: str, hash: str) -> None:
         self.game = game
         self.ruleset_version = ruleset_version
         self.config = config

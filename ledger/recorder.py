@@ -84,11 +84,13 @@ class Recorder(Application):
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
                      cards: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
                      *, recorded_by: str = "organizer", replay_policy: str = "open",
-                     setup_outcomes: Sequence[Any] | None = None) -> UUID:
+                     setup_outcomes: Sequence[Any] | None = None,
+                     seed: bytes | None = None) -> UUID:
         """Set up and store a new match; decks and options are checked first (C5).
 
         ``cards`` may hold a whole card set: only the cards the decks use are embedded in the
         match, so it replays anywhere. ``setup_outcomes`` are the table's own (a physical deal).
+        ``seed`` is for reproducible simulations only; real matches get a fresh secret one.
         """
         ruleset = get_game(game)
         if replay_policy not in REPLAY_POLICIES:
@@ -97,7 +99,7 @@ class Recorder(Application):
         config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
                              options=dict(options or {}))
-        seed = new_seed()
+        seed = seed if seed is not None else new_seed()
         chance: Chance = (SuppliedChance(setup_outcomes) if setup_outcomes is not None
                           else SeededChance(seed, 0))
         state = ruleset.setup(config, chance)
@@ -109,6 +111,7 @@ class Recorder(Application):
         payload = {"game": game, "ruleset_version": ruleset.version,
                    "config": config.model_dump(), "replay_policy": replay_policy,
                    "commitment": commitment(seed), "setup_outcomes": chance.outcomes,
+                   "chance_source": "table" if setup_outcomes is not None else "seed",
                    "digest": ruleset.digest(state), "recorded_by": recorded_by,
                    "recorded_at": now(), "prev_hash": GENESIS}
         match = Match._create(Match.Created, id=match_id, **payload,
@@ -271,7 +274,11 @@ class Recorder(Application):
         return match.seed
 
     def _seed(self, match_id: UUID) -> bytes:
-        secret = self.repository.get(self._secret_id(match_id))
+        try:
+            secret = self.repository.get(self._secret_id(match_id))
+        except AggregateNotFoundError:
+            raise IllegalAction("seed_unavailable", "This match was imported without its secret "
+                                "seed: supply the chance outcomes seen at the table.") from None
         return bytes.fromhex(secret.seed)
 
     @staticmethod

@@ -1,0 +1,1 @@
+"""The write side: events, the Match aggregate, the recorder, persistence."""

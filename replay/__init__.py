@@ -1,0 +1,1 @@
+"""The read side: time travel, views, transcripts, audit, export/import, the HTTP service."""

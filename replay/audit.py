@@ -1,0 +1,202 @@
+"""``audit verify``: the hash chain, re-projection of every action and the revealed seed.
+
+The check walks a match's records in order and stops at the first failure, naming the event
+(version and name) and the reason. It needs nothing but the records: the same routine verifies a
+stored match and an import file before it is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from engine.core.chance import ChanceError, ReplayChance
+from engine.core.contract import GameState, MatchConfig
+from engine.core.errors import ActionError
+from engine.registry import get_game
+from ledger.chain import GENESIS, event_hash
+from ledger.seed import SeededChance, commitment
+from replay.records import payload_of
+
+
+@dataclass
+class AuditReport:
+    """The result of verifying one match."""
+
+    match_id: str
+    ok: bool
+    events: int
+    actions: int
+    failure: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        return {"match_id": self.match_id, "ok": self.ok, "events": self.events,
+                "actions": self.actions, "failure": self.failure, "notes": self.notes}
+
+
+class _Failed(Exception):
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
+    """Verify a match given as records (see replay.records), oldest first."""
+    match_id = str(records[0].get("match_id")) if records else "?"
+    report = AuditReport(match_id=match_id, ok=True, events=0, actions=0)
+    walker = _Walker(records)
+    for record in records:
+        try:
+            walker.check(record)
+        except _Failed as failure:
+            report.ok = False
+            report.failure = {"version": record.get("version"), "event": record.get("event"),
+                              "reason": failure.reason, "message": failure.message}
+            break
+        report.events += 1
+    report.actions = walker.actions
+    if report.ok and walker.seed is None:
+        report.notes.append("seed not revealed yet (match in progress): seeded outcomes not "
+                            "re-derived")
+    if not records:
+        report.ok = False
+        report.failure = {"version": None, "event": None, "reason": "empty",
+                          "message": "the match has no events"}
+    return report
+
+
+class _Walker:
+    """Carries the chain head, the live line of positions and the seed through the records."""
+
+    def __init__(self, records: Sequence[dict[str, Any]]) -> None:
+        self.prev = GENESIS
+        self.version = 0
+        self.states: list[GameState] = []
+        self.actions = 0
+        self.game: str | None = None
+        self.commitment: str | None = None
+        revealed = [r for r in records if r.get("event") == "SeedRevealed"]
+        self.seed: bytes | None = None
+        if revealed:
+            try:
+                self.seed = bytes.fromhex(str(revealed[-1].get("seed")))
+            except ValueError:
+                self.seed = None
+        self.ended = False
+
+    def check(self, record: dict[str, Any]) -> None:
+        self._check_chain(record)
+        kind = record["event"]
+        if kind != "MatchCreated" and self.game is None:
+            raise _Failed("no_creation", "the first event is not MatchCreated")
+        if self.ended and kind not in ("SeedRevealed",):
+            raise _Failed("after_end", f"{kind} recorded after the match ended")
+        handler = {"MatchCreated": self._created, "ActionRecorded": self._action,
+                   "ActionsUndone": self._undone, "MatchEnded": self._match_ended,
+                   "SeedRevealed": self._seed_revealed}.get(kind)
+        if handler is None:
+            raise _Failed("unknown_event", f"unknown event {kind!r}")
+        try:
+            handler(record)
+        except (ActionError, ChanceError, KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, _Failed):
+                raise
+            raise _Failed("replay_failed", f"re-projecting this event failed: {exc}") from None
+
+    def _check_chain(self, record: dict[str, Any]) -> None:
+        self.version += 1
+        if record.get("version") != self.version:
+            raise _Failed("version_gap", f"expected version {self.version}, found "
+                          f"{record.get('version')}")
+        if record.get("prev_hash") != self.prev:
+            raise _Failed("chain_broken", "prev_hash does not match the previous event's hash")
+        try:
+            expected = event_hash(record["event"], UUID(str(record["match_id"])),
+                                  record["version"], payload_of(record))
+        except (KeyError, ValueError, TypeError) as exc:
+            raise _Failed("unreadable", f"the event cannot be hashed: {exc}") from None
+        if record.get("hash") != expected:
+            raise _Failed("hash_mismatch", "the event's content does not match its hash: it "
+                          "was changed after it was recorded")
+        self.prev = expected
+
+    def _created(self, record: dict[str, Any]) -> None:
+        if self.version != 1:
+            raise _Failed("duplicate_creation", "MatchCreated appears twice")
+        self.game = record["game"]
+        ruleset = get_game(record["game"])
+        if record["ruleset_version"] != ruleset.version:
+            raise _Failed("ruleset_version", f"recorded under {record['game']} "
+                          f"{record['ruleset_version']}, this build has {ruleset.version}")
+        self.commitment = record["commitment"]
+        config = MatchConfig.model_validate(record["config"])
+        chance = ReplayChance(record["setup_outcomes"])
+        state = ruleset.setup(config, chance)
+        chance.finish()
+        self._compare_digest(state, record)
+        self._rederive(record, lambda c: ruleset.setup(config, c), 0, record["setup_outcomes"])
+        self.states = [state]
+
+    def _action(self, record: dict[str, Any]) -> None:
+        ruleset = get_game(str(self.game))
+        before = self.states[-1]
+        chance = ReplayChance(record["outcomes"])
+        try:
+            state = ruleset.apply(before, record["action"], chance)
+            chance.finish()
+        except ActionError as exc:
+            raise _Failed("illegal_on_replay", f"the rules refuse this action now: "
+                          f"{exc.message} ({exc.reason})") from None
+        self._compare_digest(state, record)
+        if record.get("chance_source") == "seed":
+            self._rederive(record, lambda c: ruleset.apply(before, record["action"], c),
+                           len(self.states), record["outcomes"])
+        self.states.append(state)
+        self.actions += 1
+
+    def _undone(self, record: dict[str, Any]) -> None:
+        count = int(record["count"])
+        if not 1 <= count < len(self.states):
+            raise _Failed("bad_undo", f"undoes {count} action(s) of {len(self.states) - 1}")
+        del self.states[-count:]
+        self._compare_digest(self.states[-1], record)
+
+    def _match_ended(self, record: dict[str, Any]) -> None:
+        result = get_game(str(self.game)).outcome(self.states[-1])
+        if result is None:
+            raise _Failed("result_mismatch", "MatchEnded recorded but the rules say the match "
+                          "goes on")
+        if (sorted(result.winners), sorted(result.losers), result.reason) != (
+                sorted(record["winners"]), sorted(record["losers"]), record["reason"]):
+            raise _Failed("result_mismatch", f"recorded result {record['reason']} "
+                          f"{record['winners']} differs from the rules' {result.reason} "
+                          f"{result.winners}")
+        self.ended = True
+
+    def _seed_revealed(self, record: dict[str, Any]) -> None:
+        if commitment(bytes.fromhex(record["seed"])) != self.commitment:
+            raise _Failed("seed_mismatch", "the revealed seed does not match the commitment "
+                          "published when the match was created")
+
+    def _compare_digest(self, state: GameState, record: dict[str, Any]) -> None:
+        digest = get_game(str(self.game)).digest(state)
+        if digest != record["digest"]:
+            raise _Failed("digest_mismatch", "re-projecting gives a different state than the "
+                          "one recorded (a rules change or a tampered event)")
+
+    def _rederive(self, record: dict[str, Any], run: Any, position: int,
+                  stored: list[dict[str, Any]]) -> None:
+        """With the seed revealed, seeded outcomes must be exactly what the seed gives."""
+        if self.seed is None or record.get("chance_source") != "seed":
+            return
+        chance = SeededChance(self.seed, position)
+        run(chance)
+        if [(o["kind"], o["value"]) for o in chance.outcomes] != [
+                (o["kind"], o["value"]) for o in stored]:
+            raise _Failed("seed_outcomes_mismatch", "the recorded outcomes are not the ones the "
+                          "revealed seed gives")

@@ -1,0 +1,278 @@
+"""Kiroku as one object: the recorder (write side) plus time travel, transcripts, audit and
+export/import (read side). The CLI and the HTTP service are thin layers over this."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgpack
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from engine.core.chance import ReplayChance
+from engine.core.contract import GameState, MatchConfig
+from engine.core.errors import ActionError, SetupError
+from engine.core.viewer import JUDGE, Viewer
+from engine.registry import get_game
+from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
+from ledger.errors import ImportRejected, MatchNotFound
+from ledger.match import Match
+from ledger.recorder import MatchSummary, Recorded, Recorder
+from replay.audit import AuditReport, verify_records
+from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
+
+EXPORT_FORMAT = "kiroku-match/1"
+MAX_SIMULATED_ACTIONS = 20_000
+
+
+class Kiroku:
+    """The whole service on one event store."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    @classmethod
+    def open(cls, url: str | None = None) -> Kiroku:
+        """Kiroku on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite file)."""
+        return cls(Recorder.open(url))
+
+    def close(self) -> None:
+        """Release database connections."""
+        self.recorder.close()
+
+    # ----- recording ---------------------------------------------------------------------------
+    def new_match(self, game: str, players: Sequence[str], decks: Sequence[str | Deck],
+                  *, cards: Mapping[str, Mapping[str, Any]] | None = None,
+                  options: Mapping[str, Any] | None = None, recorded_by: str = "organizer",
+                  replay_policy: str = "open", seed: bytes | None = None,
+                  setup_outcomes: Sequence[Any] | None = None) -> UUID:
+        """Create a match from deck names or files; ``cards`` defaults to the sample set."""
+        card_defs = dict(cards) if cards is not None else sample_card_set(game).cards
+        lists = [d.cards if isinstance(d, Deck) else resolve_deck(game, d).cards for d in decks]
+        return self.recorder.create_match(game, players, lists, card_defs, options,
+                                          recorded_by=recorded_by, replay_policy=replay_policy,
+                                          seed=seed, setup_outcomes=setup_outcomes)
+
+    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: str,
+               outcomes: Sequence[Any] | None = None,
+               expected_version: int | None = None) -> Recorded:
+        """Record one action (validated by the rules first)."""
+        return self.recorder.record(match_id, action, recorded_by=recorded_by, outcomes=outcomes,
+                                    expected_version=expected_version)
+
+    def undo(self, match_id: UUID, count: int, *, reason: str, recorded_by: str,
+             expected_version: int | None = None) -> Recorded:
+        """Void the last ``count`` actions (an appended event; nothing is erased)."""
+        return self.recorder.undo(match_id, count, reason=reason, recorded_by=recorded_by,
+                                  expected_version=expected_version)
+
+    # ----- reading -----------------------------------------------------------------------------
+    def list_matches(self) -> list[MatchSummary]:
+        """Every match, oldest first."""
+        return self.recorder.list_matches()
+
+    def summary(self, match_id: UUID) -> dict[str, Any]:
+        """What anyone may know about a match without seeing a position."""
+        match = self.recorder.get_match(match_id)
+        return {"match_id": str(match_id), "game": match.game,
+                "ruleset_version": match.ruleset_version, "players": match.players,
+                "options": match.config["options"], "version": match.version,
+                "positions": len(match.live), "created_at": match.created_at,
+                "created_by": match.created_by, "replay_policy": match.replay_policy,
+                "commitment": match.commitment, "seed": match.seed, "result": match.result,
+                "active": match.state.active, "turn": match.state.turn}
+
+    def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
+        """The position after ``position`` live actions (None: now) as ``viewer`` sees it."""
+        match, state = self.recorder.state_at(match_id, position)
+        ruleset = get_game(match.game)
+        pos = len(match.live) if position is None else position
+        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+        return {"match_id": str(match_id), "game": match.game, "position": pos,
+                "positions": len(match.live), "version": match.position_version(pos),
+                "digest": ruleset.digest(state), "viewer": str(viewer),
+                "state": {**ruleset.view(state, seen_as), "viewer": str(viewer)}}
+
+    def legal_actions(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
+        """The game actions ``seat`` may take now."""
+        match = self.recorder.get_match(match_id)
+        ruleset = get_game(match.game)
+        return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)]
+
+    def records(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[dict[str, Any]]:
+        """Every event of the match as a record, filtered for ``viewer``."""
+        match = self.recorder.get_match(match_id)
+        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+        return [redact(to_record(e), seen_as) for e in self.recorder.stored_events(match_id)]
+
+    def transcript(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[str]:
+        """One line per event, as ``viewer`` may see it; undone actions stay, marked."""
+        match = self.recorder.get_match(match_id)
+        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+        records = [to_record(e) for e in self.recorder.stored_events(match_id)]
+        return transcript_lines(records, seen_as)
+
+    # ----- audit -------------------------------------------------------------------------------
+    def audit(self, match_id: UUID) -> AuditReport:
+        """Verify one stored match: readable rows, hash chain, re-projection, seed."""
+        records: list[dict[str, Any]] = []
+        stored = self.recorder.recorder.select_events(match_id)
+        if not stored:
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        for row in stored:
+            try:
+                event = self.recorder.mapper.to_domain_event(row)
+                records.append(to_record(event))
+            except Exception as exc:  # a row that no longer decodes is itself the finding
+                report = verify_records(records)
+                if report.ok:
+                    report.ok = False
+                    report.failure = {"version": row.originator_version, "event": None,
+                                      "reason": "unreadable",
+                                      "message": f"the stored event cannot be read: {exc}"}
+                return report
+        return verify_records(records)
+
+    def audit_all(self) -> list[AuditReport]:
+        """Verify every stored match."""
+        return [self.audit(m.match_id) for m in self.list_matches()]
+
+    # ----- export / import ---------------------------------------------------------------------
+    def export(self, match_id: UUID, fmt: str = "msgpack", viewer: Viewer = JUDGE) -> bytes:
+        """The whole match as a msgpack document or JSON lines (header line first)."""
+        records = self.records(match_id, viewer)
+        header = {"format": EXPORT_FORMAT, "match_id": str(match_id), "game": records[0]["game"],
+                  "viewer": str(viewer), "events": len(records)}
+        if fmt == "msgpack":
+            return msgpack.packb({**header, "records": records}, use_bin_type=True)
+        if fmt == "jsonl":
+            lines = [json.dumps(header, ensure_ascii=False)]
+            lines += [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
+            return ("\n".join(lines) + "\n").encode()
+        raise ActionError("bad_format", f"Unknown export format {fmt!r}: use msgpack or jsonl.")
+
+    def import_match(self, data: bytes) -> UUID:
+        """Verify an exported match and store it exactly; nothing is stored if it fails."""
+        header, records = parse_export(data)
+        if header.get("viewer") != "judge" or any("redacted_for" in r for r in records):
+            raise ImportRejected("Only a full (judge) export can be imported: this one has "
+                                 "hidden information removed.")
+        report = verify_records(records)
+        if not report.ok:
+            raise ImportRejected(f"The match failed verification at event "
+                                 f"{report.failure and report.failure['version']}: "
+                                 f"{report.failure and report.failure['message']}",
+                                 failure=report.failure)
+        match_id = UUID(records[0]["match_id"])
+        try:
+            self.recorder.events.put([_to_event(r) for r in records])
+        except IntegrityError:
+            raise ImportRejected(f"Match {match_id} is already stored here.") from None
+        return match_id
+
+    # ----- simulation --------------------------------------------------------------------------
+    def simulate(self, game: str, count: int, seed: int, players: int = 2,
+                 options: Mapping[str, Any] | None = None) -> list[UUID]:
+        """Record ``count`` random legal playouts as real matches (reproducible from ``seed``)."""
+        ruleset = get_game(game)
+        decks = list(sample_decks(game))
+        if not decks:
+            raise SetupError("unknown_deck", f"{game} ships no sample decks")
+        ids = []
+        for i in range(count):
+            rng = random.Random(f"{seed}:{i}")
+            names = [f"Sim {s}" for s in range(1, players + 1)]
+            chosen = [decks[s % len(decks)] for s in range(players)]
+            match_seed = hashlib.sha256(f"kiroku-simulate:{game}:{seed}:{i}".encode()).digest()
+            match_id = self.new_match(game, names, chosen, options=options,
+                                      recorded_by="simulator", seed=match_seed)
+            state = self.recorder.get_match(match_id).state
+            for _ in range(MAX_SIMULATED_ACTIONS):
+                if state.result is not None:
+                    break
+                seat = state.active
+                action = rng.choice(ruleset.legal_actions(state, seat))
+                self.record(match_id, action.model_dump(mode="json"), recorded_by="simulator")
+                state = self.recorder.get_match(match_id).state
+            ids.append(match_id)
+        return ids
+
+    def ensure_demo(self) -> UUID | None:
+        """Record one demo match when the store is empty, so there is something to replay."""
+        if self.list_matches():
+            return None
+        return self.simulate("worldgainer", 1, seed=2026)[0]
+
+
+def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[str]:
+    """Transcript of a match given as records (judge-level), redacted for ``viewer``."""
+    if not records:
+        return []
+    ruleset = get_game(records[0]["game"])
+    undone = {seq for r in records if r["event"] == "ActionsUndone" for seq in r["seqs"]}
+    states: list[GameState] = []
+    lines = []
+    for r in records:
+        head = f"v{r['version']:<4} {r['recorded_at'][:19]}Z {r['recorded_by']}:"
+        if r["event"] == "MatchCreated":
+            config = MatchConfig.model_validate(r["config"])
+            states.append(ruleset.setup(config, ReplayChance(r["setup_outcomes"])))
+            seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(config.players, start=1))
+            extra = ruleset.describe_outcomes(r["setup_outcomes"], viewer, states[-1])
+            lines.append(f"{head} match created: {ruleset.title} ({seats}). " + " ".join(extra))
+        elif r["event"] == "ActionRecorded":
+            before = states[-1]
+            text = ruleset.describe(r["action"], r["outcomes"], viewer, before)
+            states.append(ruleset.apply(before, r["action"], ReplayChance(r["outcomes"])))
+            mark = " [undone]" if r["seq"] in undone else ""
+            lines.append(f"{head} #{r['seq']} {text}{mark}")
+        elif r["event"] == "ActionsUndone":
+            del states[-r["count"]:]
+            seqs = ", ".join(f"#{s}" for s in r["seqs"])
+            lines.append(f"{head} undo of {r['count']} action(s) ({seqs}): {r['reason']}")
+        elif r["event"] == "MatchEnded":
+            if r["drawn"]:
+                outcome = "the match is drawn"
+            else:
+                outcome = " and ".join(f"seat {s}" for s in r["winners"]) + " wins"
+            lines.append(f"{head} match ended: {outcome} ({r['reason']}: {r['detail']}).")
+        elif r["event"] == "SeedRevealed":
+            lines.append(f"{head} seed revealed: {r['seed']}")
+    return lines
+
+
+def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read a msgpack or JSON-lines export into (header, records)."""
+    try:
+        if data[:1] == b"{":
+            lines = [json.loads(line) for line in data.decode("utf-8").splitlines()
+                     if line.strip()]
+            header, records = lines[0], lines[1:]
+        else:
+            doc = msgpack.unpackb(data, raw=False)
+            header, records = doc, doc.get("records", [])
+    except (ValueError, msgpack.UnpackException, IndexError, AttributeError) as exc:
+        raise ImportRejected(f"Not a Kiroku match export: {exc}") from None
+    if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
+        raise ImportRejected(f"Not a Kiroku match export (format must be {EXPORT_FORMAT!r}).")
+    if not records or not all(isinstance(r, dict) and r.get("event") in NAME_TO_CLASS
+                              for r in records):
+        raise ImportRejected("The export holds no events, or an unknown kind of event.")
+    return header, records
+
+
+def _to_event(record: dict[str, Any]) -> Any:
+    cls = NAME_TO_CLASS[record["event"]]
+    fields = {k: v for k, v in record.items()
+              if k not in ("event", "match_id", "version", "timestamp", "redacted_for")}
+    fields.update(originator_id=UUID(record["match_id"]), originator_version=record["version"],
+                  timestamp=datetime.fromisoformat(record["timestamp"]))
+    if cls is Match.Created:
+        fields["originator_topic"] = get_topic(Match)
+    return cls(**fields)

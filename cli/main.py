@@ -1,0 +1,328 @@
+"""The ``kiroku`` command line (click). Every command works on KIROKU_DATABASE_URL or --db."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+
+from engine.core.errors import ActionError
+from engine.core.viewer import Viewer
+from engine.registry import games, get_game
+from ledger.catalog import load_card_set
+from ledger.errors import LedgerError, MatchNotFound
+from ledger.settings import SettingsError, database_url
+from replay.service import Kiroku
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r}: write NAME=VALUE", param_hint="--option")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+@contextmanager
+def _service(ctx: click.Context) -> Iterator[Kiroku]:
+    """Open the store, turn domain errors into a clear message and exit status 2."""
+    kiroku = None
+    try:
+        kiroku = Kiroku.open(ctx.obj["db"])
+        yield kiroku
+    except (ActionError, LedgerError, SettingsError) as exc:
+        reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
+        click.echo(f"error [{reason}]: {getattr(exc, 'message', exc)}", err=True)
+        sys.exit(2)
+    finally:
+        if kiroku is not None:
+            kiroku.close()
+
+
+def _match_id(kiroku: Kiroku, text: str) -> UUID:
+    """A match id, or a unique prefix of one."""
+    try:
+        return UUID(text)
+    except ValueError:
+        hits = [m.match_id for m in kiroku.list_matches() if str(m.match_id).startswith(text)]
+        if len(hits) == 1:
+            return hits[0]
+        raise MatchNotFound(f"No single match starts with {text!r} ({len(hits)} do).") from None
+
+
+def _viewer(text: str) -> Viewer:
+    try:
+        return Viewer.parse(text)
+    except ActionError as exc:
+        raise click.BadParameter(exc.message, param_hint="--as") from None
+
+
+@click.group()
+@click.option("--db", envvar="KIROKU_DATABASE_URL", default=None, show_default=False,
+              help="Database URL: sqlite:///file.db (default sqlite:///./kiroku.db) or "
+                   "postgresql://user:password@host:port/dbname. Env: KIROKU_DATABASE_URL.")
+@click.pass_context
+def main(ctx: click.Context, db: str | None) -> None:
+    """Kiroku (記録): record, replay and audit trading-card-game matches."""
+    ctx.obj = {"db": database_url(db)}
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--demo/--no-demo", default=True, show_default=True,
+              help="Record one demo match first when the store is empty.")
+@click.pass_context
+def serve(ctx: click.Context, host: str, port: int, demo: bool) -> None:
+    """Run the HTTP service (OpenAPI docs at /docs)."""
+    import uvicorn
+
+    from replay.api import create_app
+
+    with _service(ctx) as kiroku:
+        if demo:
+            made = kiroku.ensure_demo()
+            if made:
+                click.echo(f"Recorded a demo match {made}: try GET /matches/{made}/transcript")
+        click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)")
+        uvicorn.run(create_app(kiroku), host=host, port=port, log_level="info")
+
+
+@main.command("games")
+def list_games() -> None:
+    """List the games Kiroku knows."""
+    for game in games():
+        click.echo(f"{game.game_id:<14} {game.title} (rules {game.version}, "
+                   f"{game.min_players}-{game.max_players} players)")
+
+
+@main.command()
+@click.argument("game")
+def actions(game: str) -> None:
+    """Print the JSON schema of GAME's actions."""
+    try:
+        _print_json(get_game(game).action_schema())
+    except ActionError as exc:
+        raise click.ClickException(exc.message) from None
+
+
+@main.group()
+def match() -> None:
+    """Create, record, undo, show and list matches."""
+
+
+@match.command("new")
+@click.argument("game")
+@click.option("--player", "players", multiple=True, required=True, help="Player name, by seat.")
+@click.option("--deck", "decks", multiple=True, required=True,
+              help="Sample deck name or deck file, by seat.")
+@click.option("--cards", type=click.Path(exists=True, dir_okay=False),
+              help="Card-set file (default: the game's sample set).")
+@click.option("--option", "options", multiple=True, help="Regulation option NAME=VALUE.")
+@click.option("--policy", type=click.Choice(["open", "closed"]), default="open",
+              show_default=True, help="Replay policy once the match has ended.")
+@click.option("--by", "recorded_by", default="organizer", show_default=True)
+@click.pass_context
+def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tuple[str, ...],
+              cards: str | None, options: tuple[str, ...], policy: str, recorded_by: str) -> None:
+    """Create a match; prints its id."""
+    with _service(ctx) as kiroku:
+        card_defs = load_card_set(cards).cards if cards else None
+        match_id = kiroku.new_match(game, list(players), list(decks), cards=card_defs,
+                                    options=_parse_options(options), recorded_by=recorded_by,
+                                    replay_policy=policy)
+        click.echo(str(match_id))
+
+
+@match.command("act")
+@click.argument("match_ref")
+@click.argument("action")
+@click.option("--by", "recorded_by", required=True, help="Who records it.")
+@click.option("--outcome", "outcomes", multiple=True,
+              help="A chance outcome seen at the table (card id, die value), in order.")
+@click.option("--expect-version", type=int, default=None,
+              help="Record only if the match is at this version.")
+@click.pass_context
+def match_act(ctx: click.Context, match_ref: str, action: str, recorded_by: str,
+              outcomes: tuple[str, ...], expect_version: int | None) -> None:
+    """Record ACTION (JSON, or - for stdin) on a match."""
+    raw = sys.stdin.read() if action == "-" else action
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
+    with _service(ctx) as kiroku:
+        supplied = [_outcome_value(o) for o in outcomes] if outcomes else None
+        done = kiroku.record(_match_id(kiroku, match_ref), data, recorded_by=recorded_by,
+                             outcomes=supplied, expected_version=expect_version)
+        _print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
+                     "result": done.result})
+
+
+def _outcome_value(text: str) -> Any:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+@match.command("undo")
+@click.argument("match_ref")
+@click.option("-n", "count", default=1, show_default=True, type=int)
+@click.option("--reason", required=True)
+@click.option("--by", "recorded_by", required=True)
+@click.pass_context
+def match_undo(ctx: click.Context, match_ref: str, count: int, reason: str,
+               recorded_by: str) -> None:
+    """Void the last N actions (appends an event; nothing is erased)."""
+    with _service(ctx) as kiroku:
+        done = kiroku.undo(_match_id(kiroku, match_ref), count, reason=reason,
+                           recorded_by=recorded_by)
+        _print_json({"version": done.version, "digest": done.digest})
+
+
+@match.command("show")
+@click.argument("match_ref")
+@click.pass_context
+def match_show(ctx: click.Context, match_ref: str) -> None:
+    """Show a match's summary."""
+    with _service(ctx) as kiroku:
+        _print_json(kiroku.summary(_match_id(kiroku, match_ref)))
+
+
+@match.command("list")
+@click.pass_context
+def match_list(ctx: click.Context) -> None:
+    """List matches, oldest first."""
+    with _service(ctx) as kiroku:
+        for m in kiroku.list_matches():
+            result = "in progress"
+            if m.result:
+                result = "drawn" if m.result["drawn"] else (
+                    f"won by seat {','.join(map(str, m.result['winners']))} "
+                    f"({m.result['reason']})")
+            click.echo(f"{m.match_id}  {m.game:<12} {' v '.join(m.players):<30} "
+                       f"{m.created_at[:19]}  {result}")
+
+
+@match.command("legal")
+@click.argument("match_ref")
+@click.option("--seat", type=int, required=True)
+@click.pass_context
+def match_legal(ctx: click.Context, match_ref: str, seat: int) -> None:
+    """List the actions SEAT may take now."""
+    with _service(ctx) as kiroku:
+        for action in kiroku.legal_actions(_match_id(kiroku, match_ref), seat):
+            click.echo(json.dumps(action))
+
+
+@main.command()
+@click.argument("match_ref")
+@click.option("--at", "position", type=int, default=None, help="Position (0 = after setup).")
+@click.option("--as", "viewer", default="spectator", show_default=True,
+              help="judge, spectator or seat:N.")
+@click.pass_context
+def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str) -> None:
+    """Show the state at a position as a viewer would have seen it."""
+    with _service(ctx) as kiroku:
+        _print_json(kiroku.view(_match_id(kiroku, match_ref), position, _viewer(viewer)))
+
+
+@main.command()
+@click.argument("match_ref")
+@click.option("--as", "viewer", default="spectator", show_default=True)
+@click.pass_context
+def transcript(ctx: click.Context, match_ref: str, viewer: str) -> None:
+    """Print one line per event, as the viewer may see it."""
+    with _service(ctx) as kiroku:
+        for line in kiroku.transcript(_match_id(kiroku, match_ref), _viewer(viewer)):
+            click.echo(line)
+
+
+@main.group()
+def audit() -> None:
+    """Verify the audit trail."""
+
+
+@audit.command("verify")
+@click.argument("match_ref", required=False)
+@click.pass_context
+def audit_verify(ctx: click.Context, match_ref: str | None) -> None:
+    """Verify one match, or every match; exit status 1 on any failure."""
+    with _service(ctx) as kiroku:
+        reports = ([kiroku.audit(_match_id(kiroku, match_ref))] if match_ref
+                   else kiroku.audit_all())
+    failed = 0
+    for report in reports:
+        if report.ok:
+            click.echo(f"ok      {report.match_id}  {report.events} events, "
+                       f"{report.actions} actions re-projected")
+        else:
+            failed += 1
+            f = report.failure or {}
+            click.echo(f"FAILED  {report.match_id}  at event v{f.get('version')} "
+                       f"({f.get('event')}): {f.get('reason')}: {f.get('message')}")
+    click.echo(f"{len(reports) - failed} verified, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+@main.command("export")
+@click.argument("match_ref")
+@click.option("--format", "fmt", type=click.Choice(["msgpack", "jsonl"]), default="msgpack",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="File to write (default: MATCH.kiroku or MATCH.jsonl).")
+@click.option("--as", "viewer", default="judge", show_default=True,
+              help="Only a judge export can be imported again.")
+@click.pass_context
+def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | None,
+                 viewer: str) -> None:
+    """Export a whole match."""
+    with _service(ctx) as kiroku:
+        match_id = _match_id(kiroku, match_ref)
+        data = kiroku.export(match_id, fmt, _viewer(viewer))
+    path = Path(output or f"{match_id}.{'kiroku' if fmt == 'msgpack' else 'jsonl'}")
+    path.write_bytes(data)
+    click.echo(f"wrote {path} ({len(data)} bytes)")
+
+
+@main.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.pass_context
+def import_match(ctx: click.Context, file: str) -> None:
+    """Verify and import an exported match (msgpack or JSON lines)."""
+    with _service(ctx) as kiroku:
+        match_id = kiroku.import_match(Path(file).read_bytes())
+        click.echo(f"imported {match_id}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("-n", "count", default=1, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--players", default=2, show_default=True, type=int)
+@click.option("--option", "options", multiple=True, help="Regulation option NAME=VALUE.")
+@click.pass_context
+def simulate(ctx: click.Context, game: str, count: int, seed: int, players: int,
+             options: tuple[str, ...]) -> None:
+    """Record N random legal playouts of GAME as real matches."""
+    with _service(ctx) as kiroku:
+        for match_id in kiroku.simulate(game, count, seed, players, _parse_options(options)):
+            s = kiroku.summary(match_id)
+            r = s["result"] or {}
+            click.echo(f"{match_id}  {s['positions']} actions  {r.get('reason')} "
+                       f"winners={r.get('winners')}")
+
+

@@ -19,7 +19,7 @@ from eventsourcing.persistence import IntegrityError, Transcoder
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig
-from engine.core.errors import IllegalAction
+from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, event_hash
 from ledger.errors import BadPosition, ConcurrentAppend, MatchNotFound
@@ -94,7 +94,7 @@ class Recorder(Application):
         """
         ruleset = get_game(game)
         if replay_policy not in REPLAY_POLICIES:
-            raise IllegalAction("bad_policy", f"replay_policy must be one of {REPLAY_POLICIES}.")
+            raise SetupError("bad_policy", f"replay_policy must be one of {REPLAY_POLICIES}.")
         used = {cid for deck in decks for cid in deck}
         config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},

@@ -17,6 +17,8 @@ DEFAULT_URL = "sqlite:///./kiroku.db"
 class SettingsError(ValueError):
     """The database URL cannot be used."""
 
+    reason = "bad_database_url"
+
 
 def database_url(explicit: str | None = None) -> str:
     """The URL in force: the explicit one, else ``KIROKU_DATABASE_URL``, else the default."""

@@ -91,6 +91,7 @@ class Kiroku:
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
         """The position after ``position`` live actions (None: now) as ``viewer`` sees it."""
         match, state = self.recorder.state_at(match_id, position)
+        _check_viewer(match, viewer)
         ruleset = get_game(match.game)
         pos = len(match.live) if position is None else position
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
@@ -108,12 +109,14 @@ class Kiroku:
     def records(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[dict[str, Any]]:
         """Every event of the match as a record, filtered for ``viewer``."""
         match = self.recorder.get_match(match_id)
+        _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
         return [redact(to_record(e), seen_as) for e in self.recorder.stored_events(match_id)]
 
     def transcript(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[str]:
         """One line per event, as ``viewer`` may see it; undone actions stay, marked."""
         match = self.recorder.get_match(match_id)
+        _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
         records = [to_record(e) for e in self.recorder.stored_events(match_id)]
         return transcript_lines(records, seen_as)
@@ -208,6 +211,12 @@ class Kiroku:
         if self.list_matches():
             return None
         return self.simulate("worldgainer", 1, seed=2026)[0]
+
+
+def _check_viewer(match: Match, viewer: Viewer) -> None:
+    if viewer.seat is not None and viewer.seat > len(match.players):
+        raise ActionError("bad_viewer", f"There is no seat {viewer.seat} in this match "
+                          f"({len(match.players)} players).")
 
 
 def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[str]:

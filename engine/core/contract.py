@@ -245,7 +245,7 @@ class Ruleset(ABC):
             "eliminated": list(state.eliminated),
             "options": dict(state.options),
             "result": to_data(state.result),
-            "scores": self.scores(state),
+            "scores": _string_keys(self.scores(state)),
             "viewer": str(viewer),
         }
         common.update(self._view(state, viewer))
@@ -381,6 +381,11 @@ class Ruleset(ABC):
     def visible_outcomes(outcomes: Sequence[Outcome], viewer: Viewer) -> list[Outcome]:
         """The outcomes ``viewer`` may see, in order."""
         return [o for o in outcomes if outcome_visible(o, viewer)]
+
+
+def _string_keys(scores: dict[int, int] | None) -> dict[str, int] | None:
+    """Views are JSON-shaped: seat keys become strings (as JSON and msgpack clients expect)."""
+    return None if scores is None else {str(seat): value for seat, value in scores.items()}
 
 
 def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:

@@ -105,6 +105,8 @@ class WorldGainer(Ruleset):
             by_name: Counter[str] = Counter()
             for cid, count in deck.items():
                 by_name[cards[cid].name] += count
+            for cid in deck:  # a unique card counts by name, across ids (reprints)
+                count = by_name[cards[cid].name]
                 if cards[cid].unique and count > 1:
                     raise SetupError("unique_card", f"Seat {seat}'s deck has {count} copies of "
                                      f"the unique card {cards[cid].name}; only 1 is allowed.",
@@ -203,11 +205,11 @@ class WorldGainer(Ruleset):
         for source in payment:
             if isinstance(source, (ExhaustStun, DiscardStun)):
                 stun = me.standby[source.slot - 1]
-                if stun is None:
-                    raise _illegal("no_stun", f"There is no stun in slot {source.slot}.")
                 if source.slot in used_slots:
                     raise _illegal("stun_used_twice", f"The stun in slot {source.slot} is "
                                    "named twice in the payment.")
+                if stun is None:
+                    raise _illegal("no_stun", f"There is no stun in slot {source.slot}.")
                 if not stun.ready:
                     raise _illegal("stun_exhausted", f"The stun in slot {source.slot} is "
                                    "exhausted; only a ready stun can pay.")
@@ -370,6 +372,8 @@ class WorldGainer(Ruleset):
         self._draw(st, st.active, chance)
 
     def _draw(self, st: WorldGainerState, seat: int, chance: Chance) -> None:
+        if st.result is not None:  # the first failed draw decides; nothing after it counts
+            return
         me = st.player(seat)
         if not me.deck:
             st.result = MatchResult(winners=[_other(seat)], losers=[seat], reason="deck_out",
@@ -457,6 +461,8 @@ class WorldGainer(Ruleset):
         flags = {"stun_placed", "gain_placed"}
         if name in flags and value in (0, 1):
             setattr(st, name, bool(value))
+            if name == "stun_placed" and not value and not st.gain_placed:
+                st.phase = "standby"  # a stun may be placed again until the gain
             return
         if name.startswith("stun_ready:") and value in (0, 1):
             slot = self._slot(name.split(":", 1)[1])

@@ -1,0 +1,178 @@
+"""The conformance suite every game joins: it speaks only the shared contract.
+
+For each registered game: random legal playouts reach an end; apply never mutates its input;
+illegal actions carry a reason; the projection of stored events equals the live state, digest for
+digest; states survive the storage encoding; views never leak another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+
+from engine import JUDGE, SPECTATOR, MatchConfig, Viewer, games
+from engine.core.chance import Chance, ReplayChance
+from engine.core.contract import Ruleset
+from engine.core.data import to_data
+from engine.core.errors import ActionError, IllegalAction
+from ledger.catalog import sample_card_set, sample_decks
+from ledger.match import project
+from ledger.transcoder import MsgpackTranscoder
+
+GAMES = [g.game_id for g in games()]
+PLAYOUTS = 12
+MAX_ACTIONS = 5_000
+
+
+class RandomChance(Chance):
+    """Test-only chance from a seeded Python generator."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__()
+        self.rng = rng
+
+    def _pick(self, kind: str, options: Any) -> Any:
+        return options[self.rng.randrange(len(options))]
+
+
+def _config(ruleset: Ruleset, players: int) -> MatchConfig:
+    decks = list(sample_decks(ruleset.game_id).values())
+    return MatchConfig(players=[f"P{i}" for i in range(1, players + 1)],
+                       decks=[decks[i % len(decks)].cards for i in range(players)],
+                       cards=sample_card_set(ruleset.game_id).cards)
+
+
+def playout(ruleset: Ruleset, seed: int, players: int | None = None) -> dict[str, Any]:
+    """One random legal playout, keeping what a recorder would store."""
+    rng = random.Random(seed)
+    n = players or ruleset.min_players
+    config = _config(ruleset, n)
+    chance = RandomChance(rng)
+    state = ruleset.setup(config, chance)
+    log: dict[str, Any] = {"config": config, "setup": chance.outcomes, "actions": [],
+                           "states": [state]}
+    for _ in range(MAX_ACTIONS):
+        if ruleset.outcome(state) is not None:
+            break
+        seat = state.active
+        legal = ruleset.legal_actions(state, seat)
+        assert legal, f"seat {seat} has no legal action in a live match"
+        action = rng.choice(legal)
+        chance = RandomChance(rng)
+        frozen = copy.deepcopy(state)
+        new = ruleset.apply(state, action, chance)
+        assert to_data(state) == to_data(frozen), "apply mutated its input"
+        log["actions"].append((action.model_dump(mode="json"), chance.outcomes))
+        log["states"].append(new)
+        state = new
+    log["final"] = state
+    return log
+
+
+@pytest.fixture(scope="module", params=GAMES)
+def ruleset(request: pytest.FixtureRequest) -> Ruleset:
+    from engine import get_game
+
+    return get_game(request.param)
+
+
+@pytest.fixture(scope="module")
+def playouts(ruleset: Ruleset) -> list[dict[str, Any]]:
+    return [playout(ruleset, seed) for seed in range(PLAYOUTS)]
+
+
+def test_random_playouts_reach_an_end(ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    for log in playouts:
+        result = ruleset.outcome(log["final"])
+        assert result is not None
+        assert result.reason
+        assert result.drawn or result.winners
+
+
+def test_replaying_stored_outcomes_gives_the_same_digests(
+        ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    for log in playouts:
+        chance = ReplayChance(log["setup"])
+        state = ruleset.setup(log["config"], chance)
+        chance.finish()
+        assert ruleset.digest(state) == ruleset.digest(log["states"][0])
+        for i, (action, outcomes) in enumerate(log["actions"], start=1):
+            chance = ReplayChance(outcomes)
+            state = ruleset.apply(state, action, chance)
+            chance.finish()
+            assert ruleset.digest(state) == ruleset.digest(log["states"][i])
+
+
+def test_projection_of_a_live_line_equals_the_live_state(
+        ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    log = playouts[0]
+    live = [(i + 2, i + 1, a["seat"], a, o) for i, (a, o) in enumerate(log["actions"])]
+    state = project(log["config"].model_dump(), ruleset.game_id, log["setup"], live)
+    assert ruleset.digest(state) == ruleset.digest(log["final"])
+
+
+def test_states_survive_the_storage_encoding(ruleset: Ruleset,
+                                             playouts: list[dict[str, Any]]) -> None:
+    transcoder = MsgpackTranscoder()
+    for state in playouts[0]["states"][::7]:
+        back = transcoder.decode(transcoder.encode({"state": state}))["state"]
+        assert ruleset.digest(back) == ruleset.digest(state)
+        assert back == state
+
+
+def test_every_illegal_action_carries_a_reason(ruleset: Ruleset,
+                                               playouts: list[dict[str, Any]]) -> None:
+    """Take legal actions and break them (wrong seat, after the end): each refusal has a reason."""
+    log = playouts[1]
+    for state, (action, _) in list(zip(log["states"], log["actions"]))[:40]:
+        wrong_seat = {**action, "seat": (action["seat"] % len(state.players)) + 1}
+        try:
+            ruleset.apply(state, wrong_seat, RandomChance(random.Random(0)))
+        except IllegalAction as exc:
+            assert exc.reason and exc.message
+    with pytest.raises(IllegalAction) as info:
+        ruleset.apply(log["final"], log["actions"][-1][0], RandomChance(random.Random(0)))
+    assert info.value.reason == "match_over"
+    with pytest.raises(ActionError) as malformed:
+        ruleset.apply(log["states"][0], {"type": "no_such_action", "seat": 1},
+                      RandomChance(random.Random(0)))
+    assert malformed.value.reason == "malformed_action"
+
+
+def test_views_hide_other_seats_hands(ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    state = playouts[2]["states"][3]
+    judge = ruleset.view(state, JUDGE)
+    for seat in state.seats():
+        seen = ruleset.view(state, Viewer("seat", seat))
+        assert seen != judge
+    assert ruleset.view(state, SPECTATOR) != judge
+
+
+def test_concession_ends_a_two_player_match(ruleset: Ruleset,
+                                            playouts: list[dict[str, Any]]) -> None:
+    state = playouts[0]["states"][2]
+    after = ruleset.apply(state, {"type": "concede", "seat": 1}, RandomChance(random.Random(0)))
+    result = ruleset.outcome(after)
+    assert result is not None and result.reason == "concession" and 1 in result.losers
+
+
+def test_turn_limit_ends_the_match(ruleset: Ruleset) -> None:
+    config = _config(ruleset, ruleset.min_players)
+    config = config.model_copy(update={"options": {"turn_limit": 2}})
+    ended_by_time = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        state = ruleset.setup(config, RandomChance(rng))
+        for _ in range(MAX_ACTIONS):
+            if ruleset.outcome(state):
+                break
+            assert state.turn <= 2
+            action = rng.choice(ruleset.legal_actions(state, state.active))
+            state = ruleset.apply(state, action, RandomChance(rng))
+        result = ruleset.outcome(state)
+        assert result is not None
+        ended_by_time += result.reason == "turn_limit"
+    assert ended_by_time > 0

@@ -1,0 +1,183 @@
+"""audit verify catches tampering with stored rows, on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+from uuid import UUID
+
+import msgpack
+import pytest
+
+from engine import JUDGE, Viewer
+from ledger.chain import event_hash
+from replay.records import payload_of
+from replay.service import Kiroku, transcript_lines
+
+ACTION_TOPIC = "kiroku:ActionRecorded/1"
+
+
+def _rows(url: str) -> tuple[Callable[[str, tuple[Any, ...]], list[Any]], str]:
+    """A query function on the store behind ``url`` and its events table's name."""
+    parts = urlsplit(url)
+    if parts.scheme == "sqlite":
+        conn = sqlite3.connect(parts.path[1:], isolation_level=None)
+
+        def run_sqlite(sql: str, args: tuple[Any, ...]) -> list[Any]:
+            return conn.execute(sql.replace("%s", "?"), args).fetchall()
+
+        return run_sqlite, "stored_events"
+    import psycopg
+
+    schema = parse_qs(parts.query)["schema"][0]
+    pg = psycopg.connect(url.split("?")[0], autocommit=True)
+
+    def run_pg(sql: str, args: tuple[Any, ...]) -> list[Any]:
+        cur = pg.execute(sql, args)
+        return cur.fetchall() if cur.description else []
+
+    return run_pg, f"{schema}.kiroku_events"
+
+
+def _decode(blob: bytes) -> dict[str, Any]:
+    return msgpack.unpackb(bytes(blob)[1:], raw=False, strict_map_key=False,
+                           ext_hook=lambda code, data: msgpack.ExtType(code, data))
+
+
+def _encode(fields: dict[str, Any]) -> bytes:
+    return bytes([1]) + msgpack.packb(fields, use_bin_type=True)
+
+
+def _tamper(url: str, match_id: UUID, version: int, change: Callable[[dict[str, Any]], None]) -> None:
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    (blob,), = run(f"SELECT state FROM {table} WHERE originator_id = %s AND "
+                   "originator_version = %s", (key, version))
+    fields = _decode(blob)
+    change(fields)
+    run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        (_encode(fields), key, version))
+
+
+@pytest.fixture
+def finished(store_url: str) -> tuple[str, UUID]:
+    kiroku = Kiroku.open(store_url)
+    match_id = kiroku.simulate("worldgainer", 1, seed=21)[0]
+    assert kiroku.audit(match_id).ok
+    kiroku.close()
+    return store_url, match_id
+
+
+def _audit(url: str, match_id: UUID) -> dict[str, Any]:
+    fresh = Kiroku.open(url)  # a new process's view: nothing cached
+    try:
+        return fresh.audit(match_id).to_dict()
+    finally:
+        fresh.close()
+
+
+def test_a_changed_action_is_named_by_version(finished: tuple[str, UUID]) -> None:
+    url, match_id = finished
+    _tamper(url, match_id, 5, lambda f: f.update(recorded_by="someone else"))
+    report = _audit(url, match_id)
+    assert not report["ok"]
+    assert report["failure"]["version"] == 5 and report["failure"]["reason"] == "hash_mismatch"
+    assert report["events"] == 4
+
+
+def test_a_rehashed_forgery_is_caught_by_re_projection(finished: tuple[str, UUID]) -> None:
+    """A forger who recomputes this event's hash still breaks the next event's prev_hash."""
+    url, match_id = finished
+    records = Kiroku.open(url).records(match_id)
+    target = next(r for r in records if r["event"] == "ActionRecorded" and r["version"] > 3)
+
+    def forge(fields: dict[str, Any]) -> None:
+        fields["recorded_by"] = "forger"
+        record = {**target, "recorded_by": "forger"}
+        fields["hash"] = event_hash("ActionRecorded", match_id, target["version"],
+                                    payload_of(record))
+
+    _tamper(url, match_id, target["version"], forge)
+    report = _audit(url, match_id)
+    assert report["failure"]["version"] == target["version"] + 1
+    assert report["failure"]["reason"] == "chain_broken"
+
+
+def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> None:
+    """Even rewriting every later hash cannot hide a changed draw: the seed gives another card."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
+    records = kiroku.records(match_id)
+
+    def swap_two_opening_draws(created: dict[str, Any]) -> None:
+        draws = created["setup_outcomes"]
+        i = 0
+        j = next(k for k in range(1, 7) if draws[k]["value"] != draws[0]["value"])
+        draws[i]["value"], draws[j]["value"] = draws[j]["value"], draws[i]["value"]
+
+    forged = _rechain(records, lambda r: r["event"] == "MatchCreated", swap_two_opening_draws)
+    from replay.audit import verify_records
+
+    report = verify_records(forged)
+    assert not report.ok and report.failure is not None
+    assert report.failure == {**report.failure, "version": 1,
+                              "reason": "seed_outcomes_mismatch"}
+
+
+def _rechain(records: list[dict[str, Any]], which: Callable[[dict[str, Any]], bool],
+             change: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:
+    import copy
+
+    out = copy.deepcopy(records)
+    prev = "0" * 64
+    for r in out:
+        if which(r):
+            change(r)
+        r["prev_hash"] = prev
+        r["hash"] = event_hash(r["event"], UUID(r["match_id"]), r["version"], payload_of(r))
+        prev = r["hash"]
+    return out
+
+
+def test_a_deleted_event_breaks_the_chain(finished: tuple[str, UUID]) -> None:
+    url, match_id = finished
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s", (key, 7))
+    report = _audit(url, match_id)
+    assert report["failure"]["version"] == 8 or report["failure"]["reason"] == "version_gap"
+
+
+def test_an_unreadable_row_is_reported(finished: tuple[str, UUID]) -> None:
+    url, match_id = finished
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        (b"\x01\xc1garbage", key, 3))
+    report = _audit(url, match_id)
+    assert report["failure"]["version"] == 3 and report["failure"]["reason"] == "unreadable"
+
+
+def test_audit_of_an_untouched_match_re_derives_seeded_outcomes(finished: tuple[str, UUID]) -> None:
+    url, match_id = finished
+    report = _audit(url, match_id)
+    assert report["ok"] and report["notes"] == [] and report["actions"] > 10
+
+
+def test_transcript_redacts_draws_for_the_opponent() -> None:
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"first_player": 1},
+                                replay_policy="closed")
+    kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="Ann")
+    drawn = kiroku.records(match_id)[-1]["outcomes"][0]["value"]
+    name = kiroku.recorder.get_match(match_id).state.cards[drawn].name
+    as_ben = kiroku.transcript(match_id, Viewer.parse("seat:2"))
+    as_ann = kiroku.transcript(match_id, Viewer.parse("seat:1"))
+    assert name in as_ben[-1] and name not in as_ann[-1] and "draws a card" in as_ann[-1]
+    assert transcript_lines(kiroku.records(match_id), JUDGE)[-1] == as_ben[-1]
+    kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
+    closed = kiroku.transcript(match_id, Viewer.parse("seat:1"))
+    assert name not in closed[1], "closed policy keeps hidden cards hidden after the end"

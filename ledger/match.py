@@ -16,7 +16,6 @@ from eventsourcing.domain import Aggregate
 from engine.core.chance import Outcome, ReplayChance
 from engine.core.contract import GameState, MatchConfig
 from engine.registry import get_game
-from ledger.chain import GENESIS
 
 # (event version, seq, seat, action data, chance outcomes) of one live action
 LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
@@ -199,7 +198,8 @@ class Match(Aggregate):
 MATCH_TOPICS = {"created": Match.Created.TOPIC, "action": Match.ActionRecorded.TOPIC,
                 "undone": Match.ActionsUndone.TOPIC, "ended": Match.Ended.TOPIC,
                 "seed": Match.SeedRevealed.TOPIC}
-EVENT_NAMES = {Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
+EVENT_NAMES: dict[type[Any], str] = {
+    Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
                Match.ActionsUndone: "ActionsUndone", Match.Ended: "MatchEnded",
                Match.SeedRevealed: "SeedRevealed"}
 

@@ -82,7 +82,8 @@ class Recorder(Application):
 
     # ----- commands --------------------------------------------------------------------------
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
-                     cards: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any] | None = None,
+                     cards: Mapping[str, Mapping[str, Any]],
+                     options: Mapping[str, Any] | None = None,
                      *, recorded_by: str = "organizer", replay_policy: str = "open",
                      setup_outcomes: Sequence[Any] | None = None,
                      seed: bytes | None = None) -> UUID:
@@ -153,7 +154,7 @@ class Recorder(Application):
             if outcome is not None:
                 self._end(match, outcome.__dict__, recorded_by)
             self._save(match)
-            return Recorded(match_id, match.version, payload["seq"], digest, match.result)
+            return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
 
     def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: str,
              expected_version: int | None = None) -> Recorded:
@@ -177,7 +178,8 @@ class Recorder(Application):
             match.stage(state)
             self._trigger(match, Match.ActionsUndone, payload)
             self._save(match)
-            return Recorded(match_id, match.version, None, payload["digest"], None)
+            return Recorded(match_id, match.version, None, get_game(match.game).digest(state),
+                            None)
 
     def _end(self, match: Match, result: Mapping[str, Any], recorded_by: str) -> None:
         self._trigger(match, Match.Ended, {
@@ -217,7 +219,7 @@ class Recorder(Application):
     def get_match(self, match_id: UUID, version: int | None = None) -> Match:
         """The match aggregate (at ``version`` if given), or MatchNotFound."""
         try:
-            match = self.repository.get(match_id, version=version)
+            match: Any = self.repository.get(match_id, version=version)
         except AggregateNotFoundError:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
         if not isinstance(match, Match):
@@ -275,7 +277,7 @@ class Recorder(Application):
 
     def _seed(self, match_id: UUID) -> bytes:
         try:
-            secret = self.repository.get(self._secret_id(match_id))
+            secret: Any = self.repository.get(self._secret_id(match_id))
         except AggregateNotFoundError:
             raise IllegalAction("seed_unavailable", "This match was imported without its secret "
                                 "seed: supply the chance outcomes seen at the table.") from None

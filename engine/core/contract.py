@@ -147,7 +147,8 @@ class Ruleset(ABC):
 
     def __init__(self) -> None:
         models = (*self.actions, Concede, Adjust)
-        union = Annotated[Union[models], Field(discriminator="type")]  # type: ignore[valid-type]
+        # a union over a runtime tuple of models: only typing.Union can be built that way
+        union = Annotated[Union[models], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
         self._adapter: TypeAdapter[Any] = TypeAdapter(union)
 
     # ----- input -------------------------------------------------------------------------
@@ -167,14 +168,16 @@ class Ruleset(ABC):
 
     def action_types(self) -> list[str]:
         """The action type names, game actions first."""
-        return [m.model_fields["type"].default for m in (*self.actions, Concede, Adjust)]
+        models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
+        return [str(m.model_fields["type"].default) for m in models]
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         """Validate regulation options, or raise SetupError naming the bad option."""
         try:
             return self.options_model.model_validate(dict(data))
         except ValidationError as exc:
-            raise SetupError("bad_option", f"Invalid regulation option: {_summarise(exc)}") from None
+            message = f"Invalid regulation option: {_summarise(exc)}"
+            raise SetupError("bad_option", message) from None
 
     def parse_card(self, data: Mapping[str, Any]) -> Any:
         """Validate one card definition of this game."""
@@ -335,7 +338,8 @@ class Ruleset(ABC):
             top = alive
         drawn = len(top) != 1
         state.result = MatchResult(
-            winners=[] if drawn else top, losers=[] if drawn else [s for s in alive if s not in top],
+            winners=[] if drawn else top,
+            losers=[] if drawn else [s for s in alive if s not in top],
             reason="turn_limit", drawn=drawn, detail=f"time called after turn {limit}")
 
     def _move_visible(self, move: CardMove, seat: int, viewer: Viewer) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,7 +33,7 @@ class DiscardFieldCard(BaseModel):
     field: str
 
 
-Payment = Annotated[Union[ExhaustStun, DiscardStun, DiscardFieldCard],
+Payment = Annotated[ExhaustStun | DiscardStun | DiscardFieldCard,
                     Field(discriminator="source")]
 
 

@@ -50,7 +50,8 @@ def _encode(fields: dict[str, Any]) -> bytes:
     return bytes([1]) + msgpack.packb(fields, use_bin_type=True)
 
 
-def _tamper(url: str, match_id: UUID, version: int, change: Callable[[dict[str, Any]], None]) -> None:
+def _tamper(url: str, match_id: UUID, version: int,
+            change: Callable[[dict[str, Any]], None]) -> None:
     run, table = _rows(url)
     key = match_id.hex if url.startswith("sqlite") else match_id
     (blob,), = run(f"SELECT state FROM {table} WHERE originator_id = %s AND "

@@ -1,0 +1,193 @@
+"""Kiroku benchmark: recording throughput, time travel on a long match, stored size.
+
+    python bench/bench.py [--quick]
+
+Prints (medians of repeated runs, on SQLite files in a temporary folder):
+- actions recorded per second through the library (Kiroku.record, random legal playouts);
+- actions recorded per second through HTTP (a real uvicorn server, one client, keep-alive);
+- milliseconds to get the state at a random position of a 2,000-action match (fresh process
+  view, so snapshots are used, not the in-memory cache);
+- stored bytes per action (events, and snapshots separately).
+
+The 2,000-action match alternates ``end_turn`` (a draw) with a judge's C3 adjustment returning a
+card from hand to deck, so the match goes on past the natural end of a World Gainer game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import JUDGE, get_game  # noqa: E402
+from ledger.catalog import sample_decks  # noqa: E402
+from replay.service import Kiroku  # noqa: E402
+
+DECKS = list(sample_decks("worldgainer"))  # the order simulate() uses
+
+
+def library_rate(folder: Path, matches: int) -> tuple[float, int]:
+    """Actions per second recording random playouts through the library."""
+    kiroku = Kiroku.open(f"sqlite:///{folder}/lib.db")
+    start = time.perf_counter()
+    ids = kiroku.simulate("worldgainer", matches, seed=1)
+    elapsed = time.perf_counter() - start
+    actions = sum(kiroku.summary(m)["positions"] for m in ids)
+    kiroku.close()
+    return actions / elapsed, actions
+
+
+def playout_script(seed: int) -> tuple[list[Any], list[tuple[dict[str, Any], list[Any]]]]:
+    """A recorded playout as (setup outcomes, [(action, outcomes)]) to replay through HTTP."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.simulate("worldgainer", 1, seed=seed)[0]
+    records = kiroku.records(match_id)
+    kiroku.close()
+    setup = [o["value"] for o in records[0]["setup_outcomes"]]
+    steps = [(r["action"], [o["value"] for o in r["outcomes"]])
+             for r in records if r["event"] == "ActionRecorded"]
+    return setup, steps
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http_rate(folder: Path, matches: int) -> float:
+    """Actions per second through a real HTTP server (table outcomes replay known playouts)."""
+    port = free_port()
+    code = ("import uvicorn; from replay.service import Kiroku; from replay.api import create_app;"
+            f"uvicorn.run(create_app(Kiroku.open('sqlite:///{folder}/http.db')), "
+            f"host='127.0.0.1', port={port}, log_level='warning')")
+    server = subprocess.Popen([sys.executable, "-c", code],
+                              cwd=Path(__file__).resolve().parent.parent)
+    try:
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        for _ in range(200):
+            try:
+                client.get("/games")
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        scripts = [playout_script(seed) for seed in range(matches)]
+        total, start = 0, time.perf_counter()
+        for setup, steps in scripts:
+            created = client.post("/matches", json={"players": ["A", "B"], "decks": DECKS,
+                                                    "setup_outcomes": setup})
+            if created.status_code != 201:
+                raise RuntimeError(f"create failed: {created.text}")
+            match_id = created.json()["match_id"]
+            for action, outcomes in steps:
+                r = client.post(f"/matches/{match_id}/actions",
+                                json={"action": action, "outcomes": outcomes,
+                                      "recorded_by": "bench"})
+                if r.status_code != 201:
+                    raise RuntimeError(f"record failed: {r.text}")
+                total += 1
+        return total / (time.perf_counter() - start)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def long_match(folder: Path, actions: int) -> tuple[Any, float]:
+    """Record a match of ``actions`` live actions; returns its id and the recording rate."""
+    kiroku = Kiroku.open(f"sqlite:///{folder}/long.db")
+    match_id = kiroku.new_match("worldgainer", ["A", "B"], DECKS, options={"first_player": 1})
+    start = time.perf_counter()
+    for _ in range(actions // 2):
+        state = kiroku.recorder.get_match(match_id).state
+        seat = state.active
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="bench")
+        nxt = kiroku.recorder.get_match(match_id).state
+        card = nxt.player(nxt.active).hand[0]  # type: ignore[attr-defined]
+        kiroku.record(match_id, {"type": "adjust", "seat": nxt.active, "reason": "bench: card "
+                                 "effect shuffles a card back", "move": {
+                                     "card": card, "from_zone": "hand", "to_zone": "deck"}},
+                      recorded_by="judge")
+    rate = actions / (time.perf_counter() - start)
+    kiroku.close()
+    return match_id, rate
+
+
+def position_ms(folder: Path, match_id: Any, samples: int) -> list[float]:
+    """Milliseconds per state-at-random-position query on a fresh service (no warm cache)."""
+    kiroku = Kiroku.open(f"sqlite:///{folder}/long.db")
+    positions = kiroku.summary(match_id)["positions"]
+    rng = random.Random(7)
+    times = []
+    for _ in range(samples):
+        n = rng.randint(0, positions)
+        start = time.perf_counter()
+        view = kiroku.view(match_id, n, JUDGE)
+        times.append((time.perf_counter() - start) * 1000)
+        assert view["position"] == n
+    kiroku.close()
+    return times
+
+
+def stored_bytes(db: Path) -> tuple[int, int, int]:
+    """(event bytes, snapshot bytes, recorded actions) in a SQLite store."""
+    conn = sqlite3.connect(db)
+    events = conn.execute("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_events").fetchone()
+    snaps = conn.execute("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_snapshots").fetchone()
+    actions = conn.execute("SELECT COUNT(*) FROM stored_events WHERE topic = "
+                           "'kiroku:ActionRecorded/1'").fetchone()
+    conn.close()
+    return int(events[0]), int(snaps[0]), int(actions[0])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (CI smoke run)")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else 3
+    matches = 3 if args.quick else 10
+    long_actions = 400 if args.quick else 2000
+    print(f"Kiroku bench (python {sys.version.split()[0]}, {os.cpu_count()} cores), "
+          f"medians of {repeats} run(s)")
+    with tempfile.TemporaryDirectory() as tmp:
+        lib, http = [], []
+        for i in range(repeats):
+            run = Path(tmp) / f"run{i}"
+            run.mkdir()
+            rate, _ = library_rate(run, matches)
+            lib.append(rate)
+            http.append(http_rate(run, matches))
+        print(f"library, SQLite:  {statistics.median(lib):8.0f} actions/s "
+              f"(runs: {', '.join(f'{x:.0f}' for x in lib)})")
+        print(f"HTTP, SQLite:     {statistics.median(http):8.0f} actions/s "
+              f"(runs: {', '.join(f'{x:.0f}' for x in http)})")
+        folder = Path(tmp)
+        match_id, rate = long_match(folder, long_actions)
+        print(f"long match:       {long_actions} actions recorded at {rate:.0f} actions/s")
+        times = position_ms(folder, match_id, 50 if args.quick else 200)
+        print(f"state at random position of a {long_actions}-action match: median "
+              f"{statistics.median(times):.1f} ms, p90 "
+              f"{statistics.quantiles(times, n=10)[-1]:.1f} ms, max {max(times):.1f} ms")
+        events, snaps, actions = stored_bytes(folder / "run0" / "lib.db")
+        print(f"stored bytes per action (random playouts): {events / actions:.0f} B events "
+              f"+ {snaps / actions:.0f} B snapshots")
+        events, snaps, actions = stored_bytes(folder / "long.db")
+        print(f"stored bytes per action ({long_actions}-action match): {events / actions:.0f} B "
+              f"events + {snaps / actions:.0f} B snapshots")
+    assert get_game("worldgainer")
+
+
+if __name__ == "__main__":
+    main()

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -130,12 +131,8 @@ class Recorder(Application):
         ``outcomes`` are chance outcomes entered at a physical table; without them the match's
         seeded generator decides. ``expected_version`` makes the append conditional.
         """
-        with self._lock(match_id):
-            match = self.get_match(match_id)
-            self._check_expected(match, expected_version)
-            if match.ended:
-                raise IllegalAction("match_over", "The match is over; no more actions can be "
-                                    "recorded.")
+        over = "The match is over; no more actions can be recorded."
+        with self._appending(match_id, expected_version, over) as match:
             ruleset = get_game(match.game)
             act = ruleset.parse_action(action)
             chance: Chance = (SuppliedChance(outcomes) if outcomes is not None
@@ -153,33 +150,43 @@ class Recorder(Application):
             outcome = ruleset.outcome(state)
             if outcome is not None:
                 self._end(match, outcome.__dict__, recorded_by)
-            self._save(match)
-            return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
+        return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
 
     def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: str,
              expected_version: int | None = None) -> Recorded:
         """Void the last ``count`` live actions by appending ActionsUndone; nothing is erased."""
         if not reason or not reason.strip():
             raise IllegalAction("reason_required", "An undo must say why.")
-        with self._lock(match_id):
-            match = self.get_match(match_id)
-            self._check_expected(match, expected_version)
-            if match.ended:
-                raise IllegalAction("match_over", "The match is over and its seed revealed; "
-                                    "it can no longer be undone.")
+        over = "The match is over and its seed revealed; it can no longer be undone."
+        with self._appending(match_id, expected_version, over) as match:
             if count < 1 or count > len(match.live):
                 raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
                                     f"action(s) here, not {count}.")
             target = len(match.live) - count
             state = self.get_match(match_id, version=match.position_version(target)).state
+            digest = get_game(match.game).digest(state)
             payload = {"count": count, "seqs": [a[1] for a in match.live[target:]],
-                       "reason": reason.strip(), "digest": get_game(match.game).digest(state),
+                       "reason": reason.strip(), "digest": digest,
                        "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionsUndone, payload)
+        return Recorded(match_id, match.version, None, digest, None)
+
+    @contextmanager
+    def _appending(self, match_id: UUID, expected_version: int | None,
+                   when_over: str) -> Iterator[Match]:
+        """Lock and load a match that is still on; save what the block appends in one go.
+
+        The block's events are saved together or not at all (the final action, MatchEnded and
+        SeedRevealed land atomically); an exception in the block saves nothing.
+        """
+        with self._lock(match_id):
+            match = self.get_match(match_id)
+            self._check_expected(match, expected_version)
+            if match.ended:
+                raise IllegalAction("match_over", when_over)
+            yield match
             self._save(match)
-            return Recorded(match_id, match.version, None, get_game(match.game).digest(state),
-                            None)
 
     def _end(self, match: Match, result: Mapping[str, Any], recorded_by: str) -> None:
         self._trigger(match, Match.Ended, {

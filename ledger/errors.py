@@ -28,6 +28,12 @@ class ConcurrentAppend(LedgerError):
     code = "concurrent_append"
 
 
+class CorruptRecord(LedgerError):
+    """A stored event can no longer be read; ``kiroku audit verify`` names it."""
+
+    code = "corrupt_record"
+
+
 class BadPosition(LedgerError):
     """A position outside the match's live line."""
 

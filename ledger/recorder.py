@@ -8,22 +8,22 @@
 from __future__ import annotations
 
 import threading
-from contextlib import contextmanager
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, Transcoder
+from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoder
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig
 from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, event_hash
-from ledger.errors import BadPosition, ConcurrentAppend, MatchNotFound
+from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import database_url, persistence_env
@@ -229,6 +229,10 @@ class Recorder(Application):
             match: Any = self.repository.get(match_id, version=version)
         except AggregateNotFoundError:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
+        except MapperDeserialisationError as exc:
+            raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
+                                "run 'kiroku audit verify' to find it.",
+                                match_id=str(match_id)) from None
         if not isinstance(match, Match):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         return match

@@ -18,7 +18,14 @@ from engine.core.errors import ActionError, IllegalAction, MalformedAction, Setu
 from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.catalog import Deck
-from ledger.errors import BadPosition, ConcurrentAppend, ImportRejected, LedgerError, MatchNotFound
+from ledger.errors import (
+    BadPosition,
+    ConcurrentAppend,
+    CorruptRecord,
+    ImportRejected,
+    LedgerError,
+    MatchNotFound,
+)
 from replay.service import Kiroku
 
 MSGPACK = "application/msgpack"
@@ -37,6 +44,7 @@ class ErrorBody(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "Unknown match or game"},
     409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
+    500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
 }
 
@@ -47,6 +55,8 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
         return 404, exc.code, exc.code
     if isinstance(exc, ConcurrentAppend):
         return 409, exc.code, exc.code
+    if isinstance(exc, CorruptRecord):
+        return 500, exc.code, exc.code
     if isinstance(exc, (ImportRejected, BadPosition, LedgerError)):
         return 422, exc.code, exc.code
     if isinstance(exc, MalformedAction):

@@ -22,7 +22,7 @@ from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.errors import ImportRejected, MatchNotFound
-from ledger.match import Match
+from ledger.match import MATCH_TOPICS, Match
 from ledger.recorder import MatchSummary, Recorded, Recorder
 from replay.audit import AuditReport, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
@@ -126,7 +126,7 @@ class Kiroku:
         """Verify one stored match: readable rows, hash chain, re-projection, seed."""
         records: list[dict[str, Any]] = []
         stored = self.recorder.recorder.select_events(match_id)
-        if not stored:
+        if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         for row in stored:
             try:

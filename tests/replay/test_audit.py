@@ -13,6 +13,7 @@ import pytest
 
 from engine import JUDGE, Viewer
 from ledger.chain import event_hash
+from ledger.errors import CorruptRecord, MatchNotFound
 from replay.records import payload_of
 from replay.service import Kiroku, transcript_lines
 
@@ -182,3 +183,30 @@ def test_transcript_redacts_draws_for_the_opponent() -> None:
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
     closed = kiroku.transcript(match_id, Viewer.parse("seat:1"))
     assert name not in closed[1], "closed policy keeps hidden cards hidden after the end"
+
+
+def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
+        finished: tuple[str, UUID]) -> None:
+    url, match_id = finished
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        (b"\x01\xc1garbage", key, 3))
+    fresh = Kiroku.open(url)
+    try:
+        with pytest.raises(CorruptRecord) as info:
+            fresh.view(match_id, None, JUDGE)
+        assert "audit verify" in info.value.message
+    finally:
+        fresh.close()
+
+
+def test_an_id_that_is_not_a_match_is_not_found(memory_kiroku: Kiroku) -> None:
+    """The seed's own stream has a derivable id; audit must not treat it as a match."""
+    from ledger.recorder import Recorder
+
+    match_id = memory_kiroku.simulate("worldgainer", 1, seed=2)[0]
+    with pytest.raises(MatchNotFound):
+        memory_kiroku.audit(Recorder._secret_id(match_id))
+    with pytest.raises(MatchNotFound):
+        memory_kiroku.records(Recorder._secret_id(match_id))

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from engine.core.contract import Ruleset
 from engine.core.errors import ActionError
+from engine.illuminati import Illuminati
 from engine.worldgainer import WorldGainer
 
-_GAMES: dict[str, Ruleset] = {r.game_id: r for r in (WorldGainer(),)}
+_GAMES: dict[str, Ruleset] = {r.game_id: r for r in (Illuminati(), WorldGainer())}
 
 
 def get_game(game_id: str) -> Ruleset:

@@ -199,7 +199,7 @@ class Kiroku:
             for _ in range(MAX_SIMULATED_ACTIONS):
                 if state.result is not None:
                     break
-                seat = state.active
+                seat = rng.choice(ruleset.to_act(state))
                 action = rng.choice(ruleset.legal_actions(state, seat))
                 self.record(match_id, action.model_dump(mode="json"), recorded_by="simulator")
                 state = self.recorder.get_match(match_id).state

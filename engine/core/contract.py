@@ -238,6 +238,11 @@ class Ruleset(ABC):
             return []
         return self._legal_actions(state, seat)
 
+    def to_act(self, state: GameState) -> list[int]:
+        """The seats whose decision the game waits on now (the active seat, unless the game
+        opens a window to others, such as support during an attack). Empty once it is over."""
+        return [] if state.result is not None else [state.active]
+
     def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see of ``state``: hidden cards are counted, not named."""
         common: dict[str, Any] = {

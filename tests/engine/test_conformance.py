@@ -25,6 +25,8 @@ from ledger.transcoder import MsgpackTranscoder
 GAMES = [g.game_id for g in games()]
 PLAYOUTS = 12
 MAX_ACTIONS = 5_000
+# Random play rarely builds a winning structure in Illuminati: time is called instead.
+PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12}}
 
 
 class RandomChance(Chance):
@@ -42,7 +44,8 @@ def _config(ruleset: Ruleset, players: int) -> MatchConfig:
     decks = list(sample_decks(ruleset.game_id).values())
     return MatchConfig(players=[f"P{i}" for i in range(1, players + 1)],
                        decks=[decks[i % len(decks)].cards for i in range(players)],
-                       cards=sample_card_set(ruleset.game_id).cards)
+                       cards=sample_card_set(ruleset.game_id).cards,
+                       options=PLAYOUT_OPTIONS.get(ruleset.game_id, {}))
 
 
 def playout(ruleset: Ruleset, seed: int, players: int | None = None) -> dict[str, Any]:
@@ -57,7 +60,7 @@ def playout(ruleset: Ruleset, seed: int, players: int | None = None) -> dict[str
     for _ in range(MAX_ACTIONS):
         if ruleset.outcome(state) is not None:
             break
-        seat = state.active
+        seat = rng.choice(ruleset.to_act(state))
         legal = ruleset.legal_actions(state, seat)
         assert legal, f"seat {seat} has no legal action in a live match"
         action = rng.choice(legal)
@@ -165,7 +168,7 @@ def test_concession_ends_a_two_player_match(ruleset: Ruleset,
 
 def test_turn_limit_ends_the_match(ruleset: Ruleset) -> None:
     config = _config(ruleset, ruleset.min_players)
-    config = config.model_copy(update={"options": {"turn_limit": 2}})
+    config = config.model_copy(update={"options": {**config.options, "turn_limit": 2}})
     ended_by_time = 0
     for seed in range(10):
         rng = random.Random(seed)
@@ -174,7 +177,7 @@ def test_turn_limit_ends_the_match(ruleset: Ruleset) -> None:
             if ruleset.outcome(state):
                 break
             assert state.turn <= 2
-            action = rng.choice(ruleset.legal_actions(state, state.active))
+            action = rng.choice(ruleset.legal_actions(state, rng.choice(ruleset.to_act(state))))
             state = ruleset.apply(state, action, RandomChance(rng))
         result = ruleset.outcome(state)
         assert result is not None

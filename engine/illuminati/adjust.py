@@ -1,0 +1,115 @@
+"""C3 adjustments for Illuminati: card-text effects entered by a judge (or by agreement).
+
+Counters: ``tokens:CARD`` (action tokens on a structure card or resource), ``power:CARD`` and
+``resistance:CARD`` (the change card text made to a structure card's printed value).
+Zones for moves: plot_hand, group_hand, plot_deck, group_deck, discard, destroyed, resources,
+agents, plots, loose, structure (from; a card with nothing below it) and
+``structure:PARENT:ARROW`` (to). ``seat`` is the seat whose zones are adjusted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.contract import Adjust, CounterChange
+from engine.core.errors import IllegalAction
+from engine.illuminati import structure
+from engine.illuminati.model import SIDES, IlluminatiState, Resource, Side, find
+
+if TYPE_CHECKING:
+    from engine.illuminati.rules import Illuminati
+
+LIST_ZONES = ("plot_hand", "group_hand", "discard", "destroyed", "agents", "plots", "loose")
+ZONES_TEXT = ("plot_hand, group_hand, plot_deck, group_deck, discard, destroyed, resources, "
+              "agents, plots, loose, structure, structure:PARENT:ARROW")
+
+
+def adjust(rules: Illuminati, st: IlluminatiState, action: Adjust) -> None:
+    """Apply one adjustment to ``st`` or raise IllegalAction."""
+    if action.counter is not None:
+        _counter(rules, st, action.seat, action.counter)
+        return
+    move = action.move
+    assert move is not None
+    card = _take(rules, st, action.seat, move.card, move.from_zone)
+    _put(rules, st, action.seat, card, move.to_zone)
+
+
+def _counter(rules: Illuminati, st: IlluminatiState, seat: int, change: CounterChange) -> None:
+    name, _, ref = change.name.partition(":")
+    if name not in ("tokens", "power", "resistance") or not ref:
+        raise IllegalAction("bad_counter", f"Cannot set {change.name!r}: counters are "
+                            "tokens:CARD, power:CARD and resistance:CARD.")
+    p = st.player(seat)
+    if name == "tokens":
+        if change.value < 0:
+            raise IllegalAction("bad_counter", "Tokens cannot be negative.")
+        holder = next((r for r in p.resources if r.card == ref), None)
+        node = holder or p.structure.get(rules._own_card(st, seat, ref))
+        assert node is not None
+        node.tokens = change.value
+        return
+    target = p.structure[rules._own_card(st, seat, ref)]
+    if name == "power":
+        target.power_mod = change.value
+    else:
+        target.resistance_mod = change.value
+
+
+def _take(rules: Illuminati, st: IlluminatiState, seat: int, ref: str, zone: str) -> str:
+    p = st.player(seat)
+    missing = IllegalAction("card_not_in_zone", f"{ref} is not in seat {seat}'s {zone}.")
+    if zone in LIST_ZONES:
+        pile: list[str] = getattr(p, zone)
+        card = find(pile, ref, seat)
+        if card is None:
+            raise missing
+        pile.remove(card)
+        if card in p.revealed:
+            p.revealed.remove(card)
+        return card
+    if zone in ("plot_deck", "group_deck"):
+        deck = p.plot_deck if zone == "plot_deck" else p.group_deck
+        for part in (deck.shuffled, deck.bottom):
+            card = find(part, ref, seat)
+            if card is not None:
+                part.remove(card)
+                return card
+        raise missing
+    if zone == "resources":
+        card = find([r.card for r in p.resources], ref, seat)
+        if card is None:
+            raise missing
+        p.resources = [r for r in p.resources if r.card != card]
+        p.links = [k for k in p.links if card not in (k.a, k.b)]
+        return card
+    if zone == "structure":
+        card = rules._own_card(st, seat, ref)
+        if card == p.illuminati or structure.children(p, card):
+            raise IllegalAction("bad_zone", "Only a group with nothing below it can be taken "
+                                "out of a structure by adjustment.")
+        del p.structure[card]
+        p.links = [k for k in p.links if card not in (k.a, k.b)]
+        return card
+    raise IllegalAction("bad_zone", f"Unknown zone {zone!r}: use {ZONES_TEXT}.")
+
+
+def _put(rules: Illuminati, st: IlluminatiState, seat: int, card: str, zone: str) -> None:
+    p = st.player(seat)
+    if zone in LIST_ZONES:
+        getattr(p, zone).append(card)
+    elif zone in ("plot_deck", "group_deck"):
+        (p.plot_deck if zone == "plot_deck" else p.group_deck).shuffled.append(card)
+    elif zone == "resources":
+        p.resources.append(Resource(card=card))
+    elif zone.startswith("structure:"):
+        _, parent_ref, arrow = (zone.split(":") + [""])[:3]
+        parent = rules._own_card(st, seat, parent_ref)
+        side: Side | None = None
+        if arrow:
+            if arrow not in SIDES:
+                raise IllegalAction("bad_zone", f"Arrows are {', '.join(SIDES)}, not {arrow!r}.")
+            side = arrow  # type: ignore[assignment]
+        rules._place_group(st, seat, card, parent, side)
+    else:
+        raise IllegalAction("bad_zone", f"Unknown zone {zone!r}: use {ZONES_TEXT}.")

@@ -1,0 +1,247 @@
+"""Legal actions for Illuminati.
+
+Every kind of action open to the seat is listed, with its parameters spelled out wherever they
+are a small set (attacks, supports, placements, moves). Where the choices are combinatorial (which
+cards to discard or give, which two groups pay a plot draw, which link to make, the simultaneous
+setup reveals) one representative is listed; any other legal choice is still accepted by apply.
+Special-goal and goal-card claims are never listed: only the claimant knows the card text is met
+(C3), so they are the player's to make, not the engine's to suggest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.contract import Action
+from engine.core.errors import IllegalAction
+from engine.illuminati import actions as act
+from engine.illuminati import structure
+from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side
+
+if TYPE_CHECKING:
+    from engine.illuminati.rules import Illuminati
+
+REVEAL_OPTIONS = 6
+
+
+def legal_actions(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    """The actions ``seat`` may take now (see the module docstring for what is listed)."""
+    if st.phase in SETUP_PHASES:
+        return _setup(rules, st, seat)
+    if st.attack is not None:
+        return _attack(rules, st, seat) + _anytime(rules, st, seat)
+    claims = [c for c in st.claims if c.disputed_by and c.ruling is None]
+    if claims:
+        return [act.RuleClaim(seat=c.seat, upheld=up, reason="judge's ruling")
+                for c in claims if c.seat == seat for up in (True, False)]
+    out = _anytime(rules, st, seat)
+    if seat != st.active:
+        return out
+    if st.phase == "beginning":
+        return _beginning(rules, st, seat) + out
+    return _main(rules, st, seat) + out
+
+
+def _setup(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    if seat not in rules.to_act(st):
+        return []
+    if st.phase == "choose_illuminati":
+        pools = {s: sorted({c for c in st.player(s).plot_deck.shuffled
+                            if st.card(c).kind == Kind.ILLUMINATI}) for s in st.in_play()}
+        cls: type[act.RevealIlluminati] | type[act.RevealGroups] = act.RevealIlluminati
+    else:
+        on_table = structure.names_on_table(st)
+        pools = {s: sorted({c for c in st.player(s).group_deck.shuffled
+                            if st.card(c).kind == Kind.GROUP and st.card(c).name not in on_table})
+                 for s in st.in_play() if st.player(s).initial_group is None}
+        cls = act.RevealGroups
+    if not all(pools.values()):
+        return []
+    out: list[Action] = []
+    for k in range(REVEAL_OPTIONS):
+        choices = {s: pool[(k * (s + 1)) % len(pool)] for s, pool in pools.items()}
+        option = cls(seat=seat, choices=choices)
+        if option not in out:
+            out.append(option)
+    return out
+
+
+def _anytime(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    """A paid plot draw when tokens allow it, and victory declarations."""
+    out: list[Action] = []
+    p = st.player(seat)
+    if p.plot_deck.size():
+        pay = _plot_payment(st, seat)
+        if pay:
+            out.append(act.DrawPlot(seat=seat, pay=pay))
+    if not any(c.seat == seat for c in st.claims) and \
+            len(structure.groups_in(p)) >= rules.goal_groups(st):
+        out.append(act.DeclareVictory(seat=seat, goal="basic"))
+    return out
+
+
+def _plot_payment(st: IlluminatiState, seat: int) -> list[str]:
+    p = st.player(seat)
+    if p.illuminati and p.structure[p.illuminati].tokens:
+        return [p.illuminati]
+    paying = [c for c in structure.groups_in(p) if p.structure[c].tokens]
+    return paying[:2] if len(paying) >= 2 else []
+
+
+def _token_card(st: IlluminatiState, seat: int) -> str | None:
+    p = st.player(seat)
+    return next((c for c, n in p.structure.items() if n.tokens), None)
+
+
+def _beginning(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    p = st.player(seat)
+    out: list[Action] = []
+    if st.step == "plot" and p.plot_deck.size():
+        out.append(act.DrawPlot(seat=seat))
+    if st.step in ("plot", "group") and p.group_deck.size():
+        out.append(act.DrawGroup(seat=seat))
+    on_table = structure.names_on_table(st)
+    for card in sorted(set(p.group_hand)):
+        c = st.card(card)
+        if c.kind == Kind.RESOURCE:
+            if not (c.unique and c.name in st.unique_placed):
+                out.append(act.AutoControl(seat=seat, card=card))
+        elif c.name not in on_table:
+            out += [act.AutoControl(seat=seat, card=card, parent=parent, arrow=arrow)
+                    for parent, arrow in _free_spots(st, seat)]
+    out.append(act.BeginMain(seat=seat))
+    return out
+
+
+def _free_spots(st: IlluminatiState, seat: int) -> list[tuple[str, Side]]:
+    p = st.player(seat)
+    return [(card, side) for card in p.structure
+            for side in structure.free_arrows(st, p, card)[:1]]
+
+
+def _main(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    out = _attacks(rules, st, seat)
+    p = st.player(seat)
+    token = _token_card(st, seat)
+    if token is not None:
+        if not st.group_draw_bought and p.group_deck.size():
+            out.append(act.DrawGroup(seat=seat, pay=token))
+        out += _moves(st, seat, token)
+    if not st.resource_placed:
+        out += [act.PlaceResource(seat=seat, card=c) for c in sorted(set(p.group_hand))
+                if st.card(c).kind == Kind.RESOURCE
+                and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
+    for card in sorted(set(p.plot_hand)):
+        out += _plot_plays(rules, st, seat, card)
+    out.append(act.EndTurn(seat=seat, plots_to_bottom=_excess(st, seat)))
+    return out
+
+
+def _attacks(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    p = st.player(seat)
+    has_plot = any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
+    attackers = [c for c, n in p.structure.items() if n.tokens or (n.parent is None and has_plot)]
+    on_table = structure.names_on_table(st)
+    targets: list[tuple[str, str]] = []
+    for other in st.in_play():
+        for card in structure.groups_in(st.player(other)):
+            targets += [("destroy", card)] + ([] if other == seat else [("control", card)])
+    targets += [("control", c) for c in sorted(set(p.group_hand))
+                if st.card(c).kind == Kind.GROUP and st.card(c).name not in on_table]
+    targets += [("control", c) for c in p.loose]
+    out: list[Action] = []
+    for attacker in attackers:
+        free = structure.free_arrows(st, p, attacker)
+        for purpose, target in targets:
+            if target == attacker or (purpose == "control" and not free):
+                continue
+            out.append(act.DeclareAttack(seat=seat, attacker=attacker, target=target,
+                                         purpose=purpose))  # type: ignore[arg-type]
+    return out
+
+
+def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
+    p = st.player(seat)
+    out: list[Action] = []
+    for group in structure.groups_in(p):
+        below = set(structure.subtree(p, group))
+        for parent, arrow in _free_spots(st, seat):
+            if parent not in below:
+                out.append(act.MoveGroup(seat=seat, group=group, parent=parent, arrow=arrow,
+                                         pay=token))
+    return out
+
+
+def _plot_plays(rules: Illuminati, st: IlluminatiState, seat: int, card: str) -> list[Action]:
+    c = st.card(card)
+    if c.kind == Kind.ILLUMINATI:
+        option = act.PlaceAgent(seat=seat, card=card)
+        return [option] if _accepted(rules, st, option) else []
+    if c.plot_type == PlotType.INSTANT_ATTACK:
+        return [act.InstantAttack(seat=seat, plot=card, target=t)
+                for other in st.in_play() for t in structure.groups_in(st.player(other))]
+    if c.plot_type in (PlotType.ORDINARY, PlotType.NEW_WORLD_ORDER):
+        return [act.PlayPlot(seat=seat, card=card)]
+    return []
+
+
+def _accepted(rules: Illuminati, st: IlluminatiState, action: Action) -> bool:
+    """Whether apply would accept ``action`` (for actions whose checks are many); chance is
+    never consulted because the state is thrown away at the first request."""
+    from engine.core.chance import ChanceError, NoChance
+
+    try:
+        rules.apply(st, action, NoChance())
+    except IllegalAction:
+        return False
+    except ChanceError:
+        return True
+    return True
+
+
+def _excess(st: IlluminatiState, seat: int) -> list[str]:
+    """I7: a valid choice of plots to put under the deck (goals first, then the newest)."""
+    p = st.player(seat)
+    goals = [c for c in p.plot_hand if st.card(c).is_goal()]
+    need = max(len(p.plot_hand) - 5, len(goals) - 1, 0)
+    order = goals[1:] + [c for c in reversed(p.plot_hand) if c not in goals] + goals[:1]
+    return order[:need]
+
+
+def _attack(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+    attack = st.attack
+    assert attack is not None
+    p = st.player(seat)
+    if attack.stage == "declared":
+        if seat != attack.seat:
+            return []
+        out: list[Action] = [act.AbortAttack(seat=seat)]
+        if p.structure[attack.attacker].tokens:
+            out.append(act.PayAttack(seat=seat))
+        out += [act.PayAttack(seat=seat, plot=c) for c in sorted(set(p.plot_hand))
+                if st.card(c).plot_type == PlotType.ATTACK]
+        return out
+    if seat in attack.passed:
+        return []
+    out = [act.Pass(seat=seat)]
+    for card, node in p.structure.items():
+        if not node.tokens or card == attack.attacker:
+            continue
+        for side in ("attack", "defend"):
+            if side == "attack" and card == attack.target:
+                continue
+            for use in ("power", "global"):
+                try:
+                    rules.support_value(st, seat, card, side, use)
+                except IllegalAction:
+                    continue
+                out.append(act.Support(seat=seat, card=card, side=side,  # type: ignore[arg-type]
+                                       use=use))  # type: ignore[arg-type]
+    name = st.card(attack.target).name
+    if attack.target_seat != seat:
+        agents = sorted({c for c in p.group_hand if st.card(c).name == name})
+        for side in ("attack", "defend"):
+            line = attack.attack_support if side == "attack" else attack.defence_support
+            if agents and not any(s.basis == "agent" for s in line):
+                out.append(act.PlayAgent(seat=seat, card=agents[0], side=side))  # type: ignore[arg-type]
+    return out

@@ -1,0 +1,104 @@
+"""Power structures (権力構造図, 支配矢印について): a tree of control arrows under an Illuminati.
+
+Every group hangs from one outgoing arrow of its parent by its own incoming arrow. The document
+lays cards out flat but describes the structure as a pyramid ("概念としてはピラミッド"), so only the
+arrows are checked, never whether two cards would overlap on a table.
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import IllegalAction
+from engine.illuminati.model import SIDES, IlluminatiState, Node, Player, Side
+
+
+def children(player: Player, card: str) -> dict[Side, str]:
+    """The cards hanging from ``card``'s arrows, by side."""
+    return {n.arrow: n.card for n in player.structure.values()
+            if n.parent == card and n.arrow is not None}
+
+
+def free_arrows(st: IlluminatiState, player: Player, card: str) -> list[Side]:
+    """The outgoing arrows of ``card`` with nothing hanging from them, in side order."""
+    taken = children(player, card)
+    arrows = st.card(card).arrows
+    return [s for s in SIDES if s in arrows and s not in taken]
+
+
+def depth(player: Player, card: str) -> int:
+    """Steps below the Illuminati: 1 for a child of the Illuminati, 2 for a grandchild."""
+    steps = 0
+    node = player.structure[card]
+    while node.parent is not None:
+        steps += 1
+        node = player.structure[node.parent]
+    return steps
+
+
+def subtree(player: Player, card: str) -> list[str]:
+    """``card`` and every card below it, parents before children."""
+    found = [card]
+    i = 0
+    while i < len(found):
+        found += sorted(n.card for n in player.structure.values() if n.parent == found[i])
+        i += 1
+    return found
+
+
+def groups_in(player: Player) -> list[str]:
+    """The groups of the power structure (I1 counts these; the Illuminati is not counted)."""
+    return [c for c, n in player.structure.items() if n.parent is not None]
+
+
+def holder_of(st: IlluminatiState, instance: str) -> int | None:
+    """The seat whose power structure holds ``instance``, if any."""
+    for seat in st.seats():
+        if instance in st.player(seat).structure:
+            return seat
+    return None
+
+
+def names_on_table(st: IlluminatiState) -> set[str]:
+    """Names of every group in a structure or placed loose: groups are unique on the table."""
+    names: set[str] = set()
+    for seat in st.seats():
+        p = st.player(seat)
+        names.update(st.card(c).name for c in groups_in(p))
+        names.update(st.card(c).name for c in p.loose)
+    return names
+
+
+def resolve_arrow(st: IlluminatiState, player: Player, parent: str, arrow: Side | None) -> Side:
+    """The arrow of ``parent`` a new child hangs from, or IllegalAction if none is free."""
+    free = free_arrows(st, player, parent)
+    name = st.card(parent).name
+    if arrow is None:
+        if not free:
+            raise IllegalAction("no_free_arrow", f"{name} has no free control arrow.")
+        return free[0]
+    if arrow not in st.card(parent).arrows:
+        raise IllegalAction("no_such_arrow", f"{name} has no outgoing control arrow on its "
+                            f"{arrow} side.")
+    if arrow not in free:
+        raise IllegalAction("arrow_taken", f"The {arrow} arrow of {name} already controls "
+                            f"{st.card(children(player, parent)[arrow]).name}.")
+    return arrow
+
+
+def attach(player: Player, cards: list[str], nodes: dict[str, Node], parent: str,
+           arrow: Side) -> None:
+    """Hang ``cards`` (a subtree, root first, with their old nodes) under ``parent``, keeping
+    their inner arrows and dropping every token (a controlled group arrives without tokens)."""
+    root = cards[0]
+    for card in cards:
+        old = nodes[card]
+        player.structure[card] = Node(
+            card=card, parent=parent if card == root else old.parent,
+            arrow=arrow if card == root else old.arrow, tokens=0,
+            power_mod=old.power_mod, resistance_mod=old.resistance_mod)
+
+
+def detach(player: Player, card: str) -> tuple[list[str], dict[str, Node]]:
+    """Take ``card`` and its subtree out of the structure; returns them and their nodes."""
+    cards = subtree(player, card)
+    nodes = {c: player.structure.pop(c) for c in cards}
+    return cards, nodes

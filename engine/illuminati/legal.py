@@ -10,6 +10,7 @@ Special-goal and goal-card claims are never listed: only the claimant knows the 
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from engine.core.contract import Action
@@ -59,11 +60,16 @@ def _setup(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
         return []
     out: list[Action] = []
     for k in range(REVEAL_OPTIONS):
-        choices = {s: pool[(k * (s + 1)) % len(pool)] for s, pool in pools.items()}
+        choices = {s: pool[_spread(k, s) % len(pool)] for s, pool in pools.items()}
         option = cls(seat=seat, choices=choices)
         if option not in out:
             out.append(option)
     return out
+
+
+def _spread(k: int, seat: int) -> int:
+    """A deterministic, well-mixed index so that the listed reveals differ seat by seat."""
+    return int.from_bytes(hashlib.sha256(f"{k}:{seat}".encode()).digest()[:4], "big")
 
 
 def _anytime(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:

@@ -161,7 +161,7 @@ class Illuminati(Ruleset):
             p.illuminati = card
             p.structure[card] = Node(card=card)
         for seat in st.in_play():
-            for _ in range(OPENING_PLOTS):
+            for _ in range(min(OPENING_PLOTS, st.player(seat).plot_deck.size())):
                 self._draw(st, seat, "plot", chance)
         st.phase = "choose_groups"
         st.setup_round = 1

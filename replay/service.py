@@ -86,7 +86,8 @@ class Kiroku:
                 "positions": len(match.live), "created_at": match.created_at,
                 "created_by": match.created_by, "replay_policy": match.replay_policy,
                 "commitment": match.commitment, "seed": match.seed, "result": match.result,
-                "active": match.state.active, "turn": match.state.turn}
+                "active": match.state.active, "turn": match.state.turn,
+                "to_act": get_game(match.game).to_act(match.state)}
 
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
         """The position after ``position`` live actions (None: now) as ``viewer`` sees it."""

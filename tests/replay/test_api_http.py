@@ -566,3 +566,48 @@ def test_import_into_another_store(client: httpx.Client, second_client: httpx.Cl
     assert [m["match_id"] for m in second_client.get("/matches").json()] == [match_id]
     # once stored there, a second import is refused
     assert_error(_import(second_client, _export(client, match_id)), 422, "import_rejected")
+
+
+# ----- Illuminati: a 3-player game through the same API ------------------------------------------
+ILLUMINATI_DECKS = ["paper_trail", "boardroom_shadows", "strange_frequencies"]
+
+
+def test_illuminati_match_over_http(client: httpx.Client) -> None:
+    """Setup, an attack window open to every seat, views as trees, the end by time, the audit."""
+    resp = client.post("/matches", json={"game": "illuminati", "players": ["Ann", "Ben", "Cy"],
+                                         "decks": ILLUMINATI_DECKS,
+                                         "options": {"turn_limit": 4},
+                                         "replay_policy": "closed"})
+    assert resp.status_code == 201, resp.text
+    match_id = resp.json()["match_id"]
+    assert_error(post_action(client, match_id, {"type": "begin_main", "seat": 1}), 422,
+                 "illegal_action", "setup_not_done")
+    seen_windows = 0
+    for _ in range(3000):
+        s = summary(client, match_id)
+        if s["result"] is not None:
+            break
+        seat = s["to_act"][0]
+        seen_windows += len(s["to_act"]) > 1
+        options = legal(client, match_id, seat)
+        # prefer attacking and paying, so that support windows open; end turns otherwise
+        pick = next((a for kind in ("pay_attack", "pass", "attack", "begin_main", "end_turn")
+                     for a in options if a["type"] == kind), options[0])
+        resp = post_action(client, match_id, pick)
+        assert resp.status_code == 201, resp.text
+    s = summary(client, match_id)
+    assert s["result"] is not None and s["result"]["reason"] == "turn_limit"
+    assert seen_windows > 0, "no attack ever opened a support window to several seats"
+    state = client.get(f"/matches/{match_id}/state",
+                       params={"at": 3, "viewer": "seat:2"}).json()["state"]
+    me, other = state["seats"][1], state["seats"][0]
+    assert isinstance(me["plot_hand"], list) and other["plot_hand"] is None
+    assert other["plot_deck"] is None
+    tree = other["power_structure"]
+    assert tree["kind"] == "illuminati" and set(tree["arrows"]) == {"top", "right", "bottom",
+                                                                   "left"}
+    assert any(child is not None for child in tree["arrows"].values())
+    lines = transcript(client, match_id, "spectator")
+    assert any("The attack resolves" in line for line in lines)
+    report = client.get(f"/matches/{match_id}/audit").json()
+    assert report["ok"] is True, report

@@ -7,7 +7,9 @@ Prints (medians of repeated runs, on SQLite files in a temporary folder):
 - actions recorded per second through HTTP (a real uvicorn server, one client, keep-alive);
 - milliseconds to get the state at a random position of a 2,000-action match (fresh process
   view, so snapshots are used, not the in-memory cache);
-- stored bytes per action (events, and snapshots separately).
+- stored bytes per action (events, and snapshots separately);
+- Illuminati (4 players, time called after 8 turns): engine actions per second (legal actions,
+  apply, chance; no storage), recorded actions per second, and the state at a random position.
 
 The 2,000-action match alternates ``end_turn`` (a draw) with a judge's C3 adjustment returning a
 card from hand to deck, so the match goes on past the natural end of a World Gainer game.
@@ -125,9 +127,9 @@ def long_match(folder: Path, actions: int) -> tuple[Any, float]:
     return match_id, rate
 
 
-def position_ms(folder: Path, match_id: Any, samples: int) -> list[float]:
+def position_ms(folder: Path, match_id: Any, samples: int, db: str = "long.db") -> list[float]:
     """Milliseconds per state-at-random-position query on a fresh service (no warm cache)."""
-    kiroku = Kiroku.open(f"sqlite:///{folder}/long.db")
+    kiroku = Kiroku.open(f"sqlite:///{folder}/{db}")
     positions = kiroku.summary(match_id)["positions"]
     rng = random.Random(7)
     times = []
@@ -139,6 +141,51 @@ def position_ms(folder: Path, match_id: Any, samples: int) -> list[float]:
         assert view["position"] == n
     kiroku.close()
     return times
+
+
+ILLUMINATI_OPTIONS = {"turn_limit": 8}
+
+
+def illuminati_engine_rate(games: int, players: int) -> float:
+    """Engine-only actions per second over random Illuminati playouts (seeded, no storage)."""
+    from engine import MatchConfig
+    from engine.core.chance import Chance
+    from ledger.catalog import sample_card_set
+
+    class Seeded(Chance):
+        def __init__(self, rng: random.Random) -> None:
+            super().__init__()
+            self.rng = rng
+
+        def _pick(self, kind: str, options: Any) -> Any:
+            return options[self.rng.randrange(len(options))]
+
+    rules = get_game("illuminati")
+    decks = list(sample_decks("illuminati").values())
+    config = MatchConfig(players=[f"P{i}" for i in range(players)],
+                         decks=[decks[i % len(decks)].cards for i in range(players)],
+                         cards=sample_card_set("illuminati").cards, options=ILLUMINATI_OPTIONS)
+    done, start = 0, time.perf_counter()
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = rules.setup(config, Seeded(rng))
+        while state.result is None:
+            seat = rng.choice(rules.to_act(state))
+            state = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), Seeded(rng))
+            done += 1
+    return done / (time.perf_counter() - start)
+
+
+def illuminati_recorded(folder: Path, matches: int, players: int) -> tuple[float, Any]:
+    """Recorded actions per second simulating Illuminati matches; the longest match's id."""
+    kiroku = Kiroku.open(f"sqlite:///{folder}/inwo.db")
+    start = time.perf_counter()
+    ids = kiroku.simulate("illuminati", matches, seed=1, players=players,
+                          options=ILLUMINATI_OPTIONS)
+    elapsed = time.perf_counter() - start
+    sizes = {m: kiroku.summary(m)["positions"] for m in ids}
+    kiroku.close()
+    return sum(sizes.values()) / elapsed, max(sizes, key=lambda m: sizes[m])
 
 
 def stored_bytes(db: Path) -> tuple[int, int, int]:
@@ -186,7 +233,20 @@ def main() -> None:
         events, snaps, actions = stored_bytes(folder / "long.db")
         print(f"stored bytes per action ({long_actions}-action match): {events / actions:.0f} B "
               f"events + {snaps / actions:.0f} B snapshots")
-    assert get_game("worldgainer")
+        engine_rates, recorded_rates = [], []
+        for i in range(repeats):
+            engine_rates.append(illuminati_engine_rate(2 if args.quick else 6, 4))
+            run = folder / f"inwo{i}"
+            run.mkdir()
+            rate, longest = illuminati_recorded(run, 1 if args.quick else 3, 4)
+            recorded_rates.append(rate)
+        print(f"Illuminati, 4 players: engine {statistics.median(engine_rates):.0f} actions/s; "
+              f"recorded {statistics.median(recorded_rates):.0f} actions/s "
+              f"(runs: {', '.join(f'{x:.0f}' for x in recorded_rates)})")
+        times = position_ms(folder / f"inwo{repeats - 1}", longest, 20 if args.quick else 100,
+                            db="inwo.db")
+        print(f"Illuminati state at a random position: median {statistics.median(times):.1f} ms, "
+              f"max {max(times):.1f} ms")
 
 
 if __name__ == "__main__":

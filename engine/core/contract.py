@@ -46,6 +46,18 @@ class GameState:
     active: int = 1
     eliminated: list[int] = field(default_factory=list)
     result: MatchResult | None = None
+    # fields holding immutable data (frozen card definitions) that copies may share
+    shared_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        for name in self.shared_fields:
+            value = getattr(self, name)
+            memo[id(value)] = value
+        new = self.__class__.__new__(self.__class__)
+        memo[id(self)] = new
+        for key, value in self.__dict__.items():
+            setattr(new, key, copy.deepcopy(value, memo))
+        return new
 
     def seats(self) -> list[int]:
         """All seat numbers, 1-based."""

@@ -286,6 +286,7 @@ class Claim:
 class IlluminatiState(GameState):
     """The whole Illuminati position."""
 
+    shared_fields = ("cards",)  # frozen definitions: copies of the state share them
     cards: dict[str, Card]
     seats_state: list[Player]
     phase: str = "choose_illuminati"  # choose_illuminati, choose_groups, beginning, main

@@ -99,6 +99,7 @@ class Player:
 class WorldGainerState(GameState):
     """The whole World Gainer position."""
 
+    shared_fields = ("cards",)  # frozen definitions: copies of the state share them
     cards: dict[str, Card]
     seats_state: list[Player]
     board: dict[str, Square]

@@ -236,5 +236,7 @@ def describe_outcomes(rules: Illuminati, outcomes: Sequence[Outcome], viewer: Vi
                        f"Seat {seat} draws {len(cards)} card(s).")
     if order:
         phrases.append("Turn order dice: " + "; ".join(
-            f"seat {s} rolls {'+'.join(map(str, v))}" for s, v in order.items()) + ".")
+            f"seat {s} rolls " + ", then ".join(f"{v[i]}+{v[i + 1]}"
+                                                 for i in range(0, len(v) - 1, 2))
+            for s, v in order.items()) + ".")
     return phrases

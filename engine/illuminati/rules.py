@@ -180,7 +180,7 @@ class Illuminati(Ruleset):
                                f"{ref!r}.")
             if st.card(card).name in on_table:
                 raise _illegal("group_on_table", f"{st.card(card).name} is already on the table; "
-                               "seat {seat} must choose another group.")
+                               f"seat {seat} must choose another group.")
             picked[seat] = card
         names = Counter(st.card(c).name for c in picked.values())
         for seat, card in picked.items():
@@ -567,7 +567,8 @@ class Illuminati(Ruleset):
         target = st.card(attack.target)
         if st.card(card).kind != Kind.GROUP or st.card(card).name != target.name:
             raise _illegal("not_an_agent", f"Only a copy of {target.name} is its agent.")
-        if attack.target_seat == a.seat:
+        own_loose = attack.target_seat is None and attack.seat == a.seat
+        if attack.target_seat == a.seat or own_loose:
             raise _illegal("agent_of_own_group", "A card of your own power structure cannot be "
                            "used as an agent.")
         line = attack.attack_support if a.side == "attack" else attack.defence_support
@@ -595,6 +596,10 @@ class Illuminati(Ruleset):
                 self._destroy(st, attack.seat, attack.target)
             else:
                 self._control(st, attack)
+        self._finish_attack(st, attack)
+
+    def _finish_attack(self, st: IlluminatiState, attack: Attack) -> None:
+        """Used plots and agents go to the discard pile; the attack is over."""
         if attack.paid_with and attack.paid_with != "token":
             self._to_discard(st, attack.paid_with)
         for s in attack.attack_support + attack.defence_support:
@@ -1072,13 +1077,26 @@ class Illuminati(Ruleset):
     def _after_elimination(self, st: IlluminatiState, seat: int, was_active: bool) -> None:
         attack = st.attack
         if attack is not None:
-            if attack.seat == seat:
-                st.attack = None
+            if seat in (attack.seat, attack.target_seat):
+                self._finish_attack(st, attack)  # its attacker or its target leaves the game
             else:
                 attack.passed = []
+        self._leave_table(st, seat)
         if was_active:
             st.active = seat
             self._next_turn(st)
+
+    def _leave_table(self, st: IlluminatiState, seat: int) -> None:
+        """An eliminated player's cards leave the table for their owners' discard piles: groups
+        (which would otherwise block their names for everyone), loose groups, resources, agents
+        and permanent plots. The Illuminati stays as the empty root."""
+        p = st.player(seat)
+        for card in structure.groups_in(p) + p.loose + [r.card for r in p.resources] + \
+                p.agents + p.plots:
+            self._to_discard(st, card)
+        if p.illuminati is not None:
+            p.structure = {p.illuminati: Node(card=p.illuminati)}
+        p.loose, p.resources, p.agents, p.plots, p.links = [], [], [], [], []
 
     def _on_eliminated(self, state: GameState, seat: int) -> None:
         """A concession (C4) in a game of 3+: play goes on in turn order."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from engine import MatchConfig, SuppliedChance, get_game
+from engine import GameState, MatchConfig, SuppliedChance, get_game
 from engine.illuminati import combat
 from engine.illuminati.model import IlluminatiState, Node
 from ledger.catalog import sample_card_set
@@ -21,7 +21,7 @@ def _position() -> IlluminatiState:
     config = MatchConfig(players=["Ann", "Ben"], decks=[ANN_DECK, BEN_DECK],
                          cards=sample_card_set("illuminati").cards,
                          options={"deck_check": "off"})
-    st = RULES.setup(config, SuppliedChance([]))
+    st: GameState = RULES.setup(config, SuppliedChance([]))
     st = RULES.apply(st, {"type": "reveal_illuminati", "seat": 1,
                           "choices": {1: "sealed-envelope", 2: "bottomless-mug"}},
                      SuppliedChance(["bottomless-mug@1"]))
@@ -30,8 +30,8 @@ def _position() -> IlluminatiState:
                      SuppliedChance(["municipal-parking-authority@1", "senator-plinth@1",
                                      "golden-acres-village@2", "municipal-parking-authority@2",
                                      6, 6, 1, 1]))
-    st = copy.deepcopy(st)
     assert isinstance(st, IlluminatiState)
+    st = copy.deepcopy(st)
     ann, ben = st.player(1), st.player(2)
     ann.group_hand.remove("senator-plinth@1")
     ann.structure["senator-plinth@1"] = Node(
@@ -48,7 +48,7 @@ def _position() -> IlluminatiState:
 
 
 def test_the_rules_page_example_adds_up() -> None:
-    st = _position()
+    st: GameState = _position()
     steps = [
         {"type": "attack", "seat": 1, "attacker": "riverside-city-hall",
          "target": "municipal-parking-authority", "purpose": "control"},
@@ -59,7 +59,7 @@ def test_the_rules_page_example_adds_up() -> None:
     ]
     for step in steps:
         st = RULES.apply(st, step, SuppliedChance([]))
-    assert st.attack is not None
+    assert isinstance(st, IlluminatiState) and st.attack is not None
     t = combat.tally(st, st.attack)
     # 5 (City Hall) + 4 (shares Government) + 3 (agent of the Mug) + 3 (Senator) + 10 (agent)
     assert [v for _, v in t.attack] == [5, 4, 3, 3, 10] and t.attack_total == 25
@@ -68,6 +68,7 @@ def test_the_rules_page_example_adds_up() -> None:
     assert t.achieved == 7
     st = RULES.apply(st, {"type": "pass", "seat": 1}, SuppliedChance([]))
     st = RULES.apply(st, {"type": "pass", "seat": 2}, SuppliedChance([3, 4]))
+    assert isinstance(st, IlluminatiState)
     assert "municipal-parking-authority@2" in st.player(1).structure
     assert st.player(1).structure["municipal-parking-authority@2"].parent == \
         "riverside-city-hall@1"

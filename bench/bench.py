@@ -149,16 +149,8 @@ ILLUMINATI_OPTIONS = {"turn_limit": 8}
 def illuminati_engine_rate(games: int, players: int) -> float:
     """Engine-only actions per second over random Illuminati playouts (seeded, no storage)."""
     from engine import MatchConfig
-    from engine.core.chance import Chance
     from ledger.catalog import sample_card_set
-
-    class Seeded(Chance):
-        def __init__(self, rng: random.Random) -> None:
-            super().__init__()
-            self.rng = rng
-
-        def _pick(self, kind: str, options: Any) -> Any:
-            return options[self.rng.randrange(len(options))]
+    from ledger.seed import SeededChance
 
     rules = get_game("illuminati")
     decks = list(sample_decks("illuminati").values())
@@ -167,12 +159,13 @@ def illuminati_engine_rate(games: int, players: int) -> float:
                          cards=sample_card_set("illuminati").cards, options=ILLUMINATI_OPTIONS)
     done, start = 0, time.perf_counter()
     for seed in range(games):
-        rng = random.Random(seed)
-        state = rules.setup(config, Seeded(rng))
+        rng, key = random.Random(seed), bytes([seed]) * 32
+        state = rules.setup(config, SeededChance(key, 0))
         while state.result is None:
             seat = rng.choice(rules.to_act(state))
-            state = rules.apply(state, rng.choice(rules.legal_actions(state, seat)), Seeded(rng))
+            action = rng.choice(rules.legal_actions(state, seat))
             done += 1
+            state = rules.apply(state, action, SeededChance(key, done))
     return done / (time.perf_counter() - start)
 
 

@@ -14,30 +14,20 @@ from typing import Any
 import pytest
 
 from engine import JUDGE, SPECTATOR, MatchConfig, Viewer, games
-from engine.core.chance import Chance, ReplayChance
+from engine.core.chance import ReplayChance
 from engine.core.contract import Ruleset
 from engine.core.data import to_data
 from engine.core.errors import ActionError, IllegalAction
 from ledger.catalog import sample_card_set, sample_decks
 from ledger.match import project
 from ledger.transcoder import MsgpackTranscoder
+from tests.support import RandomChance
 
 GAMES = [g.game_id for g in games()]
 PLAYOUTS = 12
 MAX_ACTIONS = 5_000
 # Random play rarely builds a winning structure in Illuminati: time is called instead.
 PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12}}
-
-
-class RandomChance(Chance):
-    """Test-only chance from a seeded Python generator."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__()
-        self.rng = rng
-
-    def _pick(self, kind: str, options: Any) -> Any:
-        return options[self.rng.randrange(len(options))]
 
 
 def _config(ruleset: Ruleset, players: int) -> MatchConfig:

@@ -18,14 +18,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
-
 from engine import IllegalAction, MatchConfig, get_game
-from engine.core.chance import Chance, NoChance, SuppliedChance
+from engine.core.chance import Chance, SuppliedChance
 from engine.illuminati import combat, structure
 from engine.illuminati.combat import Tally
 from engine.illuminati.model import IlluminatiState, Node, Side
 from engine.illuminati.rules import Illuminati
+from tests.support import RandomChance, apply_checked, refused_checked
 
 RULES = get_game("illuminati")
 assert isinstance(RULES, Illuminati)
@@ -33,17 +32,6 @@ G: Illuminati = RULES
 
 ALL_ARROWS = ["top", "right", "bottom", "left"]
 GROUP_ARROWS = ["right", "bottom", "left"]
-
-
-class RandomChance(Chance):
-    """Test-only chance from a seeded Python generator (as in tests/engine/test_conformance.py)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__()
-        self.rng = rng
-
-    def _pick(self, kind: str, options: Any) -> Any:
-        return options[self.rng.randrange(len(options))]
 
 
 # ----- card definitions -------------------------------------------------------------------------
@@ -248,9 +236,7 @@ def snapshot(state: Any) -> Any:
 def play(state: IlluminatiState, action: Mapping[str, Any],
          chance: Chance | None = None) -> IlluminatiState:
     """Apply a legal action; also check that ``state`` itself was not changed."""
-    before = snapshot(state)
-    new = G.apply(state, dict(action), chance if chance is not None else NoChance())
-    assert snapshot(state) == before, "apply() changed its input state"
+    new = apply_checked(G, state, action, chance)
     assert isinstance(new, IlluminatiState)
     return new
 
@@ -258,12 +244,7 @@ def play(state: IlluminatiState, action: Mapping[str, Any],
 def refused(state: IlluminatiState, action: Mapping[str, Any], reason: str,
             chance: Chance | None = None) -> IllegalAction:
     """Assert ``action`` is refused with ``reason`` and the state is left exactly as it was."""
-    before = copy.deepcopy(snapshot(state))
-    with pytest.raises(IllegalAction) as info:
-        G.apply(state, dict(action), chance if chance is not None else NoChance())
-    assert info.value.reason == reason, info.value.message
-    assert snapshot(state) == before, "a refused action changed the state"
-    return info.value
+    return refused_checked(G, state, action, reason, chance)
 
 
 def declare(st: IlluminatiState, attacker: str, target: str, purpose: str = "control", *,

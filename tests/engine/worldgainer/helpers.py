@@ -6,14 +6,11 @@ card it uses and every zone that matters. Nothing here draws at random.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import pytest
-
 from engine import IllegalAction, get_game
-from engine.core.chance import Chance, NoChance
+from engine.core.chance import Chance
 from engine.worldgainer.model import (
     ALL_FIELDS,
     SLOTS,
@@ -23,6 +20,7 @@ from engine.worldgainer.model import (
     Stun,
     WorldGainerState,
 )
+from tests.support import apply_checked, refused_checked
 
 G = get_game("worldgainer")
 
@@ -80,21 +78,13 @@ def snapshot(state: Any) -> Any:
 
 def play(state: Any, action: Mapping[str, Any], chance: Chance | None = None) -> Any:
     """Apply a legal action; also check that ``state`` itself was not changed."""
-    before = snapshot(state)
-    new = G.apply(state, dict(action), chance if chance is not None else NoChance())
-    assert snapshot(state) == before, "apply() changed its input state"
-    return new
+    return apply_checked(G, state, action, chance)
 
 
 def refused(state: Any, action: Mapping[str, Any], reason: str,
             chance: Chance | None = None) -> IllegalAction:
     """Assert ``action`` is refused with ``reason`` and the state is left exactly as it was."""
-    before = copy.deepcopy(snapshot(state))
-    with pytest.raises(IllegalAction) as info:
-        G.apply(state, dict(action), chance if chance is not None else NoChance())
-    assert info.value.reason == reason, info.value.message
-    assert snapshot(state) == before, "a refused action changed the state"
-    return info.value
+    return refused_checked(G, state, action, reason, chance)
 
 
 def gain(seat: int, cid: str, field: str, *payment: dict[str, Any]) -> dict[str, Any]:

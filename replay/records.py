@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.core.contract import Ruleset
 from engine.core.viewer import JUDGE, Viewer, outcome_visible
 from ledger.match import EVENT_NAMES, Match
 
@@ -36,11 +37,18 @@ def effective_viewer(viewer: Viewer, ended: bool, policy: str) -> Viewer:
     return JUDGE if ended and policy == "open" else viewer
 
 
-def redact(record: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-    """The record as ``viewer`` may see it: hidden outcomes and other seats' decks removed."""
+def redact(record: dict[str, Any], viewer: Viewer,
+           ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """The record as ``viewer`` may see it: hidden outcomes, other seats' decks and the private
+    parts of actions (as the game's ``redact_action`` says) removed."""
     if viewer.is_judge:
         return record
     out = copy.deepcopy(record)
+    if ruleset is not None and "action" in out:
+        action = ruleset.redact_action(out["action"], viewer)
+        if action != out["action"]:
+            out["action"] = action
+            out["redacted_for"] = str(viewer)
     for key in ("outcomes", "setup_outcomes"):
         if key in out:
             out[key] = [o if outcome_visible(o, viewer) else {**o, "value": None, "redacted": True}

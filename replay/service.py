@@ -112,7 +112,9 @@ class Kiroku:
         match = self.recorder.get_match(match_id)
         _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        return [redact(to_record(e), seen_as) for e in self.recorder.stored_events(match_id)]
+        ruleset = get_game(match.game)
+        return [redact(to_record(e), seen_as, ruleset)
+                for e in self.recorder.stored_events(match_id)]
 
     def transcript(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[str]:
         """One line per event, as ``viewer`` may see it; undone actions stay, marked."""

@@ -271,6 +271,11 @@ class Ruleset(ABC):
         common.update(self._view(state, viewer))
         return common
 
+    def redact_action(self, action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        """A recorded action as ``viewer`` may see it: games hide the cards of private choices
+        (a discard under a deck, a gift between two players). Judges see everything."""
+        return action
+
     def outcome(self, state: GameState) -> MatchResult | None:
         """None while the match goes on; else the result."""
         return state.result

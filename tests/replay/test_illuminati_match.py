@@ -74,3 +74,25 @@ def test_views_hide_hands_and_decks_but_show_every_structure(kiroku: Kiroku) -> 
             assert other["group_deck"] is None and other["plot_deck"] is None
             assert other["power_structure"]["arrows"]
             assert other["groups"] >= 1
+
+
+def test_discards_and_gifts_are_named_only_to_those_involved(kiroku: Kiroku) -> None:
+    match_id = kiroku.new_match("illuminati", ["Ann", "Ben", "Cy"], DECKS)
+    _play_until(kiroku, match_id, "begin_main", random.Random(2))
+    state = kiroku.recorder.get_match(match_id).state
+    hand = state.player(2).group_hand  # type: ignore[attr-defined]
+    kiroku.record(match_id, {"type": "discard", "seat": 2, "cards": [hand[0]]},
+                  recorded_by="Ben")
+    kiroku.record(match_id, {"type": "give_cards", "seat": 2, "to": 3, "cards": [hand[1]]},
+                  recorded_by="Ben")
+
+    def last_two(viewer: Viewer) -> list[list[Any]]:
+        return [r["action"]["cards"] for r in kiroku.records(match_id, viewer)[-2:]]
+
+    assert last_two(JUDGE) == [[hand[0]], [hand[1]]]
+    assert last_two(Viewer("seat", 2)) == [[hand[0]], [hand[1]]]
+    assert last_two(Viewer("seat", 3)) == [[None], [hand[1]]]
+    assert last_two(Viewer("seat", 1)) == [[None], [None]]
+    assert last_two(Viewer("spectator")) == [[None], [None]]
+    spectator_lines = kiroku.transcript(match_id, Viewer("spectator"))
+    assert spectator_lines[-1].endswith("gives 1 card(s) to seat 3.")

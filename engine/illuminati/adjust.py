@@ -32,6 +32,10 @@ def adjust(rules: Illuminati, st: IlluminatiState, action: Adjust) -> None:
     move = action.move
     assert move is not None
     card = _take(rules, st, action.seat, move.card, move.from_zone)
+    attack = st.attack
+    if attack is not None and card in (attack.attacker, attack.target):
+        raise IllegalAction("attack_in_progress", "The attacker and the target of the attack "
+                            "under way cannot be moved until it is resolved.")
     _put(rules, st, action.seat, card, move.to_zone)
 
 
@@ -44,7 +48,8 @@ def _counter(rules: Illuminati, st: IlluminatiState, seat: int, change: CounterC
     if name == "tokens":
         if change.value < 0:
             raise IllegalAction("bad_counter", "Tokens cannot be negative.")
-        holder = next((r for r in p.resources if r.card == ref), None)
+        res = find([r.card for r in p.resources], ref, seat)
+        holder = next((r for r in p.resources if r.card == res), None)
         node = holder or p.structure.get(rules._own_card(st, seat, ref))
         assert node is not None
         node.tokens = change.value

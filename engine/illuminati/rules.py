@@ -362,6 +362,9 @@ class Illuminati(Ruleset):
         self._require_phase(st, "beginning")
         card = self._in_hand(st, a.seat, a.card, "group")
         if st.card(card).kind == Kind.RESOURCE:
+            if a.parent is not None or a.arrow is not None:
+                raise _illegal("resource_has_no_arrow", f"{st.card(card).name} is a resource: it "
+                               "goes to the resource area, not on an arrow.")
             self._put_resource(st, a.seat, card)
         else:
             parent = self._own_card(st, a.seat, a.parent or ILLUMINATI_ALIAS)

@@ -274,6 +274,8 @@ def audit_verify(ctx: click.Context, match_ref: str | None) -> None:
             f = report.failure or {}
             click.echo(f"FAILED  {report.match_id}  at event v{f.get('version')} "
                        f"({f.get('event')}): {f.get('reason')}: {f.get('message')}")
+        for note in report.notes:
+            click.echo(f"        note: {note}")
     click.echo(f"{len(reports) - failed} verified, {failed} failed")
     sys.exit(1 if failed else 0)
 

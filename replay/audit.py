@@ -3,6 +3,14 @@
 The check walks a match's records in order and stops at the first failure, naming the event
 (version and name) and the reason. It needs nothing but the records: the same routine verifies a
 stored match and an import file before it is stored.
+
+Two findings are not tampering and are reported as what they are:
+- *rules drift*: the match was recorded under another ruleset version and this build's rules
+  replay it differently. The report names both versions and the first differing action; the
+  rules check stops there, but the hash chain is still checked to the last event.
+- *unverifiable digests*: digests in a format this build cannot reproduce (the legacy digest of
+  the whole internal state, once that state's layout has changed) are counted in the notes,
+  never reported as a mismatch.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from uuid import UUID
 
 from engine.core.chance import ChanceError, ReplayChance
 from engine.core.contract import GameState, MatchConfig
+from engine.core.data import digest_format
 from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.chain import GENESIS, event_hash
@@ -31,11 +40,13 @@ class AuditReport:
     actions: int
     failure: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    drift: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
         return {"match_id": self.match_id, "ok": self.ok, "events": self.events,
-                "actions": self.actions, "failure": self.failure, "notes": self.notes}
+                "actions": self.actions, "failure": self.failure, "notes": self.notes,
+                "drift": self.drift}
 
 
 class _Failed(Exception):
@@ -60,6 +71,12 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
             break
         report.events += 1
     report.actions = walker.actions
+    report.drift = walker.drift
+    if report.ok and report.drift is not None:
+        report.ok = False
+        report.failure = {"version": report.drift["version"], "event": report.drift["event"],
+                          "reason": "rules_drift", "message": report.drift["message"]}
+    report.notes += walker.digest_notes()
     if report.ok and walker.seed is None:
         report.notes.append("seed not revealed yet (match in progress): seeded outcomes not "
                             "re-derived")
@@ -68,6 +85,14 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
         report.failure = {"version": None, "event": None, "reason": "empty",
                           "message": "the match has no events"}
     return report
+
+
+class _Drifted(Exception):
+    """A difference found while replaying under another ruleset version than recorded."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
 
 
 class _Walker:
@@ -88,9 +113,17 @@ class _Walker:
             except ValueError:
                 self.seed = None
         self.ended = False
+        self.recorded_version: str | None = None
+        self.drift: dict[str, Any] | None = None  # once set, only the chain is checked
+        self.legacy_digests = 0
+        self.legacy_unverified = 0
+        self.other_format_digests = 0
 
     def check(self, record: dict[str, Any]) -> None:
         self._check_chain(record)
+        if self.drift is not None:
+            self._after_drift(record)
+            return
         kind = record["event"]
         if kind != "MatchCreated" and self.game is None:
             raise _Failed("no_creation", "the first event is not MatchCreated")
@@ -103,10 +136,39 @@ class _Walker:
             raise _Failed("unknown_event", f"unknown event {kind!r}")
         try:
             handler(record)
+        except _Drifted as drifted:
+            self._drifted(record, drifted.what)
         except (ActionError, ChanceError, KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, _Failed):
                 raise
             raise _Failed("replay_failed", f"re-projecting this event failed: {exc}") from None
+
+    @property
+    def _this_version(self) -> str:
+        return f"{self.game} {get_game(str(self.game)).version}"
+
+    def _differs(self, reason: str, message: str, what: str) -> _Failed | _Drifted:
+        """Under the ruleset version the match was recorded with, a difference is a failure;
+        under another version it is rules drift, not evidence of tampering."""
+        if self.recorded_version is not None and self.recorded_version != self._this_version:
+            return _Drifted(what)
+        return _Failed(reason, message)
+
+    def _drifted(self, record: dict[str, Any], what: str) -> None:
+        where = (f"action #{record['seq']}" if record.get("event") == "ActionRecorded"
+                 else f"{record.get('event')} (v{record.get('version')})")
+        self.drift = {
+            "recorded_under": self.recorded_version, "replayed_under": self._this_version,
+            "version": record.get("version"), "event": record.get("event"),
+            "seq": record.get("seq"),
+            "message": f"rules drift, not tampering: recorded under {self.recorded_version}, "
+                       f"replayed under {self._this_version}; first difference at {where}: "
+                       f"{what}. The hash chain was still checked to the last event."}
+
+    def _after_drift(self, record: dict[str, Any]) -> None:
+        """Past rules drift the rules cannot judge the events; the chain and seed still can."""
+        if record["event"] == "SeedRevealed":
+            self._seed_revealed(record)
 
     def _check_chain(self, record: dict[str, Any]) -> None:
         self.version += 1
@@ -130,9 +192,7 @@ class _Walker:
             raise _Failed("duplicate_creation", "MatchCreated appears twice")
         self.game = record["game"]
         ruleset = get_game(record["game"])
-        if record["ruleset_version"] != ruleset.version:
-            raise _Failed("ruleset_version", f"recorded under {record['game']} "
-                          f"{record['ruleset_version']}, this build has {ruleset.version}")
+        self.recorded_version = f"{record['game']} {record['ruleset_version']}"
         self.commitment = record["commitment"]
         config = MatchConfig.model_validate(record["config"])
         chance = ReplayChance(record["setup_outcomes"])
@@ -149,9 +209,13 @@ class _Walker:
         try:
             state = ruleset.apply(before, record["action"], chance)
             chance.finish()
+        except ChanceError as exc:
+            raise self._differs("replay_failed", f"re-projecting this event failed: {exc}",
+                                f"the rules ask for other chance outcomes ({exc})") from None
         except ActionError as exc:
-            raise _Failed("illegal_on_replay", f"the rules refuse this action now: "
-                          f"{exc.message} ({exc.reason})") from None
+            raise self._differs("illegal_on_replay", f"the rules refuse this action now: "
+                                f"{exc.message} ({exc.reason})",
+                                f"the rules refuse it ({exc.reason})") from None
         self._compare_digest(state, record)
         if record.get("chance_source") == "seed":
             self._rederive(record, lambda c: ruleset.apply(before, record["action"], c),
@@ -169,13 +233,13 @@ class _Walker:
     def _match_ended(self, record: dict[str, Any]) -> None:
         result = get_game(str(self.game)).outcome(self.states[-1])
         if result is None:
-            raise _Failed("result_mismatch", "MatchEnded recorded but the rules say the match "
-                          "goes on")
+            raise self._differs("result_mismatch", "MatchEnded recorded but the rules say the "
+                                "match goes on", "the rules say the match goes on")
         if (sorted(result.winners), sorted(result.losers), result.reason) != (
                 sorted(record["winners"]), sorted(record["losers"]), record["reason"]):
-            raise _Failed("result_mismatch", f"recorded result {record['reason']} "
-                          f"{record['winners']} differs from the rules' {result.reason} "
-                          f"{result.winners}")
+            raise self._differs("result_mismatch", f"recorded result {record['reason']} "
+                                f"{record['winners']} differs from the rules' {result.reason} "
+                                f"{result.winners}", "the rules give another result")
         self.ended = True
 
     def _seed_revealed(self, record: dict[str, Any]) -> None:
@@ -184,10 +248,37 @@ class _Walker:
                           "published when the match was created")
 
     def _compare_digest(self, state: GameState, record: dict[str, Any]) -> None:
-        digest = get_game(str(self.game)).digest(state)
-        if digest != record["digest"]:
-            raise _Failed("digest_mismatch", "re-projecting gives a different state than the "
-                          "one recorded (a rules change or a tampered event)")
+        """The recorded digest against the replayed position, in the digest's own format."""
+        ruleset = get_game(str(self.game))
+        recorded = str(record["digest"])
+        fmt = digest_format(recorded)
+        if fmt is None:
+            self.legacy_digests += 1
+            if ruleset.legacy_digest(state) != recorded:
+                self.legacy_unverified += 1
+            return
+        if fmt != ruleset.position_format:
+            self.other_format_digests += 1
+            return
+        if ruleset.digest(state) != recorded:
+            raise self._differs("digest_mismatch", "re-projecting gives a different state than "
+                                "the one recorded (a rules change or a tampered event)",
+                                "the replayed position differs from the recorded digest")
+
+    def digest_notes(self) -> list[str]:
+        """What the digest check could not verify, said plainly."""
+        notes = []
+        if self.legacy_digests:
+            checked = self.legacy_digests - self.legacy_unverified
+            notes.append(f"{self.legacy_digests} digest(s) in the legacy format (whole internal "
+                         f"state): {checked} re-checked, {self.legacy_unverified} not "
+                         "reproducible by this build and not verified (not a sign of "
+                         "tampering; the chain, the rules and the seed were checked)")
+        if self.other_format_digests:
+            notes.append(f"{self.other_format_digests} digest(s) in a position format other "
+                         f"than this build's p{get_game(str(self.game)).position_format}: "
+                         "not verified")
+        return notes
 
     def _rederive(self, record: dict[str, Any], run: Any, position: int,
                   stored: list[dict[str, Any]]) -> None:
@@ -198,5 +289,6 @@ class _Walker:
         run(chance)
         if [(o["kind"], o["value"]) for o in chance.outcomes] != [
                 (o["kind"], o["value"]) for o in stored]:
-            raise _Failed("seed_outcomes_mismatch", "the recorded outcomes are not the ones the "
-                          "revealed seed gives")
+            raise self._differs("seed_outcomes_mismatch", "the recorded outcomes are not the "
+                                "ones the revealed seed gives",
+                                "the revealed seed gives other outcomes")

@@ -156,6 +156,7 @@ class Ruleset(ABC):
     card_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[Options]] = Options
     actions: ClassVar[tuple[type[Action], ...]]
+    position_format: ClassVar[int] = 1  # bumped when what a position holds changes
 
     def __init__(self) -> None:
         models = (*self.actions, Concede, Adjust)
@@ -312,8 +313,29 @@ class Ruleset(ABC):
         """The game's own running score per seat, or None where it has none."""
         return None
 
+    def position(self, state: GameState) -> dict[str, Any]:
+        """The canonical position the digest is taken over (format ``position_format``).
+
+        It is every field of the game's state as plain data (engine.core.data), card
+        definitions excluded: those are fixed by ``MatchCreated``. A refactor that changes the
+        state's fields without changing the rules overrides this to keep giving the same
+        position; a rules change that changes what a position is bumps ``position_format``.
+        The golden matches (tests/golden) fail when either is forgotten.
+        """
+        data: dict[str, Any] = to_data(state)
+        for name in state.shared_fields:
+            data.pop(name, None)
+        return data
+
     def digest(self, state: GameState) -> str:
-        """The state digest stored with every recorded action."""
+        """The state digest stored with every recorded action: ``p<format>:<sha256 hex>`` of
+        the canonical msgpack of ``position(state)``."""
+        return f"p{self.position_format}:{digest(self.position(state))}"
+
+    def legacy_digest(self, state: GameState) -> str:
+        """The digest format of matches recorded before position digests (a bare SHA-256 of
+        the whole internal state, card definitions included). Reproducible only while the
+        internal state keeps the layout it had then; the audit uses it where it can."""
         return digest(to_data(state))
 
     def state_to_data(self, state: GameState) -> dict[str, Any]:

@@ -82,3 +82,12 @@ def canonical_bytes(data: Any) -> bytes:
 def digest(data: Any) -> str:
     """SHA-256 hex digest of the canonical msgpack encoding of ``data`` (a state's ``to_data``)."""
     return hashlib.sha256(canonical_bytes(data)).hexdigest()
+
+
+def digest_format(recorded: str) -> int | None:
+    """The position format of a recorded digest (``p2:...`` -> 2), or None for a legacy digest
+    (a bare SHA-256 hex of the internal state, recorded before position digests existed)."""
+    head, sep, _ = recorded.partition(":")
+    if sep and head[:1] == "p" and head[1:].isascii() and head[1:].isdigit():
+        return int(head[1:])
+    return None

@@ -112,6 +112,13 @@ SCENARIOS = [
     Scenario("illuminati", "two-players-long-game", ["2 players", "long", "undo", "adjust"],
              options={"turn_limit": 30}, max_actions=900, undo_at={50: 1, 150: 3},
              adjust_at=[80], view_positions=4),
+    # recorded with position digests (format p1): these pin the canonical positions themselves
+    Scenario("worldgainer", "position-digests", ["position digests p1", "undo", "adjust",
+                                                 "table chance"],
+             table_every=6, undo_at={10: 2}, adjust_at=[14]),
+    Scenario("illuminati", "three-players-position-digests", ["position digests p1", "3 players",
+                                                              "undo", "adjust", "turn limit"],
+             players=3, options={"turn_limit": 5}, undo_at={25: 1}, adjust_at=[35]),
 ]
 
 

@@ -75,9 +75,12 @@ def test_golden_match_is_stored_exactly(path: Path, store: Kiroku) -> None:
 @pytest.mark.parametrize("game", [g.game_id for g in games()])
 def test_every_game_has_golden_matches_covering_the_contract(game: str) -> None:
     """Each game's golden matches cover every player count it allows, undo, table-entered
-    chance, judge adjustments, concession and a turn limit."""
+    chance, judge adjustments, concession, a turn limit, and digests in the game's current
+    position format."""
+    ruleset = next(g for g in games() if g.game_id == game)
     found: dict[str, bool] = {"undo": False, "table": False, "adjust": False,
-                              "concession": False, "turn_limit": False}
+                              "concession": False, "turn_limit": False,
+                              "position_digests": False}
     counts = set()
     for path in GOLDEN:
         if path.parent.name != game:
@@ -91,6 +94,7 @@ def test_every_game_has_golden_matches_covering_the_contract(game: str) -> None:
             found["adjust"] |= action.get("type") == "adjust"
             found["concession"] |= action.get("type") == "concede"
             found["turn_limit"] |= r["event"] == "MatchEnded" and r["reason"] == "turn_limit"
-    ruleset = next(g for g in games() if g.game_id == game)
+            found["position_digests"] |= str(r.get("digest", "")).startswith(
+                f"p{ruleset.position_format}:")
     assert counts >= set(range(ruleset.min_players, ruleset.max_players + 1)), counts
     assert all(found.values()), found

@@ -22,6 +22,7 @@ from engine.core.chance import Chance, Outcome
 from engine.core.data import digest, from_data, to_data
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from engine.core.viewer import Viewer, outcome_visible
+from engine.core.zones import CardFlow, Zone, ZoneTable
 
 
 @dataclass(kw_only=True)
@@ -69,9 +70,14 @@ class GameState:
 
 
 class Action(BaseModel):
-    """Base of every action: who acts. Subclasses add ``type`` (the discriminator) and fields."""
+    """Base of every action: who acts. Subclasses add ``type`` (the discriminator) and fields.
+
+    ``card_flows`` declares the fields that name cards moving between zones, so the kernel can
+    hide them from viewers who may see neither end (see engine.core.zones.CardFlow).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    card_flows: ClassVar[tuple[CardFlow, ...]] = ()
 
     seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
 
@@ -83,20 +89,48 @@ class Concede(Action):
 
 
 class CardMove(BaseModel):
-    """Move one card between two of the seat's zones (zone names are the game's own)."""
+    """Move one card from a zone of one seat to a zone of another (or the same) seat.
+
+    Zone references are the game's zone table (``kiroku actions GAME`` lists them); the seats
+    default to the adjusted seat, so a card can be put onto a field or a structure the
+    opponent holds, or into their hand, as card texts do at real tables."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    card: str
-    from_zone: str
-    to_zone: str
+    card: str = Field(min_length=1, max_length=80)
+    from_zone: str = Field(min_length=1, max_length=120)
+    to_zone: str = Field(min_length=1, max_length=120)
+    from_seat: int | None = Field(default=None, ge=1, description="Whose zone the card leaves "
+                                  "(default: the adjusted seat).")
+    to_seat: int | None = Field(default=None, ge=1, description="Whose zone the card enters "
+                                "(default: the adjusted seat).")
+
+    def seats(self, seat: int) -> tuple[int, int]:
+        """(from seat, to seat) for an adjustment of ``seat``."""
+        return (self.from_seat or seat, self.to_seat or seat)
 
 
 class CounterChange(BaseModel):
     """Set one of the game's adjustable counters to a value."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str
-    value: int
+    name: str = Field(min_length=1, max_length=120)
+    value: int = Field(ge=-1_000_000, le=1_000_000)
+
+
+class TurnChange(BaseModel):
+    """Set whose turn it is, the turn number and the phase (extra turns, skipped phases)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    active: int | None = Field(default=None, ge=1, description="The seat whose turn it is.")
+    turn: int | None = Field(default=None, ge=1, le=1_000_000)
+    phase: str | None = Field(default=None, min_length=1, max_length=40,
+                              description="One of the game's phases.")
+
+    @model_validator(mode="after")
+    def _something(self) -> TurnChange:
+        if self.active is None and self.turn is None and self.phase is None:
+            raise ValueError("a turn change sets at least one of active, turn, phase")
+        return self
 
 
 class Adjust(Action):
@@ -106,11 +140,12 @@ class Adjust(Action):
     reason: str = Field(min_length=3, description="Why, in words: shown in every transcript.")
     move: CardMove | None = None
     counter: CounterChange | None = None
+    turn: TurnChange | None = None
 
     @model_validator(mode="after")
     def _one_change(self) -> Adjust:
-        if (self.move is None) == (self.counter is None):
-            raise ValueError("an adjustment is exactly one of 'move' or 'counter'")
+        if sum(x is not None for x in (self.move, self.counter, self.turn)) != 1:
+            raise ValueError("an adjustment is exactly one of 'move', 'counter' or 'turn'")
         return self
 
 
@@ -156,13 +191,18 @@ class Ruleset(ABC):
     card_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[Options]] = Options
     actions: ClassVar[tuple[type[Action], ...]]
+    zones: ClassVar[tuple[Zone, ...]]
+    phases: ClassVar[tuple[str, ...]] = ()  # what a judge's turn change may set
     position_format: ClassVar[int] = 1  # bumped when what a position holds changes
 
     def __init__(self) -> None:
-        models = (*self.actions, Concede, Adjust)
+        models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
         # a union over a runtime tuple of models: only typing.Union can be built that way
         union = Annotated[Union[models], Field(discriminator="type")]  # type: ignore[valid-type]  # noqa: UP007
         self._adapter: TypeAdapter[Any] = TypeAdapter(union)
+        self._models: dict[str, type[Action]] = {
+            str(m.model_fields["type"].default): m for m in models}
+        self.zone_table = ZoneTable(self.zones)
 
     # ----- input -------------------------------------------------------------------------
     def parse_action(self, data: Action | Mapping[str, Any]) -> Action:
@@ -239,7 +279,7 @@ class Ruleset(ABC):
         if isinstance(act, Concede):
             self._concede(new, act.seat)
         elif isinstance(act, Adjust):
-            self._adjust(new, act)
+            self._adjust_checked(new, act)
         else:
             self._apply(new, act, chance)
         self._check_turn_limit(new)
@@ -272,10 +312,46 @@ class Ruleset(ABC):
         common.update(self._view(state, viewer))
         return common
 
+    def sees(self, viewer: Viewer, zone: str, seat: int | None) -> bool:
+        """Whether ``viewer`` may see the cards in ``seat``'s ``zone`` (the zone table)."""
+        return self.zone_table.sees(viewer, zone, seat)
+
     def redact_action(self, action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-        """A recorded action as ``viewer`` may see it: games hide the cards of private choices
-        (a discard under a deck, a gift between two players). Judges see everything."""
-        return action
+        """A recorded action as ``viewer`` may see it: the cards of its declared card flows, and
+        the card of a judge's move, are ``None`` unless the viewer may see where they came from
+        or where they went. Judges see everything."""
+        if viewer.is_judge:
+            return action
+        model = self._models.get(str(action.get("type")))
+        if model is Adjust:
+            return self._redact_adjust(action, viewer)
+        out = action
+        seat = int(action["seat"])
+        for flow in model.card_flows if model is not None else ():
+            value = action.get(flow.field)
+            if not value:
+                continue
+            to = int(action.get(flow.to_seat_field) or seat)
+            if any(self.sees(viewer, z, seat) for z in flow.from_zones) or self.sees(
+                    viewer, flow.to_zone, to):
+                continue
+            out = {**out, flow.field: [None] * len(value) if isinstance(value, list) else None}
+        return out
+
+    def _move_visible(self, move: Mapping[str, Any], seat: int, viewer: Viewer) -> bool:
+        """Whether the card of a judge's move may be named to ``viewer``: they may see the zone
+        it left or the zone it entered."""
+        from_seat = int(move.get("from_seat") or seat)
+        to_seat = int(move.get("to_seat") or seat)
+        ends = ((str(move["from_zone"]), from_seat), (str(move["to_zone"]), to_seat))
+        return any(name in self.zone_table.zones and self.sees(viewer, name, owner)
+                   for name, owner in ((ref.partition(":")[0], owner) for ref, owner in ends))
+
+    def _redact_adjust(self, action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+        move = action.get("move")
+        if not move or self._move_visible(move, int(action["seat"]), viewer):
+            return action
+        return {**action, "move": {**move, "card": None}}
 
     def outcome(self, state: GameState) -> MatchResult | None:
         """None while the match goes on; else the result."""
@@ -291,14 +367,8 @@ class Ruleset(ABC):
         if isinstance(act, Concede):
             return f"Seat {act.seat} concedes."
         if isinstance(act, Adjust):
-            if act.move is not None:
-                m = act.move
-                card = m.card if self._move_visible(m, act.seat, viewer) else "a card"
-                what = f"moves {card} from {m.from_zone} to {m.to_zone}"
-            else:
-                assert act.counter is not None
-                what = f"sets {act.counter.name} to {act.counter.value}"
-            return f"Adjustment for seat {act.seat}: {what} (reason: {act.reason})."
+            return f"Adjustment for seat {act.seat}: {self._adjust_phrase(act, viewer)} " \
+                   f"(reason: {act.reason})."
         return self._describe(act, list(outcomes), viewer, before)
 
     def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
@@ -386,16 +456,68 @@ class Ruleset(ABC):
             losers=[] if drawn else [s for s in alive if s not in top],
             reason="turn_limit", drawn=drawn, detail=f"time called after turn {limit}")
 
-    def _move_visible(self, move: CardMove, seat: int, viewer: Viewer) -> bool:
-        """Whether a card moved by an adjustment may be named to ``viewer``."""
-        private = self.private_zones()
-        if move.from_zone in private and move.to_zone in private:
-            return viewer.sees_seat(seat)
-        return True
+    def _adjust_phrase(self, act: Adjust, viewer: Viewer) -> str:
+        if act.move is not None:
+            m = act.move
+            card = m.card if self._move_visible(m.model_dump(), act.seat, viewer) else "a card"
+            source, target = m.seats(act.seat)
+            whose = (lambda s: "" if s == act.seat else f" of seat {s}")  # noqa: E731
+            return (f"moves {card} from {m.from_zone}{whose(source)} to "
+                    f"{m.to_zone}{whose(target)}")
+        if act.counter is not None:
+            return f"sets {act.counter.name} to {act.counter.value}"
+        assert act.turn is not None
+        t = act.turn
+        parts = [f"seat {t.active} to act" if t.active else "",
+                 f"turn {t.turn}" if t.turn else "", f"phase {t.phase}" if t.phase else ""]
+        return "sets " + ", ".join(p for p in parts if p)
 
-    def private_zones(self) -> set[str]:
-        """Zone names whose contents only their owner (and judges) may see."""
-        return {"hand", "deck"}
+    def _adjust_checked(self, state: GameState, act: Adjust) -> None:
+        """C3 in the kernel: seats and zone names are checked against the match and the zone
+        table before the game looks at any card, so a refusal reveals nothing hidden."""
+        if act.move is not None:
+            ends = zip(act.move.seats(act.seat), (act.move.from_zone, act.move.to_zone))
+            for seat, ref in ends:
+                self._require_seat(state, seat)
+                zone, address = self.zone_table.parse(ref)
+                self._check_address(state, seat, zone, address)
+            self._adjust(state, act)
+        elif act.counter is not None:
+            self._adjust(state, act)
+        else:
+            assert act.turn is not None
+            self._change_turn(state, act.turn)
+
+    def _require_seat(self, state: GameState, seat: int) -> None:
+        if seat > len(state.players):
+            raise IllegalAction("no_such_seat", f"There is no seat {seat} in this match.")
+
+    def _change_turn(self, state: GameState, change: TurnChange) -> None:
+        """Extra turns and skipped phases: set the active seat, the turn number, the phase."""
+        if change.phase is not None and change.phase not in self.phases:
+            raise IllegalAction("bad_phase", f"Unknown phase {change.phase!r}: "
+                                f"{self.title} has " + (", ".join(self.phases) or "no phases")
+                                + ".")
+        if change.active is not None:
+            self._require_seat(state, change.active)
+            if change.active in state.eliminated:
+                raise IllegalAction("eliminated", f"Seat {change.active} has been eliminated.")
+            state.active = change.active
+        if change.turn is not None:
+            state.turn = change.turn
+        if change.phase is not None:
+            self._set_phase(state, change.phase)
+
+    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+        """Raise IllegalAction ``bad_zone`` if ``address`` is no place in ``zone`` (a game with
+        addressed zones overrides this; it may look only at what everyone can see)."""
+        if address and not zone.address:
+            raise IllegalAction("bad_zone", f"Zone {zone.name} has no places: write "
+                                f"{zone.name}, not {zone.name}:{address}.")
+
+    def _set_phase(self, state: GameState, phase: str) -> None:
+        """Set the game's phase (a game with ``phases`` overrides this)."""
+        raise IllegalAction("bad_phase", f"{self.title} has no phases to set.")
 
     # ----- hooks for each game -------------------------------------------------------------
     @abstractmethod

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from engine.core.contract import Action
+from engine.core.zones import CardFlow
 from engine.illuminati.model import Side
 
 CardRef = Field(min_length=1, max_length=60)
@@ -208,6 +209,9 @@ class PlayPlot(Action):
 class Discard(Action):
     """Discard from hand: plots go under your plot deck in the order given, others to discard."""
 
+    # the record hides them all: plots go face down under the deck (groups then show in the
+    # discard pile)
+    card_flows = (CardFlow("cards", ("plot_hand", "group_hand"), "plot_deck"),)
     type: Literal["discard"] = "discard"
     cards: list[str] = Field(min_length=1)
 
@@ -215,6 +219,8 @@ class Discard(Action):
 class GiveCards(Action):
     """Give cards from your hand to another player."""
 
+    card_flows = (CardFlow("cards", ("plot_hand", "group_hand"), "group_hand",
+                           to_seat_field="to"),)
     type: Literal["give_cards"] = "give_cards"
     to: int = Field(ge=1)
     cards: list[str] = Field(min_length=1)
@@ -249,6 +255,7 @@ class EndTurn(Action):
     """End the turn: loose hand groups are discarded, the plot hand limit applied (I7), victory
     declarations settled, and the next player begins."""
 
+    card_flows = (CardFlow("plots_to_bottom", ("plot_hand",), "plot_deck"),)
     type: Literal["end_turn"] = "end_turn"
     plots_to_bottom: list[str] = Field(
         default_factory=list, description="I7: the excess plots, in the order they go under "

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
+from engine.core.zones import Visibility, Zone
 
 
 class Alignment(StrEnum):
@@ -92,6 +93,35 @@ SIDES: tuple[Side, ...] = ("top", "right", "bottom", "left")
 SETUP_PHASES = ("choose_illuminati", "choose_groups")
 PLOT_KINDS = (Kind.ILLUMINATI, Kind.PLOT)
 GROUP_KINDS = (Kind.GROUP, Kind.RESOURCE)
+
+
+PHASES = ("choose_illuminati", "choose_groups", "beginning", "main")
+
+# 場の構成: every zone, who owns it and who may see its cards. Plot-hand cards a player has
+# revealed are shown to everyone (the view's one exception, per card).
+ZONES = (
+    Zone("plot_hand", "seat", ordered=False, contents=Visibility.OWNER,
+         description="Plots, goal cards and Illuminati agents in hand."),
+    Zone("group_hand", "seat", ordered=False, contents=Visibility.OWNER,
+         description="Groups and resources in hand."),
+    Zone("plot_deck", "seat", ordered=False, contents=Visibility.JUDGES,
+         description="Shuffled (each draw a recorded pick, C1), then the cards put under it."),
+    Zone("group_deck", "seat", ordered=False, contents=Visibility.JUDGES,
+         description="Shuffled (each draw a recorded pick, C1), then the cards put under it."),
+    Zone("structure", "seat", ordered=False, contents=Visibility.EVERYONE,
+         address="PARENT:ARROW",
+         description="The power structure (権力構造図): take a card with nothing below it from "
+                     "'structure'; put one at 'structure:PARENT:ARROW'."),
+    Zone("resources", "seat", ordered=True, contents=Visibility.EVERYONE),
+    Zone("agents", "seat", ordered=True, contents=Visibility.EVERYONE),
+    Zone("plots", "seat", ordered=True, contents=Visibility.EVERYONE,
+         description="Permanent plots on the table."),
+    Zone("loose", "seat", ordered=True, contents=Visibility.EVERYONE,
+         description="Hand groups placed as attack targets."),
+    Zone("discard", "seat", ordered=True, contents=Visibility.EVERYONE),
+    Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
+         description="The destroyed pile (破壊の山)."),
+)
 
 
 class Card(BaseModel):

@@ -30,7 +30,9 @@ from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.model import (
     GROUP_KINDS,
+    PHASES,
     SETUP_PHASES,
+    ZONES,
     Attack,
     Card,
     Claim,
@@ -97,6 +99,8 @@ class Illuminati(Ruleset):
     card_model = Card
     options_model = IlluminatiOptions
     actions = act.ACTIONS
+    zones = ZONES
+    phases = PHASES
 
     def __init__(self) -> None:
         super().__init__()
@@ -1126,24 +1130,7 @@ class Illuminati(Ruleset):
             return waiting
         return [st.active]
 
-    # ----- what others may see of an action -------------------------------------------------
-    PRIVATE_CARDS = {"discard": "cards", "give_cards": "cards", "end_turn": "plots_to_bottom"}
-
-    def redact_action(self, action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
-        """Cards discarded (under the plot deck), given, or put under the deck at the end of a
-        turn are named only to the player, the receiver of a gift, and judges."""
-        field = self.PRIVATE_CARDS.get(str(action.get("type")))
-        if field is None or not action.get(field) or viewer.sees_seat(int(action["seat"])):
-            return action
-        if action["type"] == "give_cards" and viewer.sees_seat(int(action["to"])):
-            return action
-        return {**action, field: [None] * len(action[field])}
-
     # ----- adjustments (C3) ------------------------------------------------------------------
-    def private_zones(self) -> set[str]:
-        """Hands and decks are private."""
-        return {"plot_hand", "group_hand", "plot_deck", "group_deck"}
-
     def _adjust(self, state: GameState, action: Adjust) -> None:
         from engine.illuminati.adjust import adjust
 

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.contract import GameState
+from engine.core.zones import Visibility, Zone
 
 
 class Colour(StrEnum):
@@ -67,6 +68,25 @@ def field_ids(seat: int) -> list[str]:
 
 BATTLEFIELD = ["B-1", "B-2", "B-3"]
 ALL_FIELDS = field_ids(1) + BATTLEFIELD + field_ids(2)
+
+
+PHASES = ("standby", "gain")  # the draw phase runs as the turn starts, the end phase on end_turn
+
+# 場の構成: every zone, who owns it and who may see its cards
+ZONES = (
+    Zone("hand", "seat", ordered=False, contents=Visibility.OWNER,
+         description="手札: seen by its owner only; everyone sees how many."),
+    Zone("deck", "seat", ordered=False, contents=Visibility.JUDGES,
+         description="デッキ: face down and unordered; each draw is a recorded pick (C1)."),
+    Zone("break", "seat", ordered=True, contents=Visibility.EVERYONE,
+         description="ブレイク: the break zone, face up, in the order cards arrived."),
+    Zone("standby", "seat", ordered=True, contents=Visibility.EVERYONE, address="slot 1-5",
+         description="スタンバイ: five stun slots, each ready or exhausted."),
+    Zone("field", "shared", ordered=True, contents=Visibility.EVERYONE,
+         address="square M1-1..M1-3, B-1..B-3, M2-1..M2-3",
+         description="The nine squares; a card put there by adjustment is held by the seat "
+                     "it is put for."),
+)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import IllegalAction, SetupError
 from engine.core.viewer import Viewer, outcome_visible
+from engine.core.zones import Zone
 from engine.worldgainer.actions import (
     ACTIONS,
     DiscardFieldCard,
@@ -39,7 +40,9 @@ from engine.worldgainer.model import (
     ALL_FIELDS,
     BATTLEFIELD,
     HAND_SIZE,
+    PHASES,
     SLOTS,
+    ZONES,
     Card,
     Colour,
     Player,
@@ -92,6 +95,8 @@ class WorldGainer(Ruleset):
     card_model = Card
     options_model = WorldGainerOptions
     actions = ACTIONS
+    zones = ZONES
+    phases = PHASES
 
     # ----- deck construction (C5) ----------------------------------------------------------
     def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
@@ -438,10 +443,6 @@ class WorldGainer(Ruleset):
         return None if best is None else best[1]
 
     # ----- adjustments (C3) ----------------------------------------------------------------
-    def private_zones(self) -> set[str]:
-        """The hand and the deck are private."""
-        return {"hand", "deck"}
-
     def _adjust(self, state: GameState, action: Adjust) -> None:
         st = cast(WorldGainerState, state)
         me = st.player(action.seat)
@@ -452,10 +453,25 @@ class WorldGainer(Ruleset):
         assert move is not None
         if move.card not in st.cards:
             raise _illegal("unknown_card", f"There is no card {move.card} in this match.")
-        self._take_from(st, action.seat, move.card, move.from_zone)
-        self._put_into(st, action.seat, move.card, move.to_zone)
+        source, target = move.seats(action.seat)
+        self._take_from(st, source, move.card, move.from_zone)
+        self._put_into(st, target, move.card, move.to_zone)
         if move.to_zone.startswith("field:"):
-            self._check_victory(st, action.seat)
+            self._check_victory(st, target)
+
+    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+        """Stun slots are 1-5 and squares are the board's own; other zones have no places."""
+        if zone.name == "standby":
+            self._slot(address)
+        elif zone.name == "field" and address not in ALL_FIELDS:
+            raise _illegal("bad_zone", f"There is no square {address!r}; squares are "
+                           f"{', '.join(ALL_FIELDS)}.")
+        elif zone.name not in ("standby", "field"):
+            super()._check_address(state, seat, zone, address)
+
+    def _set_phase(self, state: GameState, phase: str) -> None:
+        """A judge's turn change: back to the stand-by phase, or on to the gain phase."""
+        cast(WorldGainerState, state).phase = phase
 
     def _set_counter(self, st: WorldGainerState, me: Player, name: str, value: int) -> None:
         flags = {"stun_placed", "gain_placed"}
@@ -546,10 +562,10 @@ class WorldGainer(Ruleset):
             seats.append({
                 "seat": seat,
                 "hand_count": len(p.hand),
-                "hand": [self._card_view(st, c) for c in p.hand] if viewer.sees_seat(seat)
-                else None,
+                "hand": [self._card_view(st, c) for c in p.hand]
+                if self.sees(viewer, "hand", seat) else None,
                 "deck_count": len(p.deck),
-                "deck": list(p.deck) if viewer.is_judge else None,
+                "deck": list(p.deck) if self.sees(viewer, "deck", seat) else None,
                 "standby": [None if s is None else {**self._card_view(st, s.card),
                                                     "ready": s.ready} for s in p.standby],
                 "break": [self._card_view(st, c) for c in p.breaks],

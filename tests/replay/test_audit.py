@@ -210,3 +210,23 @@ def test_an_id_that_is_not_a_match_is_not_found(memory_kiroku: Kiroku) -> None:
         memory_kiroku.audit(Recorder._secret_id(match_id))
     with pytest.raises(MatchNotFound):
         memory_kiroku.records(Recorder._secret_id(match_id))
+
+
+def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
+    """A hand -> deck adjustment names its card only to that seat and judges, in /events and
+    in exports as in transcripts (the zone table decides)."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"first_player": 1},
+                                replay_policy="closed")
+    card = kiroku.recorder.get_match(match_id).state.player(1).hand[0]
+    kiroku.record(match_id, {"type": "adjust", "seat": 1, "reason": "card text: shuffle back",
+                             "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}},
+                  recorded_by="judge")
+    for viewer in ("seat:2", "spectator"):
+        record = kiroku.records(match_id, Viewer.parse(viewer))[-1]
+        assert record["action"]["move"]["card"] is None
+        assert record["redacted_for"] == viewer
+        exported = kiroku.export(match_id, "jsonl", Viewer.parse(viewer)).splitlines()[-1]
+        assert card.encode() not in exported
+    assert kiroku.records(match_id, Viewer.parse("seat:1"))[-1]["action"]["move"]["card"] == card

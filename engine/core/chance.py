@@ -129,3 +129,12 @@ class NoChance(Chance):
 
     def _pick(self, kind: str, options: Sequence[Any]) -> Any:
         raise ChanceError(f"no chance source, but the engine asked for {kind!r}")
+
+
+class ProbeChance(Chance):
+    """For legality checks: answers every request with the first possible value, so an action
+    can be tried without a seed. Rules decide legality before they consult chance; the
+    conformance suite checks that this holds for every game."""
+
+    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
+        return options[0]

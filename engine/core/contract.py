@@ -18,9 +18,10 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from engine.core.chance import Chance, Outcome
+from engine.core.chance import Chance, Outcome, ProbeChance
 from engine.core.data import digest, from_data, to_data
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
+from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer, outcome_visible
 from engine.core.zones import CardFlow, Zone, ZoneTable
 
@@ -285,11 +286,20 @@ class Ruleset(ABC):
         self._check_turn_limit(new)
         return new
 
-    def legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        """The game actions ``seat`` may take now (concede and adjust are always open too)."""
-        if state.result is not None or seat in state.eliminated:
-            return []
-        return self._legal_actions(state, seat)
+    def legal_actions(self, state: GameState, seat: int) -> LegalActions:
+        """The game actions ``seat`` may take now (concede and adjust are always open too), as
+        a view: iterate it, count it, and ``action in legal`` is an exact legality test."""
+        over = state.result is not None or seat in state.eliminated
+        actions = [] if over else self._legal_actions(state, seat)
+        choices = [] if over else self._choice_space(state, seat)
+        return LegalActions(actions, seat, choices, lambda a: self.check(state, a),
+                            self.parse_action)
+
+    def check(self, state: GameState, action: Action | Mapping[str, Any]) -> None:
+        """Raise the IllegalAction (or MalformedAction) ``apply`` would raise; return None if
+        the action is legal. ``state`` is not changed. Chance is probed, not drawn: rules
+        decide legality before they consult chance."""
+        self.apply(state, action, ProbeChance())
 
     def to_act(self, state: GameState) -> list[int]:
         """The seats whose decision the game waits on now (the active seat, unless the game
@@ -536,6 +546,11 @@ class Ruleset(ABC):
     @abstractmethod
     def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """The legal game actions for ``seat``."""
+
+    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
+        """The combinatorial choices behind the listed actions (see engine.core.legality);
+        a game whose every legal action is listed returns none."""
+        return []
 
     @abstractmethod
     def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:

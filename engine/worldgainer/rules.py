@@ -25,6 +25,7 @@ from engine.core.contract import (
     Ruleset,
 )
 from engine.core.errors import IllegalAction, SetupError
+from engine.core.legality import Choice
 from engine.core.viewer import Viewer, outcome_visible
 from engine.core.zones import Zone
 from engine.worldgainer.actions import (
@@ -413,6 +414,32 @@ class WorldGainer(Ruleset):
                     actions.append(Gain(seat=seat, card=cid, field=field, payment=payment))
         actions.append(EndTurn(seat=seat))
         return actions
+
+    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
+        """The stun slot, and the payment of a gain: any ordered selection of sources (W2)."""
+        st = cast(WorldGainerState, state)
+        if seat != st.active or not st.player(seat).hand:
+            return []
+        me = st.player(seat)
+        out = []
+        free = tuple(i for i, stun in enumerate(me.standby, start=1) if stun is None)
+        if st.phase == "standby" and not st.stun_placed and free:
+            out.append(Choice("stun", "slot", "one_of", free, description="The stun slot "
+                              "(the first free one when omitted)."))
+        if not st.gain_placed:
+            ready = [i for i, stun in enumerate(me.standby, start=1)
+                     if stun is not None and stun.ready]
+            sources: list[Any] = [ExhaustStun(slot=i) for i in ready]
+            sources += [DiscardStun(slot=i) for i in ready]
+            sources += [DiscardFieldCard(field=f) for f in ALL_FIELDS
+                        if st.board[f].holder == seat]
+            out.append(Choice("gain", "payment", "sequence",
+                              tuple(p.model_dump() for p in sources), least=0,
+                              description="Any ordered selection of these sources, each stun "
+                              "once, that covers the cost and its required colour (W2). The "
+                              "listed gains name one cheapest stun payment per card and "
+                              "square."))
+        return out
 
     def find_payment(self, st: WorldGainerState, seat: int,
                      card: Card) -> list[ExhaustStun | DiscardStun | DiscardFieldCard] | None:

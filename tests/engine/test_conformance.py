@@ -173,3 +173,64 @@ def test_turn_limit_ends_the_match(ruleset: Ruleset) -> None:
         assert result is not None
         ended_by_time += result.reason == "turn_limit"
     assert ended_by_time > 0
+
+
+def _applies(ruleset: Ruleset, state: Any, action: dict[str, Any]) -> bool:
+    try:
+        ruleset.apply(state, action, RandomChance(random.Random(1)))
+    except IllegalAction:
+        return False
+    return True
+
+
+def test_legal_actions_and_apply_agree(ruleset: Ruleset,
+                                       playouts: list[dict[str, Any]]) -> None:
+    """Every listed action applies; for actions listed elsewhere (other seats, neighbouring
+    positions) ``in legal_actions`` says exactly what ``apply`` does, and ``check`` raises the
+    reason ``apply`` raises."""
+    agreed = refused = 0
+    for log in playouts[:4]:
+        states = log["states"]
+        for i in range(0, len(states) - 1, max(1, len(states) // 15)):
+            state = states[i]
+            if ruleset.outcome(state) is not None:
+                continue
+            pool: list[dict[str, Any]] = []
+            for j in (i - 1, i, i + 1):
+                if 0 <= j < len(states) and ruleset.outcome(states[j]) is None:
+                    for seat in states[j].in_play():
+                        pool += [a.model_dump(mode="json") for a in
+                                 list(ruleset.legal_actions(states[j], seat))[:12]]
+            for seat in ruleset.to_act(state):
+                legal = ruleset.legal_actions(state, seat)
+                assert len(legal) == len(list(legal)) > 0
+                for action in legal:
+                    assert action in legal and _applies(ruleset, state, action.model_dump())
+            for action in pool:
+                in_legal = action in ruleset.legal_actions(state, action["seat"])
+                assert in_legal == _applies(ruleset, state, action), (i, action)
+                agreed += 1
+                if not in_legal:
+                    refused += 1
+                    with pytest.raises(IllegalAction) as checked:
+                        ruleset.check(state, action)
+                    with pytest.raises(IllegalAction) as applied:
+                        ruleset.apply(state, action, RandomChance(random.Random(1)))
+                    assert checked.value.reason == applied.value.reason
+    assert agreed > 50 and refused > 5, (agreed, refused)
+
+
+def test_membership_is_exact_not_a_list_lookup(ruleset: Ruleset,
+                                               playouts: list[dict[str, Any]]) -> None:
+    """A legal action that is not one of the listed representatives is still ``in`` the view;
+    another seat's action, garbage and a malformed action are not."""
+    state = playouts[0]["states"][3]
+    seat = ruleset.to_act(state)[0]
+    legal = ruleset.legal_actions(state, seat)
+    concede = {"type": "concede", "seat": seat}
+    assert concede not in list(legal.__iter__()) and concede in legal
+    assert {"type": "concede", "seat": seat % len(state.players) + 1} not in legal
+    assert {"type": "no_such_action", "seat": seat} not in legal
+    assert "concede" not in legal
+    for choice in legal.choices:
+        assert choice.action in legal.sampled and choice.options is not None

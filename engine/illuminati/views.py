@@ -1,4 +1,5 @@
-"""What each viewer sees of an Illuminati position, and transcript lines.
+"""What each viewer sees of an Illuminati position and of its recorded actions, and transcript
+lines.
 
 Power structures are shown as trees (each card with its arrows and what hangs from them). Hands
 and decks are private: other seats and spectators see counts and the cards a player has revealed;
@@ -8,17 +9,19 @@ judges see everything, decks included (unordered, as they are shuffled).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core.chance import Outcome
 from engine.core.contract import Action
 from engine.core.viewer import Viewer, outcome_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
-from engine.illuminati.model import IlluminatiState, Player
+from engine.illuminati.model import IlluminatiState, Player, card_of
+from engine.illuminati.timing import to_act
+from engine.illuminati.victory import goal_groups
 
-if TYPE_CHECKING:
-    from engine.illuminati.rules import Illuminati
+# action type -> the field naming cards that only some viewers may see
+PRIVATE_CARDS = {"discard": "cards", "give_cards": "cards", "end_turn": "plots_to_bottom"}
 
 
 def card_view(st: IlluminatiState, instance: str) -> dict[str, Any]:
@@ -103,11 +106,11 @@ def attack_view(st: IlluminatiState) -> dict[str, Any] | None:
             "achieved": t.achieved}
 
 
-def view(rules: Illuminati, st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
+def view(st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
     """The game-specific part of the state view."""
     return {
         "phase": st.phase, "step": st.step, "order": list(st.order),
-        "to_act": rules.to_act(st), "goal_groups": rules.goal_groups(st),
+        "to_act": to_act(st), "goal_groups": goal_groups(st),
         "setup_round": st.setup_round,
         "set_aside": [card_view(st, c) for c in st.set_aside],
         "auto_controlled": st.auto_controlled, "resource_placed": st.resource_placed,
@@ -121,23 +124,32 @@ def view(rules: Illuminati, st: IlluminatiState, viewer: Viewer) -> dict[str, An
     }
 
 
+def redact_action(action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
+    """Cards discarded (under the plot deck), given, or put under the deck at the end of a
+    turn are named only to the player, the receiver of a gift, and judges."""
+    field = PRIVATE_CARDS.get(str(action.get("type")))
+    if field is None or not action.get(field) or viewer.sees_seat(int(action["seat"])):
+        return action
+    if action["type"] == "give_cards" and viewer.sees_seat(int(action["to"])):
+        return action
+    return {**action, field: [None] * len(action[field])}
+
+
 # ----- transcript --------------------------------------------------------------------------
 def _name(before: IlluminatiState | None, ref: str) -> str:
     if before is None:
         return ref
-    from engine.illuminati.model import card_of
-
     cid = card_of(ref)
     return before.cards[cid].name if cid in before.cards else ref
 
 
-def describe(rules: Illuminati, action: Action, outcomes: list[Outcome], viewer: Viewer,
+def describe(action: Action, outcomes: list[Outcome], viewer: Viewer,
              before: IlluminatiState | None) -> str:
     """One transcript line, with the attack calculation when dice are rolled."""
     seat = action.seat
     n = lambda ref: _name(before, ref)  # noqa: E731
     line = _line(action, seat, n, viewer)
-    extra = describe_outcomes(rules, outcomes, viewer, before)
+    extra = describe_outcomes(outcomes, viewer, before)
     if isinstance(action, act.Pass) and before is not None and before.attack is not None:
         dice = [int(o["value"]) for o in outcomes if o["kind"] == "attack_die"]
         if dice:
@@ -207,14 +219,14 @@ def _resolution(before: IlluminatiState, roll: int, dice: list[int]) -> str:
     assert a is not None
     t = combat.tally(before, a)
     ok = combat.succeeds(t.achieved, roll)
-    why = "11+ always fails" if roll >= combat.FUMBLE else (
+    why = f"{combat.FUMBLE}+ always fails" if roll >= combat.FUMBLE else (
         f"{t.achieved} {'>=' if ok else '<'} {roll}")
     verdict = "succeeds" if ok else "fails"
     return (f"The attack resolves: attack {t.attack_total} - defence {t.defence_total} = "
             f"{t.achieved}; roll {'+'.join(map(str, dice))} = {roll} ({why}): it {verdict}.")
 
 
-def describe_outcomes(rules: Illuminati, outcomes: Sequence[Outcome], viewer: Viewer,
+def describe_outcomes(outcomes: Sequence[Outcome], viewer: Viewer,
                       before: IlluminatiState | None) -> list[str]:
     """Draws (named only to their owner), agent costs, turn-order dice."""
     phrases = []

@@ -23,7 +23,7 @@ from engine.core.data import digest, from_data, to_data
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer, outcome_visible
-from engine.core.zones import CardFlow, Zone, ZoneTable
+from engine.core.zones import CardFlow, Zone, ZoneTable, flow_visible
 
 
 @dataclass(kw_only=True)
@@ -336,14 +336,9 @@ class Ruleset(ABC):
         if model is Adjust:
             return self._redact_adjust(action, viewer)
         out = action
-        seat = int(action["seat"])
         for flow in model.card_flows if model is not None else ():
             value = action.get(flow.field)
-            if not value:
-                continue
-            to = int(action.get(flow.to_seat_field) or seat)
-            if any(self.sees(viewer, z, seat) for z in flow.from_zones) or self.sees(
-                    viewer, flow.to_zone, to):
+            if not value or flow_visible(self.zone_table, flow, action, viewer):
                 continue
             out = {**out, flow.field: [None] * len(value) if isinstance(value, list) else None}
         return out

@@ -99,3 +99,13 @@ class CardFlow:
     from_zones: tuple[str, ...]
     to_zone: str
     to_seat_field: str = "seat"
+
+
+def flow_visible(table: ZoneTable, flow: CardFlow, action: dict[str, object],
+                 viewer: Viewer) -> bool:
+    """Whether ``viewer`` may see the cards of ``flow`` in ``action`` (data): they may see one
+    of the zones the cards came from, or the zone they went to."""
+    seat = int(str(action["seat"]))
+    to = int(str(action.get(flow.to_seat_field) or seat))
+    return any(table.sees(viewer, z, seat) for z in flow.from_zones) or table.sees(
+        viewer, flow.to_zone, to)

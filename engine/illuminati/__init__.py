@@ -1,5 +1,5 @@
 """Illuminati: New World Order (game id ``illuminati``)."""
 
-from engine.illuminati.rules import Illuminati
+from engine.illuminati.ruleset import Illuminati
 
 __all__ = ["Illuminati"]

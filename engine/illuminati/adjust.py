@@ -4,42 +4,48 @@ Counters: ``tokens:CARD`` (action tokens on a structure card or resource), ``pow
 ``resistance:CARD`` (the change card text made to a structure card's printed value).
 Zones for moves: plot_hand, group_hand, plot_deck, group_deck, discard, destroyed, resources,
 agents, plots, loose, structure (from; a card with nothing below it) and
-``structure:PARENT:ARROW`` (to). ``seat`` is the seat whose zones are adjusted.
+``structure:PARENT:ARROW`` (to). The card leaves a zone of ``from_seat`` and enters one of
+``to_seat`` (both default to ``seat``), so a card can be put into another player's structure.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from engine.core.contract import Adjust, CounterChange
 from engine.core.errors import IllegalAction
 from engine.illuminati import structure
 from engine.illuminati.model import SIDES, IlluminatiState, Resource, Side, find
-
-if TYPE_CHECKING:
-    from engine.illuminati.rules import Illuminati
+from engine.illuminati.zones import own_card
 
 LIST_ZONES = ("plot_hand", "group_hand", "discard", "destroyed", "agents", "plots", "loose")
 ZONES_TEXT = ("plot_hand, group_hand, plot_deck, group_deck, discard, destroyed, resources, "
               "agents, plots, loose, structure, structure:PARENT:ARROW")
 
 
-def adjust(rules: Illuminati, st: IlluminatiState, action: Adjust) -> None:
+def adjust(st: IlluminatiState, action: Adjust) -> None:
     """Apply one adjustment to ``st`` or raise IllegalAction."""
     if action.counter is not None:
-        _counter(rules, st, action.seat, action.counter)
+        _counter(st, action.seat, action.counter)
         return
     move = action.move
     assert move is not None
-    card = _take(rules, st, action.seat, move.card, move.from_zone)
+    source, target = move.seats(action.seat)
+    card = _take(st, source, move.card, move.from_zone)
     attack = st.attack
     if attack is not None and card in (attack.attacker, attack.target):
         raise IllegalAction("attack_in_progress", "The attacker and the target of the attack "
                             "under way cannot be moved until it is resolved.")
-    _put(rules, st, action.seat, card, move.to_zone)
+    _put(st, target, card, move.to_zone)
 
 
-def _counter(rules: Illuminati, st: IlluminatiState, seat: int, change: CounterChange) -> None:
+def check_structure_place(st: IlluminatiState, seat: int, address: str) -> None:
+    """``PARENT:ARROW`` must name a card in ``seat``'s power structure and, if given, a side."""
+    parent_ref, _, arrow = address.partition(":")
+    own_card(st, seat, parent_ref)
+    if arrow and arrow not in SIDES:
+        raise IllegalAction("bad_zone", f"Arrows are {', '.join(SIDES)}, not {arrow!r}.")
+
+
+def _counter(st: IlluminatiState, seat: int, change: CounterChange) -> None:
     name, _, ref = change.name.partition(":")
     if name not in ("tokens", "power", "resistance") or not ref:
         raise IllegalAction("bad_counter", f"Cannot set {change.name!r}: counters are "
@@ -50,18 +56,18 @@ def _counter(rules: Illuminati, st: IlluminatiState, seat: int, change: CounterC
             raise IllegalAction("bad_counter", "Tokens cannot be negative.")
         res = find([r.card for r in p.resources], ref, seat)
         holder = next((r for r in p.resources if r.card == res), None)
-        node = holder or p.structure.get(rules._own_card(st, seat, ref))
+        node = holder or p.structure.get(own_card(st, seat, ref))
         assert node is not None
         node.tokens = change.value
         return
-    target = p.structure[rules._own_card(st, seat, ref)]
+    target = p.structure[own_card(st, seat, ref)]
     if name == "power":
         target.power_mod = change.value
     else:
         target.resistance_mod = change.value
 
 
-def _take(rules: Illuminati, st: IlluminatiState, seat: int, ref: str, zone: str) -> str:
+def _take(st: IlluminatiState, seat: int, ref: str, zone: str) -> str:
     p = st.player(seat)
     missing = IllegalAction("card_not_in_zone", f"{ref} is not in seat {seat}'s {zone}.")
     if zone in LIST_ZONES:
@@ -89,7 +95,7 @@ def _take(rules: Illuminati, st: IlluminatiState, seat: int, ref: str, zone: str
         p.links = [k for k in p.links if card not in (k.a, k.b)]
         return card
     if zone == "structure":
-        card = rules._own_card(st, seat, ref)
+        card = own_card(st, seat, ref)
         if card == p.illuminati or structure.children(p, card):
             raise IllegalAction("bad_zone", "Only a group with nothing below it can be taken "
                                 "out of a structure by adjustment.")
@@ -99,7 +105,7 @@ def _take(rules: Illuminati, st: IlluminatiState, seat: int, ref: str, zone: str
     raise IllegalAction("bad_zone", f"Unknown zone {zone!r}: use {ZONES_TEXT}.")
 
 
-def _put(rules: Illuminati, st: IlluminatiState, seat: int, card: str, zone: str) -> None:
+def _put(st: IlluminatiState, seat: int, card: str, zone: str) -> None:
     p = st.player(seat)
     if zone in LIST_ZONES:
         getattr(p, zone).append(card)
@@ -109,12 +115,12 @@ def _put(rules: Illuminati, st: IlluminatiState, seat: int, card: str, zone: str
         p.resources.append(Resource(card=card))
     elif zone.startswith("structure:"):
         _, parent_ref, arrow = (zone.split(":") + [""])[:3]
-        parent = rules._own_card(st, seat, parent_ref)
+        parent = own_card(st, seat, parent_ref)
         side: Side | None = None
         if arrow:
             if arrow not in SIDES:
                 raise IllegalAction("bad_zone", f"Arrows are {', '.join(SIDES)}, not {arrow!r}.")
             side = arrow  # type: ignore[assignment]
-        rules._place_group(st, seat, card, parent, side)
+        structure.place_group(st, seat, card, parent, side)
     else:
         raise IllegalAction("bad_zone", f"Unknown zone {zone!r}: use {ZONES_TEXT}.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.chance import Chance
 from engine.illuminati.model import (
     Attack,
     IlluminatiState,
@@ -27,6 +28,7 @@ PARENT_ALIGNMENT = 4  # I3
 DEPTH_BONUS = {1: 10, 2: 5}  # I3
 GROUP_AGENT = {"attack": 10, "defend": 6}
 FUMBLE = 11  # I4: a roll of 11 or 12 always fails
+DIE_SIDES = 6
 
 
 @dataclass
@@ -163,6 +165,12 @@ def _defence_terms(st: IlluminatiState, attack: Attack) -> list[tuple[str, int]]
 def _agent_names(st: IlluminatiState, seat: int) -> set[str]:
     return {st.card(a).name for a in st.player(seat).agents
             if st.cards[card_of(a)].kind == Kind.ILLUMINATI}
+
+
+def roll_2d6(chance: Chance, kind: str) -> int:
+    """The sum of two six-sided dice, each recorded as a ``kind`` outcome (I4's attack roll,
+    I10's turn-order roll)."""
+    return chance.roll(kind, DIE_SIDES) + chance.roll(kind, DIE_SIDES)
 
 
 def succeeds(achieved: int, roll: int) -> bool:

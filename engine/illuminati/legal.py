@@ -10,41 +10,44 @@ Special-goal and goal-card claims are never listed: only the claimant knows the 
 
 from __future__ import annotations
 
+import copy
 import hashlib
-from typing import TYPE_CHECKING
 
+from engine.core.chance import ChanceError, NoChance
 from engine.core.contract import Action
 from engine.core.errors import IllegalAction
 from engine.illuminati import actions as act
 from engine.illuminati import structure
+from engine.illuminati.attacks import support_value
+from engine.illuminati.main_phase import place_agent
 from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side
-
-if TYPE_CHECKING:
-    from engine.illuminati.rules import Illuminati
+from engine.illuminati.timing import to_act
+from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
+from engine.illuminati.victory import goal_groups
 
 REVEAL_OPTIONS = 6
 
 
-def legal_actions(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
     """The actions ``seat`` may take now (see the module docstring for what is listed)."""
     if st.phase in SETUP_PHASES:
-        return _setup(rules, st, seat)
+        return _setup(st, seat)
     if st.attack is not None:
-        return _attack(rules, st, seat) + _anytime(rules, st, seat)
+        return _attack(st, seat) + _anytime(st, seat)
     claims = [c for c in st.claims if c.disputed_by and c.ruling is None]
     if claims:
         return [act.RuleClaim(seat=c.seat, upheld=up, reason="judge's ruling")
                 for c in claims if c.seat == seat for up in (True, False)]
-    out = _anytime(rules, st, seat)
+    out = _anytime(st, seat)
     if seat != st.active:
         return out
     if st.phase == "beginning":
-        return _beginning(rules, st, seat) + out
-    return _main(rules, st, seat) + out
+        return _beginning(st, seat) + out
+    return _main(st, seat) + out
 
 
-def _setup(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
-    if seat not in rules.to_act(st):
+def _setup(st: IlluminatiState, seat: int) -> list[Action]:
+    if seat not in to_act(st):
         return []
     if st.phase == "choose_illuminati":
         pools = {s: sorted({c for c in st.player(s).plot_deck.shuffled
@@ -72,7 +75,7 @@ def _spread(k: int, seat: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{k}:{seat}".encode()).digest()[:4], "big")
 
 
-def _anytime(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+def _anytime(st: IlluminatiState, seat: int) -> list[Action]:
     """A paid plot draw when tokens allow it, and victory declarations."""
     out: list[Action] = []
     p = st.player(seat)
@@ -81,7 +84,7 @@ def _anytime(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
         if pay:
             out.append(act.DrawPlot(seat=seat, pay=pay))
     if not any(c.seat == seat for c in st.claims) and \
-            len(structure.groups_in(p)) >= rules.goal_groups(st):
+            len(structure.groups_in(p)) >= goal_groups(st):
         out.append(act.DeclareVictory(seat=seat, goal="basic"))
     return out
 
@@ -91,7 +94,8 @@ def _plot_payment(st: IlluminatiState, seat: int) -> list[str]:
     if p.illuminati and p.structure[p.illuminati].tokens:
         return [p.illuminati]
     paying = [c for c in structure.groups_in(p) if p.structure[c].tokens]
-    return paying[:2] if len(paying) >= 2 else []
+    need = GROUP_TOKENS_PER_PLOT
+    return paying[:need] if len(paying) >= need else []
 
 
 def _token_card(st: IlluminatiState, seat: int) -> str | None:
@@ -99,7 +103,7 @@ def _token_card(st: IlluminatiState, seat: int) -> str | None:
     return next((c for c, n in p.structure.items() if n.tokens), None)
 
 
-def _beginning(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
     out: list[Action] = []
     if st.step == "plot" and p.plot_deck.size():
@@ -125,8 +129,8 @@ def _free_spots(st: IlluminatiState, seat: int) -> list[tuple[str, Side]]:
             for side in structure.free_arrows(st, p, card)[:1]]
 
 
-def _main(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
-    out = _attacks(rules, st, seat)
+def _main(st: IlluminatiState, seat: int) -> list[Action]:
+    out = _attacks(st, seat)
     p = st.player(seat)
     token = _token_card(st, seat)
     if token is not None:
@@ -138,12 +142,12 @@ def _main(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
                 if st.card(c).kind == Kind.RESOURCE
                 and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
     for card in sorted(set(p.plot_hand)):
-        out += _plot_plays(rules, st, seat, card)
+        out += _plot_plays(st, seat, card)
     out.append(act.EndTurn(seat=seat, plots_to_bottom=_excess(st, seat)))
     return out
 
 
-def _attacks(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
     has_plot = any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
     attackers = [c for c, n in p.structure.items() if n.tokens or (n.parent is None and has_plot)]
@@ -178,11 +182,11 @@ def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
     return out
 
 
-def _plot_plays(rules: Illuminati, st: IlluminatiState, seat: int, card: str) -> list[Action]:
+def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:
     c = st.card(card)
     if c.kind == Kind.ILLUMINATI:
         option = act.PlaceAgent(seat=seat, card=card)
-        return [option] if _accepted(rules, st, option) else []
+        return [option] if _accepted(st, option) else []
     if c.plot_type == PlotType.INSTANT_ATTACK:
         return [act.InstantAttack(seat=seat, plot=card, target=t)
                 for other in st.in_play() for t in structure.groups_in(st.player(other))]
@@ -191,13 +195,12 @@ def _plot_plays(rules: Illuminati, st: IlluminatiState, seat: int, card: str) ->
     return []
 
 
-def _accepted(rules: Illuminati, st: IlluminatiState, action: Action) -> bool:
-    """Whether apply would accept ``action`` (for actions whose checks are many); chance is
-    never consulted because the state is thrown away at the first request."""
-    from engine.core.chance import ChanceError, NoChance
-
+def _accepted(st: IlluminatiState, action: act.PlaceAgent) -> bool:
+    """Whether the place_agent handler accepts ``action`` (its checks are many), tried on a copy
+    of the state; chance is never consulted because the copy is thrown away at the first
+    request."""
     try:
-        rules.apply(st, action, NoChance())
+        place_agent(copy.deepcopy(st), action, NoChance())
     except IllegalAction:
         return False
     except ChanceError:
@@ -209,12 +212,13 @@ def _excess(st: IlluminatiState, seat: int) -> list[str]:
     """I7: a valid choice of plots to put under the deck (goals first, then the newest)."""
     p = st.player(seat)
     goals = [c for c in p.plot_hand if st.card(c).is_goal()]
-    need = max(len(p.plot_hand) - 5, len(goals) - 1, 0)
-    order = goals[1:] + [c for c in reversed(p.plot_hand) if c not in goals] + goals[:1]
+    need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, len(goals) - GOAL_LIMIT, 0)
+    kept = goals[:GOAL_LIMIT]
+    order = goals[GOAL_LIMIT:] + [c for c in reversed(p.plot_hand) if c not in goals] + kept
     return order[:need]
 
 
-def _attack(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
+def _attack(st: IlluminatiState, seat: int) -> list[Action]:
     attack = st.attack
     assert attack is not None
     p = st.player(seat)
@@ -238,7 +242,7 @@ def _attack(rules: Illuminati, st: IlluminatiState, seat: int) -> list[Action]:
                 continue
             for use in ("power", "global"):
                 try:
-                    rules.support_value(st, seat, card, side, use)
+                    support_value(st, card, side, use)
                 except IllegalAction:
                     continue
                 out.append(act.Support(seat=seat, card=card, side=side,  # type: ignore[arg-type]

@@ -19,7 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
-from engine.core.zones import Visibility, Zone
+from engine.core.zones import Visibility, Zone, ZoneTable
 
 
 class Alignment(StrEnum):
@@ -95,7 +95,7 @@ PLOT_KINDS = (Kind.ILLUMINATI, Kind.PLOT)
 GROUP_KINDS = (Kind.GROUP, Kind.RESOURCE)
 
 
-PHASES = ("choose_illuminati", "choose_groups", "beginning", "main")
+TURN_PHASES = ("beginning", "main")  # what a judge's turn change may set (not the setup)
 
 # 場の構成: every zone, who owns it and who may see its cards. Plot-hand cards a player has
 # revealed are shown to everyone (the view's one exception, per card).
@@ -122,6 +122,7 @@ ZONES = (
     Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
          description="The destroyed pile (破壊の山)."),
 )
+ZONE_TABLE = ZoneTable(ZONES)
 
 
 class Card(BaseModel):

@@ -84,6 +84,17 @@ def resolve_arrow(st: IlluminatiState, player: Player, parent: str, arrow: Side 
     return arrow
 
 
+def place_group(st: IlluminatiState, seat: int, card: str, parent: str,
+                arrow: Side | None) -> None:
+    """A group into ``seat``'s structure at a free arrow; groups are unique on the table."""
+    if st.card(card).name in names_on_table(st):
+        raise IllegalAction("group_on_table", f"{st.card(card).name} is already on the table; "
+                            "groups are unique.")
+    p = st.player(seat)
+    side = resolve_arrow(st, p, parent, arrow)
+    p.structure[card] = Node(card=card, parent=parent, arrow=side)
+
+
 def attach(player: Player, cards: list[str], nodes: dict[str, Node], parent: str,
            arrow: Side) -> None:
     """Hang ``cards`` (a subtree, root first, with their old nodes) under ``parent``, keeping

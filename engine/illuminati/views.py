@@ -1,4 +1,5 @@
-"""What each viewer sees of an Illuminati position, and transcript lines.
+"""What each viewer sees of an Illuminati position and of its recorded actions, and transcript
+lines.
 
 Power structures are shown as trees (each card with its arrows and what hangs from them). Hands
 and decks are private: other seats and spectators see counts and the cards a player has revealed;
@@ -8,17 +9,17 @@ judges see everything, decks included (unordered, as they are shuffled).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core.chance import Outcome
 from engine.core.contract import Action
 from engine.core.viewer import Viewer, outcome_visible
+from engine.core.zones import flow_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
-from engine.illuminati.model import IlluminatiState, Player
-
-if TYPE_CHECKING:
-    from engine.illuminati.rules import Illuminati
+from engine.illuminati.model import ZONE_TABLE, IlluminatiState, Player, card_of
+from engine.illuminati.timing import to_act
+from engine.illuminati.victory import goal_groups
 
 
 def card_view(st: IlluminatiState, instance: str) -> dict[str, Any]:
@@ -61,22 +62,21 @@ def _hand(st: IlluminatiState, p: Player, cards: list[str], sees: bool) -> list[
 
 def _seat_view(st: IlluminatiState, seat: int, viewer: Viewer) -> dict[str, Any]:
     p = st.player(seat)
-    sees = viewer.sees_seat(seat)
     return {
         "seat": seat,
         "illuminati": card_view(st, p.illuminati) if p.illuminati else None,
         "power_structure": tree(st, p, p.illuminati) if p.illuminati else None,
         "groups": len(structure.groups_in(p)),
         "plot_hand_count": len(p.plot_hand),
-        "plot_hand": _hand(st, p, p.plot_hand, sees),
+        "plot_hand": _hand(st, p, p.plot_hand, ZONE_TABLE.sees(viewer, "plot_hand", seat)),
         "group_hand_count": len(p.group_hand),
-        "group_hand": _hand(st, p, p.group_hand, sees),
+        "group_hand": _hand(st, p, p.group_hand, ZONE_TABLE.sees(viewer, "group_hand", seat)),
         "plot_deck_count": p.plot_deck.size(),
         "group_deck_count": p.group_deck.size(),
         "plot_deck": sorted(p.plot_deck.shuffled) + p.plot_deck.bottom
-        if viewer.is_judge else None,
+        if ZONE_TABLE.sees(viewer, "plot_deck", seat) else None,
         "group_deck": sorted(p.group_deck.shuffled) + p.group_deck.bottom
-        if viewer.is_judge else None,
+        if ZONE_TABLE.sees(viewer, "group_deck", seat) else None,
         "resources": [{**card_view(st, r.card), "tokens": r.tokens,
                        "used_this_turn": r.used_turn == st.turn} for r in p.resources],
         "agents": [card_view(st, c) for c in p.agents],
@@ -103,11 +103,11 @@ def attack_view(st: IlluminatiState) -> dict[str, Any] | None:
             "achieved": t.achieved}
 
 
-def view(rules: Illuminati, st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
+def view(st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
     """The game-specific part of the state view."""
     return {
         "phase": st.phase, "step": st.step, "order": list(st.order),
-        "to_act": rules.to_act(st), "goal_groups": rules.goal_groups(st),
+        "to_act": to_act(st), "goal_groups": goal_groups(st),
         "setup_round": st.setup_round,
         "set_aside": [card_view(st, c) for c in st.set_aside],
         "auto_controlled": st.auto_controlled, "resource_placed": st.resource_placed,
@@ -125,19 +125,17 @@ def view(rules: Illuminati, st: IlluminatiState, viewer: Viewer) -> dict[str, An
 def _name(before: IlluminatiState | None, ref: str) -> str:
     if before is None:
         return ref
-    from engine.illuminati.model import card_of
-
     cid = card_of(ref)
     return before.cards[cid].name if cid in before.cards else ref
 
 
-def describe(rules: Illuminati, action: Action, outcomes: list[Outcome], viewer: Viewer,
+def describe(action: Action, outcomes: list[Outcome], viewer: Viewer,
              before: IlluminatiState | None) -> str:
     """One transcript line, with the attack calculation when dice are rolled."""
     seat = action.seat
     n = lambda ref: _name(before, ref)  # noqa: E731
     line = _line(action, seat, n, viewer)
-    extra = describe_outcomes(rules, outcomes, viewer, before)
+    extra = describe_outcomes(outcomes, viewer, before)
     if isinstance(action, act.Pass) and before is not None and before.attack is not None:
         dice = [int(o["value"]) for o in outcomes if o["kind"] == "attack_die"]
         if dice:
@@ -184,8 +182,8 @@ def _line(action: Action, seat: int, n: Any, viewer: Viewer) -> str:  # noqa: C9
         return f"{who} ends the turn" + (f", putting {under} plot(s) under the deck." if under
                                          else ".")
     if isinstance(action, act.Discard | act.GiveCards):
-        private = viewer.sees_seat(seat) or (isinstance(action, act.GiveCards)
-                                             and viewer.sees_seat(action.to))
+        private = flow_visible(ZONE_TABLE, type(action).card_flows[0], action.model_dump(),
+                               viewer)
         cards = ", ".join(n(c) for c in action.cards) if private else \
             f"{len(action.cards)} card(s)"
         if isinstance(action, act.GiveCards):
@@ -207,14 +205,14 @@ def _resolution(before: IlluminatiState, roll: int, dice: list[int]) -> str:
     assert a is not None
     t = combat.tally(before, a)
     ok = combat.succeeds(t.achieved, roll)
-    why = "11+ always fails" if roll >= combat.FUMBLE else (
+    why = f"{combat.FUMBLE}+ always fails" if roll >= combat.FUMBLE else (
         f"{t.achieved} {'>=' if ok else '<'} {roll}")
     verdict = "succeeds" if ok else "fails"
     return (f"The attack resolves: attack {t.attack_total} - defence {t.defence_total} = "
             f"{t.achieved}; roll {'+'.join(map(str, dice))} = {roll} ({why}): it {verdict}.")
 
 
-def describe_outcomes(rules: Illuminati, outcomes: Sequence[Outcome], viewer: Viewer,
+def describe_outcomes(outcomes: Sequence[Outcome], viewer: Viewer,
                       before: IlluminatiState | None) -> list[str]:
     """Draws (named only to their owner), agent costs, turn-order dice."""
     phrases = []

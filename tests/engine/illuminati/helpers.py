@@ -20,10 +20,9 @@ from typing import Any
 
 from engine import IllegalAction, MatchConfig, get_game
 from engine.core.chance import Chance, SuppliedChance
-from engine.illuminati import combat, structure
+from engine.illuminati import Illuminati, combat, structure
 from engine.illuminati.combat import Tally
 from engine.illuminati.model import IlluminatiState, Node, Side
-from engine.illuminati.rules import Illuminati
 from tests.support import RandomChance, apply_checked, refused_checked
 
 RULES = get_game("illuminati")

@@ -46,3 +46,37 @@ def test_a_resource_taken_by_automatic_control_has_no_arrow() -> None:
             "resource_has_no_arrow")
     st = play(st, {"type": "auto_control", "seat": 1, "card": "uniq"})
     assert [r.card for r in st.player(1).resources] == ["uniq@1"]
+
+
+def test_c3_a_card_text_puts_a_group_from_hand_into_the_opponents_structure() -> None:
+    st = table()
+    st.player(1).group_hand.append("d05@1")
+    st = play(st, _adjust(1, move={"card": "d05", "from_zone": "group_hand",
+                                   "to_zone": f"structure:{home(2)}", "to_seat": 2}))
+    assert st.player(1).group_hand == []
+    assert st.player(2).structure["d05@1"].parent == home(2)
+
+
+def test_c3_a_card_is_taken_from_the_named_seats_hand() -> None:
+    st = table()
+    st.player(2).plot_hand.append("p01@2")
+    st = play(st, _adjust(1, move={"card": "p01", "from_zone": "plot_hand", "from_seat": 2,
+                                   "to_zone": "plot_hand"}))
+    assert st.player(1).plot_hand == ["p01@2"] and st.player(2).plot_hand == []
+
+
+def test_c3_a_bad_structure_place_is_refused_before_the_card_is_looked_for() -> None:
+    st = table()
+    st.player(1).group_hand.append("d05@1")
+    for card in ("d05", "d06"):  # in the hand, and not
+        refused(st, _adjust(1, move={"card": card, "from_zone": "group_hand",
+                                     "to_zone": "structure:nobody"}), "not_in_structure")
+        refused(st, _adjust(1, move={"card": card, "from_zone": "group_hand",
+                                     "to_zone": f"structure:{home(1)}:sideways"}), "bad_zone")
+
+
+def test_c3_an_extra_turn_restarts_the_beginning_of_the_turn() -> None:
+    st = table(active=2, phase="main")
+    st = play(st, _adjust(1, turn={"active": 1, "turn": 4, "phase": "beginning"}))
+    assert (st.active, st.turn, st.phase, st.step) == (1, 4, "beginning", "plot")
+    refused(st, _adjust(1, turn={"phase": "choose_groups"}), "bad_phase")

@@ -1,0 +1,156 @@
+"""Illuminati: New World Order behind the shared contract (rules document 000, rulings C1-C5 and
+I1-I10).
+
+This shell only declares the game and routes: each action type goes to its handler in the module
+of its rulebook section: setup (開始準備), turn (ターン開始, ターン終了), attacks (各攻撃の処理),
+main_phase (メインフェイズ), anytime (いつでもできる行動), victory (勝利条件,
+プレイヤーの脱落について). Legal actions, views and adjustments are their own modules'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, cast
+
+from pydantic import Field
+
+from engine.core.chance import Chance, Outcome
+from engine.core.contract import (
+    Action,
+    Adjust,
+    GameState,
+    MatchConfig,
+    Options,
+    Ruleset,
+)
+from engine.core.viewer import Viewer
+from engine.core.zones import Zone
+from engine.illuminati import actions as act
+from engine.illuminati import (
+    adjust,
+    anytime,
+    attacks,
+    legal,
+    main_phase,
+    setup,
+    timing,
+    turn,
+    victory,
+    views,
+)
+from engine.illuminati.model import TURN_PHASES, ZONES, Card, IlluminatiState
+
+Handler = Callable[[IlluminatiState, Any, Chance], None]
+
+HANDLERS: dict[type[Action], Handler] = {
+    act.RevealIlluminati: setup.reveal_illuminati, act.RevealGroups: setup.reveal_groups,
+    act.DrawPlot: turn.draw_plot, act.DrawGroup: turn.draw_group,
+    act.AutoControl: turn.auto_control, act.BeginMain: turn.begin_main,
+    act.DeclareAttack: attacks.declare_attack, act.PayAttack: attacks.pay_attack,
+    act.AbortAttack: attacks.abort_attack, act.Support: attacks.support,
+    act.PlayAgent: attacks.play_agent, act.Pass: attacks.pass_support,
+    act.InstantAttack: attacks.instant_attack, act.MoveGroup: main_phase.move_group,
+    act.PlaceResource: main_phase.place_resource, act.UseResource: main_phase.use_resource,
+    act.GiveResource: main_phase.give_resource,
+    act.TradeResources: main_phase.trade_resources,
+    act.MakeLink: main_phase.make_link, act.MoveLink: main_phase.move_link,
+    act.PlaceAgent: main_phase.place_agent, act.PlayPlot: main_phase.play_plot,
+    act.Discard: anytime.discard, act.GiveCards: anytime.give_cards,
+    act.DeclareVictory: victory.declare_victory, act.DisputeClaim: victory.dispute,
+    act.RuleClaim: victory.rule_claim, act.EndTurn: turn.end_turn,
+}
+
+
+class IlluminatiOptions(Options):
+    """Illuminati regulation options (see docs/games/illuminati.md)."""
+
+    goal_groups: int | None = Field(
+        default=None, ge=1, le=40,
+        description="I1: groups needed for the basic goal; by player count when unset "
+                    f"(2-3: {victory.GOAL_GROUPS_FEW}, 4: {victory.GOAL_GROUPS_FOUR}, "
+                    f"5+: {victory.GOAL_GROUPS_MANY}).")
+    tournament_two_player: Literal["auto", "on", "off"] = Field(
+        default="auto", description="I6: no Illuminati token on a turn with an automatic "
+                                    "control; 'auto' is on in 2-player matches.")
+    illuminati_global_aid: bool = Field(
+        default=False, description="Whether an Illuminati may add its global power to an attack "
+                                   "or a defence (the document names groups only).")
+
+
+class Illuminati(Ruleset):
+    """Illuminati: New World Order (TCG 1.2): secret societies build power structures."""
+
+    game_id = "illuminati"
+    title = "Illuminati: New World Order"
+    version = "1.0"
+    min_players = 2
+    max_players = 6
+    state_class = IlluminatiState
+    card_model = Card
+    options_model = IlluminatiOptions
+    actions = act.ACTIONS
+    zones = ZONES
+    phases = TURN_PHASES
+
+    # ----- setup -------------------------------------------------------------------------------
+    def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
+        """Plot deck and group deck together exactly 45 cards, with 1+ Illuminati and 1+ group."""
+        setup.check_decks(decks, cards)
+
+    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+               chance: Chance) -> GameState:
+        return setup.new_state(self.game_id, config, options, cards)
+
+    # ----- actions -----------------------------------------------------------------------------
+    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+        st = cast(IlluminatiState, state)
+        setup.require_done(st, action)
+        HANDLERS[type(action)](st, action, chance)
+        victory.check_eliminations(st)
+
+    def _adjust(self, state: GameState, action: Adjust) -> None:
+        st = cast(IlluminatiState, state)
+        adjust.adjust(st, action)
+        victory.check_eliminations(st)
+
+    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+        """``structure:PARENT:ARROW`` names a card of that seat's structure and a side; the
+        structure is public, so saying which parent is wrong reveals nothing."""
+        if zone.name == "structure" and address:
+            adjust.check_structure_place(cast(IlluminatiState, state), seat, address)
+        elif zone.name != "structure":
+            super()._check_address(state, seat, zone, address)
+
+    def _set_phase(self, state: GameState, phase: str) -> None:
+        """A judge's turn change: the phase, and the beginning-of-turn steps from the start."""
+        timing.set_phase(cast(IlluminatiState, state), phase)
+
+    def _on_eliminated(self, state: GameState, seat: int) -> None:
+        """A concession (C4) in a game of 3+: play goes on in turn order."""
+        victory.conceded(cast(IlluminatiState, state), seat)
+
+    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        return legal.legal_actions(cast(IlluminatiState, state), seat)
+
+    # ----- who is to act, scores ---------------------------------------------------------------
+    def to_act(self, state: GameState) -> list[int]:
+        """Seats the game waits on: every unpassed player during attack support, a claimant
+        awaiting a ruling, an off-turn holder of two goal cards, else the active player."""
+        return timing.to_act(cast(IlluminatiState, state))
+
+    def scores(self, state: GameState) -> dict[int, int] | None:
+        """Groups in each power structure (I1: the Illuminati is not counted)."""
+        return victory.scores(cast(IlluminatiState, state))
+
+    # ----- what each viewer sees ---------------------------------------------------------------
+    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        return views.view(cast(IlluminatiState, state), viewer)
+
+    def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
+                  before: GameState | None = None) -> str:
+        return views.describe(action, outcomes, viewer, cast(IlluminatiState | None, before))
+
+    def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
+                          before: GameState | None = None) -> list[str]:
+        """Draws, agent costs, turn-order and attack dice, redacted for ``viewer``."""
+        return views.describe_outcomes(outcomes, viewer, cast(IlluminatiState | None, before))

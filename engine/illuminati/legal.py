@@ -32,9 +32,10 @@ def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
     """The actions ``seat`` may take now (see the module docstring for what is listed)."""
     if st.phase in SETUP_PHASES:
         return _setup(st, seat)
-    if st.attack is not None:
-        return _attack(st, seat) + _anytime(st, seat)
     claims = [c for c in st.claims if c.disputed_by and c.ruling is None]
+    # as to_act says: support windows first, then a disputed claim, then the declared attack
+    if st.attack is not None and (st.attack.stage == "support" or not claims):
+        return _attack(st, seat) + _anytime(st, seat)
     if claims:
         return [act.RuleClaim(seat=c.seat, upheld=up, reason="judge's ruling")
                 for c in claims if c.seat == seat for up in (True, False)]

@@ -250,3 +250,17 @@ def test_c4_the_target_conceding_ends_the_attack_and_spends_its_plot() -> None:
     assert st.attack is None and st.result is None
     assert home(2) not in st.player(1).destroyed
     assert "raid@1" in st.player(1).discard
+
+
+def test_a_claim_disputed_while_an_attack_waits_for_payment_can_be_ruled() -> None:
+    """Found by random play: with an unpaid attack declared, a disputed claim made the game wait
+    on the claimant while listing no ruling for them; the listed actions follow to_act."""
+    st = table()
+    put(st, 1, "d05", tokens=1)
+    st = play(st, {"type": "attack", "seat": 1, "attacker": "d05@1", "target": home(2),
+                   "purpose": "destroy"})
+    st = play(play(st, declare("special")), {"type": "dispute", "seat": 2, "claimant": 1})
+    assert G.to_act(st) == [1]
+    legal = G.legal_actions(st, 1)
+    assert {"type": "rule_claim", "seat": 1, "upheld": True, "reason": "judge's ruling"} in [
+        a.model_dump() for a in legal]

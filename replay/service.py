@@ -240,8 +240,9 @@ def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[
             lines.append(f"{head} match created: {ruleset.title} ({seats}). " + " ".join(extra))
         elif r["event"] == "ActionRecorded":
             before = states[-1]
-            text = ruleset.describe(r["action"], r["outcomes"], viewer, before)
-            states.append(ruleset.apply(before, r["action"], ReplayChance(r["outcomes"])))
+            step = ruleset.step(before, r["action"], ReplayChance(r["outcomes"]))
+            text = ruleset.describe(r["action"], r["outcomes"], viewer, before, step.effects)
+            states.append(step.state)
             mark = " [undone]" if r["seq"] in undone else ""
             lines.append(f"{head} #{r['seq']} {text}{mark}")
         elif r["event"] == "ActionsUndone":

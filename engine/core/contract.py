@@ -20,6 +20,15 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 
 from engine.core.chance import Chance, Outcome, ProbeChance
 from engine.core.data import digest, from_data, to_data
+from engine.core.effects import (
+    Effect,
+    MatchEnded,
+    Place,
+    changes,
+    collect,
+    moves,
+    take,
+)
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer, outcome_visible
@@ -172,6 +181,14 @@ class MatchConfig(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Step:
+    """One applied action: the new state and what it did (see engine.core.effects)."""
+
+    state: GameState
+    effects: tuple[Effect, ...]
+
+
 def _summarise(error: ValidationError) -> str:
     parts = []
     for item in error.errors()[:3]:
@@ -269,6 +286,23 @@ class Ruleset(ABC):
     def apply(self, state: GameState, action: Action | Mapping[str, Any],
               chance: Chance) -> GameState:
         """The state after ``action``; ``state`` itself is never changed."""
+        return self._applied(state, action, chance)[0]
+
+    def step(self, state: GameState, action: Action | Mapping[str, Any],
+             chance: Chance) -> Step:
+        """``apply``, and what the action did: the effects the game emitted, every card that
+        changed place, every value that changed, and the end of the match."""
+        new, emitted = self._applied(state, action, chance)
+        effects = [*emitted, *moves(self.places(state), self.places(new)),
+                   *changes(self.values(state), self.values(new))]
+        if new.result is not None and state.result is None:
+            r = new.result
+            effects.append(MatchEnded(winners=tuple(r.winners), losers=tuple(r.losers),
+                                      reason=r.reason, drawn=r.drawn))
+        return Step(new, tuple(effects))
+
+    def _applied(self, state: GameState, action: Action | Mapping[str, Any],
+                 chance: Chance) -> tuple[GameState, list[Effect]]:
         act = self.parse_action(action)
         if state.result is not None:
             raise IllegalAction("match_over", "The match is over; no more actions can be recorded.")
@@ -277,14 +311,36 @@ class Ruleset(ABC):
         if act.seat in state.eliminated:
             raise IllegalAction("eliminated", f"Seat {act.seat} has been eliminated.")
         new = copy.deepcopy(state)
-        if isinstance(act, Concede):
-            self._concede(new, act.seat)
-        elif isinstance(act, Adjust):
-            self._adjust_checked(new, act)
-        else:
-            self._apply(new, act, chance)
-        self._check_turn_limit(new)
-        return new
+        collect(new)
+        try:
+            if isinstance(act, Concede):
+                self._concede(new, act.seat)
+            elif isinstance(act, Adjust):
+                self._adjust_checked(new, act)
+            else:
+                self._apply(new, act, chance)
+            self._check_turn_limit(new)
+        finally:
+            emitted = take(new)
+        return new, emitted
+
+    def effects_seen_by(self, effects: Sequence[Effect], viewer: Viewer) -> list[Effect]:
+        """``effects`` as ``viewer`` may see them (cards in hidden places unnamed)."""
+        return [e.seen_by(viewer, self.zone_table) for e in effects]
+
+    def places(self, state: GameState) -> dict[Place, list[str]]:
+        """Every place of the zone table with the cards in it now."""
+        return self._places(state)
+
+    def values(self, state: GameState) -> dict[str, Any]:
+        """The values effects report changes of: turn, active seat, eliminated seats, scores,
+        and the game's own (``_values``)."""
+        out: dict[str, Any] = {"turn": state.turn, "active": state.active,
+                               "eliminated": tuple(state.eliminated)}
+        for seat, score in (self.scores(state) or {}).items():
+            out[f"score:{seat}"] = score
+        out.update(self._values(state))
+        return out
 
     def legal_actions(self, state: GameState, seat: int) -> LegalActions:
         """The game actions ``seat`` may take now (concede and adjust are always open too), as
@@ -363,10 +419,12 @@ class Ruleset(ABC):
         return state.result
 
     def describe(self, action: Action | Mapping[str, Any], outcomes: Sequence[Outcome],
-                 viewer: Viewer, before: GameState | None = None) -> str:
+                 viewer: Viewer, before: GameState | None = None,
+                 effects: Sequence[Effect] = ()) -> str:
         """One transcript line for ``action``, redacted for ``viewer``.
 
-        ``before`` (the position the action was taken in) lets the line name cards.
+        ``before`` (the position the action was taken in) lets the line name cards;
+        ``effects`` (from ``step``) say what the rules decided, so the line never recomputes it.
         """
         act = self.parse_action(action)
         if isinstance(act, Concede):
@@ -374,7 +432,8 @@ class Ruleset(ABC):
         if isinstance(act, Adjust):
             return f"Adjustment for seat {act.seat}: {self._adjust_phrase(act, viewer)} " \
                    f"(reason: {act.reason})."
-        return self._describe(act, list(outcomes), viewer, before)
+        return self._describe(act, list(outcomes), viewer, before,
+                              self.effects_seen_by(effects, viewer))
 
     def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
                           before: GameState | None = None) -> list[str]:
@@ -542,6 +601,15 @@ class Ruleset(ABC):
     def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """The legal game actions for ``seat``."""
 
+    @abstractmethod
+    def _places(self, state: GameState) -> dict[Place, list[str]]:
+        """Every place of the zone table (zone, seat, address) with its cards, for effects and
+        generic boards."""
+
+    def _values(self, state: GameState) -> dict[str, Any]:
+        """The game's own values whose changes are effects (phase, counters...)."""
+        return {}
+
     def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
         """The combinatorial choices behind the listed actions (see engine.core.legality);
         a game whose every legal action is listed returns none."""
@@ -553,7 +621,7 @@ class Ruleset(ABC):
 
     @abstractmethod
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None) -> str:
+                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
         """A transcript line for a game action."""
 
     # small shared helper for games

@@ -39,6 +39,7 @@ class Zone:
     size: Visibility = Visibility.EVERYONE
     address: str = ""  # what follows ``name:`` in a reference, e.g. "slot 1-5"; "" for none
     description: str = ""
+    adjustable: bool = True  # whether a judge's move may name it
 
 
 def may_see(viewer: Viewer, visibility: Visibility, owner: int | None) -> bool:
@@ -67,7 +68,7 @@ class ZoneTable:
     def vocabulary(self) -> str:
         """The references ``adjust`` accepts, for error messages and docs."""
         return ", ".join(f"{z.name}:{z.address.split(' ')[0].upper()}" if z.address else z.name
-                         for z in self.zones.values())
+                         for z in self.zones.values() if z.adjustable)
 
     def parse(self, ref: str) -> tuple[Zone, str]:
         """The zone a reference names and its address ("" if none), or IllegalAction
@@ -75,7 +76,7 @@ class ZoneTable:
         checks the address itself (a slot number, a square)."""
         name, _, address = ref.partition(":")
         zone = self.zones.get(name)
-        if zone is None:
+        if zone is None or not zone.adjustable:
             raise IllegalAction("bad_zone", f"Unknown zone {ref!r}: zones are "
                                 f"{self.vocabulary()}.", zone=ref)
         return zone, address

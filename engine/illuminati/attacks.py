@@ -7,8 +7,10 @@ The arithmetic of the two totals is combat's; this module moves the cards.
 from __future__ import annotations
 
 from engine.core.chance import Chance
+from engine.core.effects import emit
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
+from engine.illuminati.effects import AttackResolved, InstantAttackResolved
 from engine.illuminati.model import (
     Attack,
     IlluminatiState,
@@ -231,8 +233,17 @@ def pass_support(st: IlluminatiState, a: act.Pass, chance: Chance) -> None:
 # ----- the roll and what follows (攻撃判定, 攻撃後の処理)  -----------------------------------
 def _resolve(st: IlluminatiState, attack: Attack, chance: Chance) -> None:
     """I4, then the consequences (攻撃後の処理)."""
+    first = len(chance.outcomes)
     roll = combat.roll_2d6(chance, "attack_die")
-    if combat.succeeds(combat.tally(st, attack).achieved, roll):
+    dice = tuple(int(o["value"]) for o in chance.outcomes[first:])
+    t = combat.tally(st, attack)
+    succeeded = combat.succeeds(t.achieved, roll)
+    emit(st, AttackResolved(
+        seat=attack.seat, attacker=attack.attacker, target=attack.target,
+        purpose=attack.purpose, attack_terms=tuple(t.attack), defence_terms=tuple(t.defence),
+        attack_total=t.attack_total, defence_total=t.defence_total, achieved=t.achieved,
+        dice=dice, roll=roll, succeeded=succeeded))
+    if succeeded:
         if attack.purpose == "destroy":
             _destroy(st, attack.seat, attack.target)
         else:
@@ -308,7 +319,11 @@ def instant_attack(st: IlluminatiState, a: act.InstantAttack, chance: Chance) ->
                       "attack plot.")
     target = _structure_group(st, a.target)
     take_from_plot_hand(st, a.seat, plot)
-    if combat.instant_succeeds(st, plot, target):
+    succeeded = combat.instant_succeeds(st, plot, target)
+    emit(st, InstantAttackResolved(seat=a.seat, plot=plot, target=target,
+                                   plot_power=st.card(plot).power,
+                                   target_power=st.card(target).power, succeeded=succeeded))
+    if succeeded:
         _destroy(st, a.seat, target)
     to_discard(st, plot)
 

@@ -121,6 +121,11 @@ ZONES = (
     Zone("discard", "seat", ordered=True, contents=Visibility.EVERYONE),
     Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
          description="The destroyed pile (破壊の山)."),
+    Zone("set_aside", "shared", ordered=True, contents=Visibility.EVERYONE, adjustable=False,
+         description="I9: duplicate initial groups, back to their decks after setup."),
+    Zone("new_world_order", "shared", ordered=False, contents=Visibility.EVERYONE,
+         address="colour", adjustable=False,
+         description="The New World Order plot in play in each colour."),
 )
 ZONE_TABLE = ZoneTable(ZONES)
 

@@ -23,6 +23,7 @@ from engine.core.contract import (
     Options,
     Ruleset,
 )
+from engine.core.effects import Effect, Place
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.illuminati import actions as act
@@ -30,6 +31,7 @@ from engine.illuminati import (
     adjust,
     anytime,
     attacks,
+    effects,
     legal,
     main_phase,
     setup,
@@ -129,6 +131,12 @@ class Illuminati(Ruleset):
         """A concession (C4) in a game of 3+: play goes on in turn order."""
         victory.conceded(cast(IlluminatiState, state), seat)
 
+    def _places(self, state: GameState) -> dict[Place, list[str]]:
+        return effects.places(cast(IlluminatiState, state))
+
+    def _values(self, state: GameState) -> dict[str, Any]:
+        return effects.values(cast(IlluminatiState, state))
+
     def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
         return legal.legal_actions(cast(IlluminatiState, state), seat)
 
@@ -147,8 +155,9 @@ class Illuminati(Ruleset):
         return views.view(cast(IlluminatiState, state), viewer)
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None) -> str:
-        return views.describe(action, outcomes, viewer, cast(IlluminatiState | None, before))
+                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return views.describe(action, outcomes, viewer, cast(IlluminatiState | None, before),
+                              effects)
 
     def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
                           before: GameState | None = None) -> list[str]:

@@ -13,10 +13,12 @@ from typing import Any
 
 from engine.core.chance import Outcome
 from engine.core.contract import Action
+from engine.core.effects import Effect
 from engine.core.viewer import Viewer, outcome_visible
 from engine.core.zones import flow_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
+from engine.illuminati.effects import AttackResolved
 from engine.illuminati.model import ZONE_TABLE, IlluminatiState, Player, card_of
 from engine.illuminati.timing import to_act
 from engine.illuminati.victory import goal_groups
@@ -130,16 +132,16 @@ def _name(before: IlluminatiState | None, ref: str) -> str:
 
 
 def describe(action: Action, outcomes: list[Outcome], viewer: Viewer,
-             before: IlluminatiState | None) -> str:
-    """One transcript line, with the attack calculation when dice are rolled."""
+             before: IlluminatiState | None, effects: Sequence[Effect] = ()) -> str:
+    """One transcript line, with the attack calculation the rules made when dice are rolled
+    (the ``AttackResolved`` effect) in place of the bare dice."""
     seat = action.seat
     n = lambda ref: _name(before, ref)  # noqa: E731
     line = _line(action, seat, n, viewer)
     extra = describe_outcomes(outcomes, viewer, before)
-    if isinstance(action, act.Pass) and before is not None and before.attack is not None:
-        dice = [int(o["value"]) for o in outcomes if o["kind"] == "attack_die"]
-        if dice:
-            extra = [_resolution(before, sum(dice), dice)]
+    resolved = [e for e in effects if isinstance(e, AttackResolved)]
+    if resolved:
+        extra = [_resolution(resolved[0])]
     return " ".join([line, *extra])
 
 
@@ -200,16 +202,13 @@ def _generic(action: Action, n: Any) -> str:
     return f"{kind.replace('_', ' ')}{' (' + words + ')' if words else ''}."
 
 
-def _resolution(before: IlluminatiState, roll: int, dice: list[int]) -> str:
-    a = before.attack
-    assert a is not None
-    t = combat.tally(before, a)
-    ok = combat.succeeds(t.achieved, roll)
-    why = f"{combat.FUMBLE}+ always fails" if roll >= combat.FUMBLE else (
-        f"{t.achieved} {'>=' if ok else '<'} {roll}")
-    verdict = "succeeds" if ok else "fails"
-    return (f"The attack resolves: attack {t.attack_total} - defence {t.defence_total} = "
-            f"{t.achieved}; roll {'+'.join(map(str, dice))} = {roll} ({why}): it {verdict}.")
+def _resolution(r: AttackResolved) -> str:
+    why = f"{combat.FUMBLE}+ always fails" if r.roll >= combat.FUMBLE else (
+        f"{r.achieved} {'>=' if r.succeeded else '<'} {r.roll}")
+    verdict = "succeeds" if r.succeeded else "fails"
+    return (f"The attack resolves: attack {r.attack_total} - defence {r.defence_total} = "
+            f"{r.achieved}; roll {'+'.join(map(str, r.dice))} = {r.roll} ({why}): it "
+            f"{verdict}.")
 
 
 def describe_outcomes(outcomes: Sequence[Outcome], viewer: Viewer,

@@ -24,6 +24,7 @@ from engine.core.contract import (
     Options,
     Ruleset,
 )
+from engine.core.effects import Effect, Place
 from engine.core.errors import IllegalAction, SetupError
 from engine.core.legality import Choice
 from engine.core.viewer import Viewer, outcome_visible
@@ -570,6 +571,33 @@ class WorldGainer(Ruleset):
             raise _illegal("bad_zone", f"Unknown zone {zone!r}: use hand, deck, break, "
                            "standby:N or field:SQUARE.")
 
+    # ----- places and values (effects, generic boards) --------------------------------------
+    def _places(self, state: GameState) -> dict[Place, list[str]]:
+        st = cast(WorldGainerState, state)
+        out: dict[Place, list[str]] = {}
+        for seat in (1, 2):
+            p = st.player(seat)
+            out[Place("hand", seat)] = list(p.hand)
+            out[Place("deck", seat)] = list(p.deck)
+            out[Place("break", seat)] = list(p.breaks)
+            for slot, stun in enumerate(p.standby, start=1):
+                out[Place("standby", seat, str(slot))] = [] if stun is None else [stun.card]
+        for fid, square in st.board.items():
+            out[Place("field", None, fid)] = list(square.cards)
+        return out
+
+    def _values(self, state: GameState) -> dict[str, Any]:
+        st = cast(WorldGainerState, state)
+        out: dict[str, Any] = {"phase": st.phase, "stun_placed": st.stun_placed,
+                               "gain_placed": st.gain_placed}
+        for fid, square in st.board.items():
+            out[f"holder:{fid}"] = square.holder
+        for seat in (1, 2):
+            for slot, stun in enumerate(st.player(seat).standby, start=1):
+                if stun is not None:
+                    out[f"stun_ready:{seat}:{slot}"] = stun.ready
+        return out
+
     # ----- views and transcript ------------------------------------------------------------
     def _card_view(self, st: WorldGainerState, cid: str) -> dict[str, Any]:
         c = st.cards[cid]
@@ -609,7 +637,7 @@ class WorldGainer(Ruleset):
         return cid
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None) -> str:
+                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
         seat = action.seat
         if isinstance(action, PlaceStun):
             where = f" in slot {action.slot}" if action.slot else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from engine import JUDGE, SPECTATOR, MatchConfig, Viewer, games
 from engine.core.chance import ReplayChance
 from engine.core.contract import Ruleset
 from engine.core.data import to_data
+from engine.core.effects import CardMoved, MatchEnded, ValueChanged
 from engine.core.errors import ActionError, IllegalAction
 from ledger.catalog import sample_card_set, sample_decks
 from ledger.match import project
@@ -234,3 +236,48 @@ def test_membership_is_exact_not_a_list_lookup(ruleset: Ruleset,
     assert "concede" not in legal
     for choice in legal.choices:
         assert choice.action in legal.sampled and choice.options is not None
+
+
+def test_effects_account_for_every_change(ruleset: Ruleset,
+                                         playouts: list[dict[str, Any]]) -> None:
+    """Replaying with ``step``: moving the reported cards turns the places before into the
+    places after, the reported values are exactly the changed ones, and a step leaves nothing
+    of its bookkeeping on the states."""
+    log = playouts[0]
+    state = log["states"][0]
+    for action, outcomes in log["actions"]:
+        step = ruleset.step(state, action, ReplayChance(outcomes))
+        places = {p: Counter(cards) for p, cards in ruleset.places(state).items()}
+        for e in step.effects:
+            if isinstance(e, CardMoved):
+                if e.source is not None:
+                    places[e.source][e.card] -= 1
+                if e.target is not None:
+                    places.setdefault(e.target, Counter())[e.card] += 1
+        after = ruleset.places(step.state)
+        assert {p: +c for p, c in places.items() if +c} == {
+            p: Counter(cards) for p, cards in after.items() if cards}
+        changed = {e.name: e.after for e in step.effects if isinstance(e, ValueChanged)}
+        old, new = ruleset.values(state), ruleset.values(step.state)
+        assert changed == {k: new.get(k) for k in set(old) | set(new) if old.get(k) != new.get(k)}
+        assert "_effects" not in vars(step.state) and "_effects" not in vars(state)
+        state = step.state
+    assert isinstance(step.effects[-1], MatchEnded)
+
+
+def test_effects_name_hidden_cards_only_to_those_who_may_see_them(
+        ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    log = playouts[0]
+    hidden = shown = 0
+    for state, (action, outcomes) in list(zip(log["states"], log["actions"]))[:60]:
+        step = ruleset.step(state, action, ReplayChance(outcomes))
+        for viewer in [SPECTATOR, *(Viewer("seat", s) for s in state.seats())]:
+            for effect in ruleset.effects_seen_by(step.effects, viewer):
+                if not isinstance(effect, CardMoved):
+                    continue
+                ends = [p for p in (effect.source, effect.target) if p is not None]
+                visible = any(ruleset.sees(viewer, p.zone, p.seat) for p in ends)
+                assert (effect.card is not None) == visible
+                hidden += not visible
+                shown += visible
+    assert hidden and shown

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from engine.core.chance import NoChance
+from engine import JUDGE
+from engine.core.chance import NoChance, SuppliedChance
+from engine.core.effects import CardMoved
+from engine.illuminati.effects import AttackResolved
 from engine.illuminati.model import IlluminatiState
 from tests.engine.illuminati.helpers import (
     G,
@@ -577,3 +580,20 @@ def test_abort_after_paying_is_refused() -> None:
     st = control(duel("tall", "plain"), "tall@1", "plain@2")
     refused(st, {"type": "abort_attack", "seat": 1}, "attack_stage")
     assert st.player(1).structure["tall@1"].tokens == 0
+
+
+def test_i4_the_resolved_attack_is_an_effect_with_its_totals_roll_and_verdict() -> None:
+    """What the rules decided at the roll is reported, not recomputed: achieved 3 (7 - 4),
+    roll 1 + 2 = 3, succeeds; the controlled group moves under the attacker."""
+    st = control(duel("tall", "plain"), "tall@1", "plain@2")
+    for seat in G.to_act(st)[:-1]:
+        st = play(st, {"type": "pass", "seat": seat})
+    step = G.step(st, {"type": "pass", "seat": G.to_act(st)[-1]}, SuppliedChance([1, 2]))
+    (resolved,) = [e for e in step.effects if isinstance(e, AttackResolved)]
+    assert (resolved.attack_total, resolved.defence_total, resolved.achieved) == (7, 4, 3)
+    assert (resolved.dice, resolved.roll, resolved.succeeded) == ((1, 2), 3, True)
+    assert dict(resolved.attack_terms) and dict(resolved.defence_terms)
+    moved = [e for e in step.effects if isinstance(e, CardMoved) and e.card == "plain@2"]
+    assert [(m.source.seat, m.target.seat) for m in moved if m.source and m.target] == [(2, 1)]
+    line = G.describe({"type": "pass", "seat": 2}, [], JUDGE, st, step.effects)
+    assert "attack 7 - defence 4 = 3; roll 1+2 = 3 (3 >= 3): it succeeds." in line

@@ -112,7 +112,7 @@ class Recorder(Application):
         match_id = uuid4()
         payload = {"game": game, "ruleset_version": ruleset.version,
                    "config": config.model_dump(), "replay_policy": replay_policy,
-                   "commitment": commitment(seed), "setup_outcomes": chance.outcomes,
+                   "commitment": commitment(seed), "setup_outcomes": chance.stored(),
                    "chance_source": "table" if setup_outcomes is not None else "seed",
                    "digest": ruleset.digest(state), "recorded_by": recorded_by,
                    "recorded_at": now(), "prev_hash": GENESIS}
@@ -142,7 +142,7 @@ class Recorder(Application):
                 chance.finish()
             digest = ruleset.digest(state)
             payload = {"seq": match.next_seq, "seat": act.seat,
-                       "action": act.model_dump(mode="json"), "outcomes": chance.outcomes,
+                       "action": act.model_dump(mode="json"), "outcomes": chance.stored(),
                        "chance_source": "table" if outcomes is not None else "seed",
                        "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core.chance import Chance
+from engine.core.chance import Chance, Outcome
 
 
 def new_seed() -> bytes:
@@ -42,5 +42,5 @@ class SeededChance(Chance):
         self._seed = seed
         self._position = position
 
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
         return options[derive_index(self._seed, self._position, len(self.outcomes), len(options))]

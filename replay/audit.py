@@ -287,7 +287,7 @@ class _Walker:
             return
         chance = SeededChance(self.seed, position)
         run(chance)
-        if [(o["kind"], o["value"]) for o in chance.outcomes] != [
+        if [(o.kind, o.value) for o in chance.outcomes] != [
                 (o["kind"], o["value"]) for o in stored]:
             raise self._differs("seed_outcomes_mismatch", "the recorded outcomes are not the "
                                 "ones the revealed seed gives",

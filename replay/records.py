@@ -10,8 +10,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from engine.core.chance import outcome_from_data
 from engine.core.contract import Ruleset
-from engine.core.viewer import JUDGE, Viewer, outcome_visible
+from engine.core.viewer import JUDGE, Viewer
 from ledger.match import EVENT_NAMES, Match
 
 _LIBRARY_FIELDS = {"originator_id", "originator_version", "timestamp", "originator_topic"}
@@ -51,8 +52,8 @@ def redact(record: dict[str, Any], viewer: Viewer,
             out["redacted_for"] = str(viewer)
     for key in ("outcomes", "setup_outcomes"):
         if key in out:
-            out[key] = [o if outcome_visible(o, viewer) else {**o, "value": None, "redacted": True}
-                        for o in out[key]]
+            out[key] = [o if outcome_from_data(o).seen_by(viewer)
+                        else {**o, "value": None, "redacted": True} for o in out[key]]
     if out["event"] == "MatchCreated":
         decks = out["config"]["decks"]
         out["config"]["decks"] = [d if viewer.sees_seat(i) else None

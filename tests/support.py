@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.core.chance import Chance, NoChance
+from engine.core.chance import Chance, NoChance, Outcome
 from engine.core.contract import GameState, Ruleset
 from engine.core.errors import IllegalAction
 
@@ -21,7 +21,7 @@ class RandomChance(Chance):
         super().__init__()
         self.rng = rng
 
-    def _pick(self, kind: str, options: Any) -> Any:
+    def _pick(self, request: Outcome, options: Any) -> Any:
         return options[self.rng.randrange(len(options))]
 
 

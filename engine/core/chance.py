@@ -1,24 +1,148 @@
-"""Chance as an explicit actor (C1).
+"""Chance as an explicit actor (C1), with typed outcomes.
 
 The engine never draws random numbers itself. ``apply`` and ``setup`` ask a ``Chance`` source for
-every pick, die roll and shuffle; the source answers and keeps a record of each outcome. The
-recorder stores those outcomes in the event, and a replay hands them back through
-``ReplayChance``, which fails loudly if the engine asks for anything else.
+every draw, die roll and random pick; the source answers and keeps each answer as a typed,
+frozen ``Outcome``. The recorder stores them in the event (``stored()``: plain dicts), and a
+replay hands them back through ``ReplayChance``, which fails loudly if the engine asks for
+anything else.
 
-An outcome is a plain dict ``{"kind": str, "value": ..., "seat": int | None, "hidden": bool}``:
-``seat`` names the one seat allowed to see the value (besides judges), ``hidden`` marks a value no
-seat may see (only judges). With neither, the outcome is public (a die roll).
+The outcomes, and who may see each (the same rule as the zone table, ``may_see``):
+
+- ``CardDrawn``: a card drawn at random from a seat's deck into its hand; that seat sees it.
+  Stored ``{kind, value, seat}``.
+- ``HiddenCard``: a card taken at random that nobody at the table sees (judges do). Stored
+  ``{kind, value, hidden: true}``.
+- ``CardRevealed``, ``DieRolled``, ``SeatChosen``: a card shown to everyone, a die roll, a seat
+  chosen (who plays first); public. Stored ``{kind, value}``.
+
+Each game lists its outcome kinds and which actions consume them (``Ruleset.outcome_kinds`` and
+``Action.consumes``), so a judge at a physical table knows what to enter.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import IllegalAction
+from engine.core.viewer import Viewer
+from engine.core.zones import Visibility, may_see
 
-Outcome = dict[str, Any]
+
+@dataclass(frozen=True)
+class Outcome:
+    """What chance decided for one request: ``kind`` names the request, ``value`` the answer."""
+
+    kind: str
+    value: Any
+
+    def visibility(self) -> tuple[Visibility, int | None]:
+        """Who may see the value, as a zone would say it (visibility, owning seat)."""
+        return Visibility.EVERYONE, None
+
+    def seen_by(self, viewer: Viewer) -> bool:
+        """Whether ``viewer`` may see the value."""
+        return may_see(viewer, *self.visibility())
+
+    def to_data(self) -> dict[str, Any]:
+        """The stored form."""
+        return {"kind": self.kind, "value": self.value}
+
+    def needed(self) -> str:
+        """What a physical table enters for it (for error messages)."""
+        return f"a {self.kind} outcome"
+
+
+@dataclass(frozen=True)
+class CardDrawn(Outcome):
+    """A card drawn at random from ``seat``'s deck into its hand: only that seat sees it."""
+
+    seat: int
+
+    def visibility(self) -> tuple[Visibility, int | None]:
+        """Seen by the drawing seat (and judges)."""
+        return Visibility.OWNER, self.seat
+
+    def to_data(self) -> dict[str, Any]:
+        """The stored form, with the seat."""
+        return {"kind": self.kind, "value": self.value, "seat": self.seat}
+
+    def needed(self) -> str:
+        """What a physical table enters for it."""
+        return f"the card seat {self.seat} draws ({self.kind})"
+
+
+@dataclass(frozen=True)
+class HiddenCard(Outcome):
+    """A card taken at random that nobody at the table sees (judges do)."""
+
+    def visibility(self) -> tuple[Visibility, int | None]:
+        """Judges only."""
+        return Visibility.JUDGES, None
+
+    def to_data(self) -> dict[str, Any]:
+        """The stored form, marked hidden."""
+        return {"kind": self.kind, "value": self.value, "hidden": True}
+
+
+@dataclass(frozen=True)
+class CardRevealed(Outcome):
+    """A card taken at random and shown to everyone (an agent's cost)."""
+
+    def needed(self) -> str:
+        """What a physical table enters for it."""
+        return f"the card revealed ({self.kind})"
+
+
+@dataclass(frozen=True)
+class DieRolled(Outcome):
+    """A die roll, 1 to ``sides``."""
+
+    sides: int = 6
+
+    def needed(self) -> str:
+        """What a physical table enters for it."""
+        return f"a die roll 1-{self.sides} ({self.kind})"
+
+
+@dataclass(frozen=True)
+class SeatChosen(Outcome):
+    """A seat chosen at random (who plays first)."""
+
+    def needed(self) -> str:
+        """What a physical table enters for it."""
+        return f"the seat chosen ({self.kind})"
+
+
+PUBLIC_OUTCOMES: dict[str, type[Outcome]] = {
+    "card_revealed": CardRevealed, "die_rolled": DieRolled, "seat_chosen": SeatChosen}
+
+
+def outcome_from_data(data: Outcome | Mapping[str, Any],
+                      kinds: Mapping[str, type[Outcome]] | None = None) -> Outcome:
+    """The typed outcome of a stored one. Its visibility needs nothing more; ``kinds`` (a
+    game's ``outcome_kinds`` types by kind family) tells public outcomes apart."""
+    if isinstance(data, Outcome):
+        return data
+    kind, value = str(data.get("kind")), data.get("value")
+    if data.get("hidden"):
+        return HiddenCard(kind, value)
+    if data.get("seat") is not None:
+        return CardDrawn(kind, value, int(data["seat"]))
+    cls = (kinds or {}).get(kind.split(":", 1)[0], Outcome)
+    return cls(kind, value) if cls in PUBLIC_OUTCOMES.values() else Outcome(kind, value)
+
+
+@dataclass(frozen=True)
+class OutcomeKind:
+    """A game's outcome kind (a family: ``order_roll`` covers ``order_roll:3``), its type and
+    what it means at the table."""
+
+    kind: str
+    type: type[Outcome]
+    description: str
 
 
 class ChanceError(RuntimeError):
@@ -31,51 +155,64 @@ class Chance(ABC):
     def __init__(self) -> None:
         self.outcomes: list[Outcome] = []
 
-    def pick(self, kind: str, options: Sequence[Any], *, seat: int | None = None,
-             hidden: bool = False) -> Any:
-        """One of ``options`` uniformly (duplicates weigh more: a deck with 3 copies)."""
+    def draw(self, kind: str, deck: Sequence[str], seat: int) -> str:
+        """A card drawn at random from ``seat``'s ``deck`` (duplicates weigh more)."""
+        return str(self._record(CardDrawn(kind, None, seat), deck))
+
+    def hidden_card(self, kind: str, cards: Sequence[str]) -> str:
+        """A card taken at random that nobody at the table sees."""
+        return str(self._record(HiddenCard(kind, None), cards))
+
+    def reveal(self, kind: str, cards: Sequence[str]) -> str:
+        """A card taken at random and shown to everyone."""
+        return str(self._record(CardRevealed(kind, None), cards))
+
+    def roll(self, kind: str, sides: int) -> int:
+        """A die roll from 1 to ``sides``, public."""
+        return int(self._record(DieRolled(kind, None, sides), list(range(1, sides + 1))))
+
+    def choose_seat(self, kind: str, seats: Sequence[int]) -> int:
+        """A seat chosen at random, public."""
+        return int(self._record(SeatChosen(kind, None), seats))
+
+    def stored(self) -> list[dict[str, Any]]:
+        """The outcomes as the event stores them."""
+        return [o.to_data() for o in self.outcomes]
+
+    def _record(self, request: Outcome, options: Sequence[Any]) -> Any:
         if not options:
-            raise ChanceError(f"nothing to pick from for {kind!r}")
-        value = self._pick(kind, options)
-        self.outcomes.append(_outcome(kind, value, seat, hidden))
+            raise ChanceError(f"nothing to pick from for {request.kind!r}")
+        value = self._pick(request, options)
+        self.outcomes.append(_answered(request, value))
         return value
 
-    def roll(self, kind: str, sides: int, *, seat: int | None = None) -> int:
-        """A die roll from 1 to ``sides``, public unless ``seat`` is given."""
-        value = self._pick(kind, list(range(1, sides + 1)))
-        self.outcomes.append(_outcome(kind, value, seat, False))
-        return int(value)
-
     @abstractmethod
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
-        """Return one of ``options``."""
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
+        """Return one of ``options`` for ``request`` (its ``value`` still None)."""
 
 
-def _outcome(kind: str, value: Any, seat: int | None, hidden: bool) -> Outcome:
-    out: Outcome = {"kind": kind, "value": value}
-    if seat is not None:
-        out["seat"] = seat
-    if hidden:
-        out["hidden"] = True
-    return out
+def _answered(request: Outcome, value: Any) -> Outcome:
+    fields = {**request.__dict__, "value": value}
+    return type(request)(**fields)
 
 
 class ReplayChance(Chance):
     """Hands back stored outcomes in order; any mismatch is a ``ChanceError``."""
 
-    def __init__(self, stored: Sequence[Outcome]) -> None:
+    def __init__(self, stored: Sequence[Outcome | Mapping[str, Any]]) -> None:
         super().__init__()
-        self._stored = list(stored)
+        self._stored = [outcome_from_data(o) for o in stored]
         self._next = 0
 
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
+        kind = request.kind
         if self._next >= len(self._stored):
             raise ChanceError(f"the engine asked for a {kind!r} outcome that was never recorded")
         stored = self._stored[self._next]
         self._next += 1
-        if stored.get("kind") != kind:
-            raise ChanceError(f"recorded outcome is {stored.get('kind')!r}, engine asked {kind!r}")
-        value = stored.get("value")
+        if stored.kind != kind:
+            raise ChanceError(f"recorded outcome is {stored.kind!r}, engine asked {kind!r}")
+        value = stored.value
         if value not in options:
             raise ChanceError(f"recorded {kind!r} outcome {value!r} is not possible here")
         return value
@@ -99,12 +236,13 @@ class SuppliedChance(Chance):
         self._supplied = list(supplied)
         self._next = 0
 
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
+        kind = request.kind
         if self._next >= len(self._supplied):
             raise IllegalAction(
                 "outcome_missing",
-                f"This action needs a {kind} outcome from the table; "
-                f"only {len(self._supplied)} were supplied.", kind=kind)
+                f"This action needs {request.needed()} from the table as outcome "
+                f"{self._next + 1}; only {len(self._supplied)} were supplied.", kind=kind)
         value = self._supplied[self._next]
         self._next += 1
         if isinstance(value, dict):
@@ -112,7 +250,8 @@ class SuppliedChance(Chance):
         if value not in options:
             raise IllegalAction(
                 "outcome_impossible",
-                f"The supplied {kind} outcome {value!r} is not possible here.", kind=kind)
+                f"The supplied outcome {self._next}, {value!r}, is not possible for "
+                f"{request.needed()}.", kind=kind)
         return value
 
     def finish(self) -> None:
@@ -127,8 +266,8 @@ class SuppliedChance(Chance):
 class NoChance(Chance):
     """For positions where no chance is expected (tests, pure checks): any request is an error."""
 
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
-        raise ChanceError(f"no chance source, but the engine asked for {kind!r}")
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
+        raise ChanceError(f"no chance source, but the engine asked for {request.kind!r}")
 
 
 class ProbeChance(Chance):
@@ -136,5 +275,5 @@ class ProbeChance(Chance):
     can be tried without a seed. Rules decide legality before they consult chance; the
     conformance suite checks that this holds for every game."""
 
-    def _pick(self, kind: str, options: Sequence[Any]) -> Any:
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
         return options[0]

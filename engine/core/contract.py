@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from engine.core.chance import Chance, Outcome, ProbeChance
+from engine.core.chance import Chance, Outcome, OutcomeKind, ProbeChance, outcome_from_data
 from engine.core.data import digest, from_data, to_data
 from engine.core.effects import (
     Effect,
@@ -31,7 +31,7 @@ from engine.core.effects import (
 )
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from engine.core.legality import Choice, LegalActions
-from engine.core.viewer import Viewer, outcome_visible
+from engine.core.viewer import Viewer
 from engine.core.zones import CardFlow, Zone, ZoneTable, flow_visible
 
 
@@ -88,6 +88,7 @@ class Action(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     card_flows: ClassVar[tuple[CardFlow, ...]] = ()
+    consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds it may ask chance for, in order
 
     seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
 
@@ -211,6 +212,8 @@ class Ruleset(ABC):
     actions: ClassVar[tuple[type[Action], ...]]
     zones: ClassVar[tuple[Zone, ...]]
     phases: ClassVar[tuple[str, ...]] = ()  # what a judge's turn change may set
+    outcome_kinds: ClassVar[tuple[OutcomeKind, ...]] = ()  # every chance request of the game
+    setup_consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds setup asks for, in order
     position_format: ClassVar[int] = 1  # bumped when what a position holds changes
 
     def __init__(self) -> None:
@@ -234,8 +237,26 @@ class Ruleset(ABC):
                                   errors=_json_errors(exc)) from None
 
     def action_schema(self) -> dict[str, Any]:
-        """JSON schema of every action of this game (a discriminated union on ``type``)."""
-        return self._adapter.json_schema()
+        """JSON schema of every action of this game (a discriminated union on ``type``); each
+        action's ``x-outcomes`` lists the chance outcomes it may need, in order, so a physical
+        table knows what to enter."""
+        schema = self._adapter.json_schema()
+        for model in self._models.values():
+            entry = schema.get("$defs", {}).get(model.__name__)
+            if entry is not None:
+                entry["x-outcomes"] = self.outcomes_consumed(model.consumes)
+        return schema
+
+    def outcomes_consumed(self, kinds: Sequence[str]) -> list[dict[str, str]]:
+        """``kinds`` (outcome kind families) with their types and meanings."""
+        known = {k.kind: k for k in self.outcome_kinds}
+        return [{"kind": k, "outcome": known[k].type.__name__,
+                 "description": known[k].description} for k in kinds]
+
+    def typed_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]]) -> list[Outcome]:
+        """Stored outcomes as this game's typed outcomes."""
+        types = {k.kind: k.type for k in self.outcome_kinds}
+        return [outcome_from_data(o, types) for o in outcomes]
 
     def action_types(self) -> list[str]:
         """The action type names, game actions first."""
@@ -418,7 +439,8 @@ class Ruleset(ABC):
         """None while the match goes on; else the result."""
         return state.result
 
-    def describe(self, action: Action | Mapping[str, Any], outcomes: Sequence[Outcome],
+    def describe(self, action: Action | Mapping[str, Any],
+                 outcomes: Sequence[Outcome | Mapping[str, Any]],
                  viewer: Viewer, before: GameState | None = None,
                  effects: Sequence[Effect] = ()) -> str:
         """One transcript line for ``action``, redacted for ``viewer``.
@@ -432,15 +454,16 @@ class Ruleset(ABC):
         if isinstance(act, Adjust):
             return f"Adjustment for seat {act.seat}: {self._adjust_phrase(act, viewer)} " \
                    f"(reason: {act.reason})."
-        return self._describe(act, list(outcomes), viewer, before,
+        return self._describe(act, self.typed_outcomes(outcomes), viewer, before,
                               self.effects_seen_by(effects, viewer))
 
-    def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
-                          before: GameState | None = None) -> list[str]:
+    def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
+                          viewer: Viewer, before: GameState | None = None) -> list[str]:
         """Phrases for chance outcomes outside an action (setup), redacted for ``viewer``."""
-        seen = self.visible_outcomes(outcomes, viewer)
-        hidden = len(outcomes) - len(seen)
-        phrases = [f"{o['kind']}: {o['value']}" for o in seen]
+        typed = self.typed_outcomes(outcomes)
+        seen = [o for o in typed if o.seen_by(viewer)]
+        hidden = len(typed) - len(seen)
+        phrases = [f"{o.kind}: {o.value}" for o in seen]
         return phrases + ([f"{hidden} hidden outcome(s)"] if hidden else [])
 
     def scores(self, state: GameState) -> dict[int, int] | None:
@@ -623,12 +646,6 @@ class Ruleset(ABC):
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
                   before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
         """A transcript line for a game action."""
-
-    # small shared helper for games
-    @staticmethod
-    def visible_outcomes(outcomes: Sequence[Outcome], viewer: Viewer) -> list[Outcome]:
-        """The outcomes ``viewer`` may see, in order."""
-        return [o for o in outcomes if outcome_visible(o, viewer)]
 
 
 def _string_keys(scores: dict[int, int] | None) -> dict[str, int] | None:

@@ -45,13 +45,3 @@ class Viewer:
 
 JUDGE = Viewer("judge")
 SPECTATOR = Viewer("spectator")
-
-
-def outcome_visible(outcome: dict[str, object], viewer: Viewer) -> bool:
-    """Whether a recorded chance outcome may be shown to ``viewer`` (see engine.core.chance)."""
-    if viewer.is_judge:
-        return True
-    if outcome.get("hidden"):
-        return False
-    seat = outcome.get("seat")
-    return seat is None or viewer.sees_seat(int(seat))  # type: ignore[call-overload]

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.core.chance import CardDrawn, CardRevealed, DieRolled, OutcomeKind
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 from engine.illuminati.model import Side
@@ -22,6 +23,7 @@ CardRef = Field(min_length=1, max_length=60)
 class RevealIlluminati(Action):
     """All players reveal the Illuminati they laid face down, together (one action per table)."""
 
+    consumes = ("plot_draw",)
     type: Literal["reveal_illuminati"] = "reveal_illuminati"
     choices: dict[int, str] = Field(description="Seat -> the Illuminati card from its plot deck.")
 
@@ -30,6 +32,7 @@ class RevealGroups(Action):
     """One round of the simultaneous initial-group choice (I9): every seat still without a
     group reveals one; duplicated names are set aside and those seats choose again."""
 
+    consumes = ("group_draw", "order_roll")
     type: Literal["reveal_groups"] = "reveal_groups"
     choices: dict[int, str] = Field(description="Seat -> a group card from its group deck.")
 
@@ -39,6 +42,7 @@ class DrawPlot(Action):
     """Draw a plot card: free once at the beginning of your turn; otherwise (at any time) paid
     with one token of your Illuminati (or an Action resource) or two tokens of your groups."""
 
+    consumes = ("plot_draw",)
     type: Literal["draw_plot"] = "draw_plot"
     pay: list[str] = Field(default_factory=list, max_length=2,
                            description="Cards whose token pays; empty for the free draw.")
@@ -48,6 +52,7 @@ class DrawGroup(Action):
     """Draw a group-deck card: free at the beginning of your turn, or once in the main phase for
     one token."""
 
+    consumes = ("group_draw",)
     type: Literal["draw_group"] = "draw_group"
     pay: str | None = Field(default=None, description="Card whose token pays (main phase).")
 
@@ -119,6 +124,7 @@ class PlayAgent(Action):
 class Pass(Action):
     """Done supporting this attack; when every player has passed, the dice are rolled."""
 
+    consumes = ("attack_die",)
     type: Literal["pass"] = "pass"
 
 
@@ -193,6 +199,7 @@ class MoveLink(Action):
 class PlaceAgent(Action):
     """Place an Illuminati agent from your plot hand; costs the top card of each of your decks."""
 
+    consumes = ("agent_cost_plot", "agent_cost_group")
     type: Literal["place_agent"] = "place_agent"
     card: str = CardRef
 
@@ -267,4 +274,20 @@ ACTIONS: tuple[type[Action], ...] = (
     DeclareAttack, PayAttack, AbortAttack, Support, PlayAgent, Pass, InstantAttack,
     MoveGroup, PlaceResource, UseResource, GiveResource, TradeResources, MakeLink, MoveLink,
     PlaceAgent, PlayPlot, Discard, GiveCards, DeclareVictory, DisputeClaim, RuleClaim, EndTurn,
+)
+
+# C1: what chance decides in Illuminati, and what a physical table enters for it
+OUTCOME_KINDS = (
+    OutcomeKind("plot_draw", CardDrawn, "A card a seat draws from its plot deck (3 each after "
+                "the Illuminati reveal, then draw_plot)."),
+    OutcomeKind("group_draw", CardDrawn, "A card a seat draws from its group deck (6 each when "
+                "setup ends, then draw_group)."),
+    OutcomeKind("order_roll", DieRolled, "I10: each die of a seat's 2d6 for turn order "
+                "(order_roll:SEAT), tied seats rolling again among themselves."),
+    OutcomeKind("agent_cost_plot", CardRevealed, "The plot-deck card discarded as an "
+                "Illuminati agent's cost."),
+    OutcomeKind("agent_cost_group", CardRevealed, "The group-deck card discarded as an "
+                "Illuminati agent's cost."),
+    OutcomeKind("attack_die", DieRolled, "I4: each die of the attack's 2d6, rolled when the "
+                "last player passes."),
 )

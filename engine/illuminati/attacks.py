@@ -235,7 +235,7 @@ def _resolve(st: IlluminatiState, attack: Attack, chance: Chance) -> None:
     """I4, then the consequences (攻撃後の処理)."""
     first = len(chance.outcomes)
     roll = combat.roll_2d6(chance, "attack_die")
-    dice = tuple(int(o["value"]) for o in chance.outcomes[first:])
+    dice = tuple(int(o.value) for o in chance.outcomes[first:])
     t = combat.tally(st, attack)
     succeeded = combat.succeeds(t.achieved, roll)
     emit(st, AttackResolved(

@@ -201,7 +201,7 @@ def _pay_agent_cost(st: IlluminatiState, p: Player, chance: Chance) -> None:
     for which in ("plot", "group"):
         deck = p.plot_deck if which == "plot" else p.group_deck
         if deck.shuffled:
-            top = str(chance.pick(f"agent_cost_{which}", deck.shuffled))
+            top = chance.reveal(f"agent_cost_{which}", deck.shuffled)
             deck.shuffled.remove(top)
         else:
             top = deck.bottom.pop(0)

@@ -92,6 +92,7 @@ class Illuminati(Ruleset):
     options_model = IlluminatiOptions
     actions = act.ACTIONS
     zones = ZONES
+    outcome_kinds = act.OUTCOME_KINDS
     phases = TURN_PHASES
 
     # ----- setup -------------------------------------------------------------------------------
@@ -159,7 +160,8 @@ class Illuminati(Ruleset):
         return views.describe(action, outcomes, viewer, cast(IlluminatiState | None, before),
                               effects)
 
-    def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
-                          before: GameState | None = None) -> list[str]:
+    def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
+                          viewer: Viewer, before: GameState | None = None) -> list[str]:
         """Draws, agent costs, turn-order and attack dice, redacted for ``viewer``."""
-        return views.describe_outcomes(outcomes, viewer, cast(IlluminatiState | None, before))
+        return views.describe_outcomes(self.typed_outcomes(outcomes), viewer,
+                                       cast(IlluminatiState | None, before))

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core.chance import Outcome
+from engine.core.chance import CardDrawn, Outcome
 from engine.core.contract import Action
 from engine.core.effects import Effect
-from engine.core.viewer import Viewer, outcome_visible
+from engine.core.viewer import Viewer
 from engine.core.zones import flow_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
@@ -218,15 +218,13 @@ def describe_outcomes(outcomes: Sequence[Outcome], viewer: Viewer,
     draws: dict[int, list[str | None]] = {}
     order: dict[str, list[int]] = {}
     for o in outcomes:
-        kind = str(o["kind"])
-        if kind.endswith("_draw"):
-            seen = outcome_visible(o, viewer)
-            draws.setdefault(int(o["seat"]), []).append(
-                _name(before, o["value"]) if seen else None)
-        elif kind.startswith("agent_cost_"):
-            phrases.append(f"{_name(before, o['value'])} is discarded as an agent's cost.")
-        elif kind.startswith("order_roll:"):
-            order.setdefault(kind.split(":", 1)[1], []).append(int(o["value"]))
+        if isinstance(o, CardDrawn):
+            draws.setdefault(o.seat, []).append(
+                _name(before, o.value) if o.seen_by(viewer) else None)
+        elif o.kind.startswith("agent_cost_"):
+            phrases.append(f"{_name(before, o.value)} is discarded as an agent's cost.")
+        elif o.kind.startswith("order_roll:"):
+            order.setdefault(o.kind.split(":", 1)[1], []).append(int(o.value))
     for seat, cards in draws.items():
         named = [c for c in cards if c]
         phrases.append(f"Seat {seat} draws {', '.join(named)}." if named else

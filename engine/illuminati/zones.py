@@ -88,7 +88,7 @@ def draw(st: IlluminatiState, seat: int, which: Literal["plot", "group"], chance
     p = st.player(seat)
     deck = p.plot_deck if which == "plot" else p.group_deck
     if deck.shuffled:
-        card = str(chance.pick(f"{which}_draw", deck.shuffled, seat=seat))
+        card = chance.draw(f"{which}_draw", deck.shuffled, seat)
         deck.shuffled.remove(card)
     elif deck.bottom:
         card = deck.bottom.pop(0)

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.chance import CardDrawn, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 
 
@@ -59,7 +60,17 @@ class Gain(Action):
 class EndTurn(Action):
     """End phase: pass the turn; the next player readies their stuns and draws."""
 
+    consumes = ("draw",)
     type: Literal["end_turn"] = "end_turn"
 
 
 ACTIONS: tuple[type[Action], ...] = (PlaceStun, Gain, EndTurn)
+
+# C1: what chance decides in World Gainer, and what a physical table enters for it
+OUTCOME_KINDS = (
+    OutcomeKind("draw", CardDrawn, "The card a seat draws from its deck: 7 each in setup (seat "
+                "1 first), then one in each draw phase (the next seat's, on end_turn)."),
+    OutcomeKind("first_player", SeatChosen, "Who plays first (setup), when the first_player "
+                "option is not set."),
+)
+SETUP_CONSUMES = ("draw", "first_player")

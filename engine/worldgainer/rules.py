@@ -14,7 +14,7 @@ from typing import Any, Literal, cast
 
 from pydantic import Field
 
-from engine.core.chance import Chance, Outcome
+from engine.core.chance import CardDrawn, Chance, Outcome, SeatChosen
 from engine.core.contract import (
     Action,
     Adjust,
@@ -27,10 +27,12 @@ from engine.core.contract import (
 from engine.core.effects import Effect, Place
 from engine.core.errors import IllegalAction, SetupError
 from engine.core.legality import Choice
-from engine.core.viewer import Viewer, outcome_visible
+from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.worldgainer.actions import (
     ACTIONS,
+    OUTCOME_KINDS,
+    SETUP_CONSUMES,
     DiscardFieldCard,
     DiscardStun,
     EndTurn,
@@ -99,6 +101,8 @@ class WorldGainer(Ruleset):
     actions = ACTIONS
     zones = ZONES
     phases = PHASES
+    outcome_kinds = OUTCOME_KINDS
+    setup_consumes = SETUP_CONSUMES
 
     # ----- deck construction (C5) ----------------------------------------------------------
     def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
@@ -138,7 +142,7 @@ class WorldGainer(Ruleset):
         for seat in (1, 2):
             for _ in range(HAND_SIZE):
                 self._draw(state, seat, chance)
-        first = opts.first_player or int(chance.pick("first_player", [1, 2]))
+        first = opts.first_player or chance.choose_seat("first_player", [1, 2])
         state.first_player = first
         state.active = first
         # W5: the first player skips the draw of the first turn; there are no stuns to ready.
@@ -386,7 +390,7 @@ class WorldGainer(Ruleset):
             st.result = MatchResult(winners=[_other(seat)], losers=[seat], reason="deck_out",
                                     detail=f"seat {seat} had to draw from an empty deck")
             return
-        card = chance.pick("draw", me.deck, seat=seat)
+        card = chance.draw("draw", me.deck, seat)
         me.deck.remove(card)
         me.hand.append(card)
         me.hand.sort()
@@ -652,18 +656,17 @@ class WorldGainer(Ruleset):
             line = f"Seat {seat}: {action.model_dump()}"
         return " ".join([line, *self.describe_outcomes(outcomes, viewer, before)])
 
-    def describe_outcomes(self, outcomes: Sequence[Outcome], viewer: Viewer,
-                          before: GameState | None = None) -> list[str]:
+    def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
+                          viewer: Viewer, before: GameState | None = None) -> list[str]:
         """Phrases for chance outcomes (draws, first player), redacted for ``viewer``."""
         phrases = []
         draws: dict[int, list[str | None]] = {}
-        for o in outcomes:
-            if o["kind"] == "draw":
-                seen = outcome_visible(o, viewer)
-                draws.setdefault(int(o["seat"]), []).append(
-                    self._name(before, o["value"]) if seen else None)
-            elif o["kind"] == "first_player":
-                phrases.append(f"Seat {o['value']} plays first.")
+        for o in self.typed_outcomes(outcomes):
+            if isinstance(o, CardDrawn):
+                draws.setdefault(o.seat, []).append(
+                    self._name(before, o.value) if o.seen_by(viewer) else None)
+            elif isinstance(o, SeatChosen):
+                phrases.append(f"Seat {o.value} plays first.")
         for seat, cards in draws.items():
             named = [c for c in cards if c]
             if named:

@@ -281,3 +281,23 @@ def test_effects_name_hidden_cards_only_to_those_who_may_see_them(
                 hidden += not visible
                 shown += visible
     assert hidden and shown
+
+
+def test_every_chance_outcome_is_declared_with_its_type(ruleset: Ruleset,
+                                                       playouts: list[dict[str, Any]]) -> None:
+    """C1 documented: each outcome an action asks for is a kind its model lists in
+    ``consumes``, of the type the game's ``outcome_kinds`` says (so the schema tells a
+    physical table what to enter)."""
+    kinds = {k.kind: k.type for k in ruleset.outcome_kinds}
+    models = {m.model_fields["type"].default: m for m in ruleset.actions}
+    for log in playouts[:4]:
+        for o in log["setup"]:
+            family = o.kind.split(":", 1)[0]
+            assert family in ruleset.setup_consumes and type(o) is kinds[family], o
+        for action, outcomes in log["actions"]:
+            model = models.get(action["type"])
+            for o in outcomes:
+                family = o.kind.split(":", 1)[0]
+                assert model is not None and family in model.consumes, (action["type"], o)
+                assert type(o) is kinds[family], o
+                assert ruleset.typed_outcomes([o.to_data()]) == [o]

@@ -128,7 +128,7 @@ def _table_outcomes(kiroku: Kiroku, match_id: UUID, action: dict[str, Any],
     ruleset = get_game(kiroku.recorder.get_match(match_id).game)
     chance = RandomChance(rng)
     ruleset.apply(kiroku.recorder.get_match(match_id).state, action, chance)
-    return [o["value"] for o in chance.outcomes]
+    return [o.value for o in chance.outcomes]
 
 
 def record(scenario: Scenario, kiroku: Kiroku) -> UUID:
@@ -145,7 +145,7 @@ def record(scenario: Scenario, kiroku: Kiroku) -> UUID:
                              decks=[sample_decks(scenario.game)[d].cards for d in chosen],
                              options=scenario.options)
         ruleset.setup(config, probe)
-        setup = [o["value"] for o in probe.outcomes]
+        setup = [o.value for o in probe.outcomes]
     match_id = kiroku.new_match(scenario.game, names, chosen, options=scenario.options,
                                 recorded_by=RECORDED_BY, seed=scenario.seed,
                                 setup_outcomes=setup)

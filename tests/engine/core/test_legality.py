@@ -52,4 +52,4 @@ def test_check_leaves_the_state_as_it_was() -> None:
 
 def test_probe_chance_answers_with_the_first_possibility() -> None:
     chance = ProbeChance()
-    assert chance.pick("draw", ["b", "a"]) == "b" and chance.roll("die", 6) == 1
+    assert chance.draw("draw", ["b", "a"], 1) == "b" and chance.roll("die", 6) == 1

@@ -281,7 +281,7 @@ def resolve(st: IlluminatiState, dice: tuple[int, int]) -> IlluminatiState:
     chance = SuppliedChance(list(dice))
     st = play(st, {"type": "pass", "seat": waiting[-1]}, chance)
     chance.finish()
-    assert [o["kind"] for o in chance.outcomes] == ["attack_die", "attack_die"]
+    assert [o.kind for o in chance.outcomes] == ["attack_die", "attack_die"]
     assert st.attack is None
     return st
 

@@ -130,8 +130,8 @@ def test_setup_three_plots_each_after_the_illuminati_reveal() -> None:
     chance.finish()
     assert st.player(1).plot_hand == ["memo@1", "memo@1.2", "memo@1.3"]
     assert st.player(2).plot_hand == ["memo@2.5", "memo@2.6", "memo@2.7"]
-    assert [o["kind"] for o in chance.outcomes] == ["plot_draw"] * 6
-    assert [o["seat"] for o in chance.outcomes] == [1, 1, 1, 2, 2, 2]
+    assert [o.kind for o in chance.outcomes] == ["plot_draw"] * 6
+    assert [o.seat for o in chance.outcomes] == [1, 1, 1, 2, 2, 2]
     assert st.player(1).plot_deck.size() == 15 - 1 - 3
     assert list(st.player(1).structure) == ["alpha@1"]
     assert st.player(1).structure["alpha@1"].parent is None
@@ -263,7 +263,7 @@ def test_i10_turn_order_by_2d6_with_ties_rerolled_among_the_tied_only() -> None:
     chance = SuppliedChance(opening_groups(st, choices) + dice)
     st = play(st, {"type": "reveal_groups", "seat": 1, "choices": choices}, chance)
     chance.finish()
-    rolls = [(o["kind"], o["value"]) for o in chance.outcomes if o["kind"] != "group_draw"]
+    rolls = [(o.kind, o.value) for o in chance.outcomes if o.kind != "group_draw"]
     assert rolls == [("order_roll:1", 6), ("order_roll:1", 6), ("order_roll:2", 3),
                      ("order_roll:2", 4), ("order_roll:3", 5), ("order_roll:3", 2),
                      ("order_roll:2", 1), ("order_roll:2", 1), ("order_roll:3", 2),

@@ -196,7 +196,7 @@ def test_illuminati_agent_costs_the_top_card_of_each_deck() -> None:
     chance = SuppliedChance([plot_card, group_card])
     st = play(st, {"type": "place_agent", "seat": 1, "card": "beta@1"}, chance)
     chance.finish()
-    assert [o["kind"] for o in chance.outcomes] == ["agent_cost_plot", "agent_cost_group"]
+    assert [o.kind for o in chance.outcomes] == ["agent_cost_plot", "agent_cost_group"]
     p = st.player(1)
     assert p.agents == ["beta@1"] and p.plot_hand == []
     assert sorted(p.discard) == sorted([plot_card, group_card])

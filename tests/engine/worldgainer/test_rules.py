@@ -171,8 +171,8 @@ def test_setup_deals_seven_cards_each_as_recorded_draws() -> None:
     assert state.player(2).hand == HAND_2
     assert len(state.player(1).deck) == len(state.player(2).deck) == 33
     assert state.player(1).deck.count("F03") == 2
-    assert chance.outcomes[0] == {"kind": "draw", "value": "F01", "seat": 1}
-    assert chance.outcomes[7] == {"kind": "draw", "value": "F04", "seat": 2}
+    assert chance.stored()[0] == {"kind": "draw", "value": "F01", "seat": 1}
+    assert chance.stored()[7] == {"kind": "draw", "value": "F04", "seat": 2}
     assert len(chance.outcomes) == 14  # the option chose the first player: no pick
     assert (state.first_player, state.active, state.turn, state.phase) == (2, 2, 1, "standby")
     assert all(sq.holder is None and not sq.cards for sq in state.board.values())
@@ -184,7 +184,7 @@ def test_setup_first_player_is_a_recorded_pick_without_the_option() -> None:
     chance = SuppliedChance(HAND_1 + HAND_2 + [2])
     state = setup([forty(), forty()], chance=chance)
     chance.finish()
-    assert chance.outcomes[-1] == {"kind": "first_player", "value": 2}
+    assert chance.stored()[-1] == {"kind": "first_player", "value": 2}
     assert (state.first_player, state.active) == (2, 2)
 
 
@@ -194,7 +194,7 @@ def test_w5_first_player_skips_the_first_draw_and_the_second_player_draws() -> N
     assert len(state.player(1).hand) == 7
     chance = SuppliedChance(["F07"])
     state = play(state, {"type": "end_turn", "seat": 1}, chance)
-    assert chance.outcomes == [{"kind": "draw", "value": "F07", "seat": 2}]
+    assert chance.stored() == [{"kind": "draw", "value": "F07", "seat": 2}]
     assert (state.turn, state.active) == (2, 2)
     assert state.player(1).hand == HAND_1
     assert state.player(2).hand == sorted(HAND_2 + ["F07"])

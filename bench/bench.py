@@ -1,15 +1,19 @@
 """Kiroku benchmark: recording throughput, time travel on a long match, stored size.
 
-    python bench/bench.py [--quick]
+    python bench/bench.py [--quick] [--engine-only]
 
 Prints (medians of repeated runs, on SQLite files in a temporary folder):
+- engine-only actions per CPU second (legal actions, apply, chance; no storage) of random
+  playouts of World Gainer (2 players) and Illuminati (4 players, time called after 8 turns),
+  with the engine's structural state copier and, side by side in the same process (runs
+  interleaved), with the ``copy.deepcopy`` it replaced;
 - actions recorded per second through the library (Kiroku.record, random legal playouts);
 - actions recorded per second through HTTP (a real uvicorn server, one client, keep-alive);
 - milliseconds to get the state at a random position of a 2,000-action match (fresh process
   view, so snapshots are used, not the in-memory cache);
 - stored bytes per action (events, and snapshots separately);
-- Illuminati (4 players, time called after 8 turns): engine actions per second (legal actions,
-  apply, chance; no storage), recorded actions per second, and the state at a random position.
+- Illuminati (4 players, time called after 8 turns): recorded actions per second, and the state
+  at a random position.
 
 The 2,000-action match alternates ``end_turn`` (a draw) with a judge's C3 adjustment returning a
 card from hand to deck, so the match goes on past the natural end of a World Gainer game.
@@ -18,6 +22,7 @@ card from hand to deck, so the match goes on past the natural end of a World Gai
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import random
 import socket
@@ -27,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +41,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import JUDGE, get_game  # noqa: E402
-from ledger.catalog import sample_decks  # noqa: E402
+from engine import JUDGE, MatchConfig, get_game  # noqa: E402
+from engine.core import contract  # noqa: E402
+from ledger.catalog import sample_card_set, sample_decks  # noqa: E402
+from ledger.seed import SeededChance  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
 DECKS = list(sample_decks("worldgainer"))  # the order simulate() uses
@@ -146,18 +155,16 @@ def position_ms(folder: Path, match_id: Any, samples: int, db: str = "long.db") 
 ILLUMINATI_OPTIONS = {"turn_limit": 8}
 
 
-def illuminati_engine_rate(games: int, players: int) -> float:
-    """Engine-only actions per second over random Illuminati playouts (seeded, no storage)."""
-    from engine import MatchConfig
-    from ledger.catalog import sample_card_set
-    from ledger.seed import SeededChance
-
-    rules = get_game("illuminati")
-    decks = list(sample_decks("illuminati").values())
+def engine_rate(game: str, players: int, games: int, options: dict[str, Any]) -> float:
+    """Engine-only actions per CPU second over random playouts (seeded; legal actions, apply and
+    chance, no storage). CPU time of this process, not wall time: the engine is single-threaded
+    and CPU-bound, and CPU time does not count the time other processes on the machine take."""
+    rules = get_game(game)
+    decks = list(sample_decks(game).values())
     config = MatchConfig(players=[f"P{i}" for i in range(players)],
                          decks=[decks[i % len(decks)].cards for i in range(players)],
-                         cards=sample_card_set("illuminati").cards, options=ILLUMINATI_OPTIONS)
-    done, start = 0, time.perf_counter()
+                         cards=sample_card_set(game).cards, options=options)
+    done, start = 0, time.process_time()
     for seed in range(games):
         rng, key = random.Random(seed), bytes([seed]) * 32
         state = rules.setup(config, SeededChance(key, 0))
@@ -166,7 +173,39 @@ def illuminati_engine_rate(games: int, players: int) -> float:
             action = rng.choice(rules.legal_actions(state, seat))
             done += 1
             state = rules.apply(state, action, SeededChance(key, done))
-    return done / (time.perf_counter() - start)
+    return done / (time.process_time() - start)
+
+
+@contextmanager
+def state_copier(name: str) -> Iterator[None]:
+    """Run ``Ruleset.apply`` with the given state copier: "structural" (engine.core.copying, what
+    the engine uses) or "deepcopy" (what it used before), to compare the two side by side."""
+    saved = contract.copy_state
+    contract.copy_state = copy.deepcopy if name == "deepcopy" else saved  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        contract.copy_state = saved
+
+
+ENGINE_GAMES = [("World Gainer, 2 players", "worldgainer", 2, {}),
+                ("Illuminati, 4 players", "illuminati", 4, ILLUMINATI_OPTIONS)]
+
+
+def engine_rates(repeats: int, quick: bool) -> None:
+    """Print engine-only actions per CPU second of both games with both copiers (runs
+    interleaved, medians of ``repeats``)."""
+    for title, game, players, options in ENGINE_GAMES:
+        games = (3 if quick else 20) if game == "worldgainer" else (2 if quick else 6)
+        rates: dict[str, list[float]] = {"deepcopy": [], "structural": []}
+        for _ in range(repeats):
+            for name, runs in rates.items():
+                with state_copier(name):
+                    runs.append(engine_rate(game, players, games, options))
+        before, after = (statistics.median(rates[n]) for n in ("deepcopy", "structural"))
+        print(f"engine, {title}: {after:.0f} actions/CPU s (deepcopy {before:.0f}: "
+              f"x{after / before:.1f}; runs: {', '.join(f'{x:.0f}' for x in rates['structural'])}"
+              f" / {', '.join(f'{x:.0f}' for x in rates['deepcopy'])})")
 
 
 def illuminati_recorded(folder: Path, matches: int, players: int) -> tuple[float, Any]:
@@ -195,12 +234,17 @@ def stored_bytes(db: Path) -> tuple[int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (CI smoke run)")
+    parser.add_argument("--engine-only", action="store_true",
+                        help="only the engine-only rates (no storage, no HTTP)")
     args = parser.parse_args()
     repeats = 1 if args.quick else 3
     matches = 3 if args.quick else 10
     long_actions = 400 if args.quick else 2000
     print(f"Kiroku bench (python {sys.version.split()[0]}, {os.cpu_count()} cores), "
-          f"medians of {repeats} run(s)")
+          f"medians of {repeats} run(s), engine rates of {1 if args.quick else 7}")
+    engine_rates(1 if args.quick else 7, args.quick)
+    if args.engine_only:
+        return
     with tempfile.TemporaryDirectory() as tmp:
         lib, http = [], []
         for i in range(repeats):
@@ -226,15 +270,13 @@ def main() -> None:
         events, snaps, actions = stored_bytes(folder / "long.db")
         print(f"stored bytes per action ({long_actions}-action match): {events / actions:.0f} B "
               f"events + {snaps / actions:.0f} B snapshots")
-        engine_rates, recorded_rates = [], []
+        recorded_rates = []
         for i in range(repeats):
-            engine_rates.append(illuminati_engine_rate(2 if args.quick else 6, 4))
             run = folder / f"inwo{i}"
             run.mkdir()
             rate, longest = illuminati_recorded(run, 1 if args.quick else 3, 4)
             recorded_rates.append(rate)
-        print(f"Illuminati, 4 players: engine {statistics.median(engine_rates):.0f} actions/s; "
-              f"recorded {statistics.median(recorded_rates):.0f} actions/s "
+        print(f"Illuminati, 4 players: recorded {statistics.median(recorded_rates):.0f} actions/s "
               f"(runs: {', '.join(f'{x:.0f}' for x in recorded_rates)})")
         times = position_ms(folder / f"inwo{repeats - 1}", longest, 20 if args.quick else 100,
                             db="inwo.db")

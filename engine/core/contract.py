@@ -19,6 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from engine.core.chance import Chance, Outcome, OutcomeKind, ProbeChance, outcome_from_data
+from engine.core.copying import copy_state
 from engine.core.data import digest, from_data, to_data
 from engine.core.effects import (
     Effect,
@@ -331,7 +332,7 @@ class Ruleset(ABC):
             raise IllegalAction("no_such_seat", f"There is no seat {act.seat} in this match.")
         if act.seat in state.eliminated:
             raise IllegalAction("eliminated", f"Seat {act.seat} has been eliminated.")
-        new = copy.deepcopy(state)
+        new = copy_state(state)
         collect(new)
         try:
             if isinstance(act, Concede):
@@ -659,4 +660,4 @@ def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:
 
 def replace_state(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes`` (used by tests and tools)."""
-    return dataclasses.replace(copy.deepcopy(state), **changes)
+    return dataclasses.replace(copy_state(state), **changes)

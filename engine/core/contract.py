@@ -230,6 +230,8 @@ class Ruleset(ABC):
     def parse_action(self, data: Action | Mapping[str, Any]) -> Action:
         """Validate raw action data into this game's action model, or raise MalformedAction."""
         if isinstance(data, Action):
+            if type(data) is self._models.get(str(getattr(data, "type", ""))):
+                return data  # already validated, and frozen
             data = data.model_dump()
         try:
             return self._adapter.validate_python(data)  # type: ignore[no-any-return]
@@ -369,9 +371,9 @@ class Ruleset(ABC):
         a view: iterate it, count it, and ``action in legal`` is an exact legality test."""
         over = state.result is not None or seat in state.eliminated
         actions = [] if over else self._legal_actions(state, seat)
-        choices = [] if over else self._choice_space(state, seat)
-        return LegalActions(actions, seat, choices, lambda a: self.check(state, a),
-                            self.parse_action)
+        return LegalActions(actions, seat,
+                            lambda: [] if over else self._choice_space(state, seat),
+                            lambda a: self.check(state, a), self.parse_action)
 
     def check(self, state: GameState, action: Action | Mapping[str, Any]) -> None:
         """Raise the IllegalAction (or MalformedAction) ``apply`` would raise; return None if

@@ -9,6 +9,7 @@ whole space in ``choices``, so a client can build every legal action.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
@@ -37,17 +38,31 @@ class Choice:
                 "description": self.description}
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def listed(model: type[Any], **fields: Any) -> Any:
+    """A listed action, built once per distinct value: actions are frozen models, so the same
+    action offered at many positions is one shared object (validation is the costly part of
+    listing). Every field must be hashable; lists go through the model as usual."""
+    return model(**fields)
+
+
 class LegalActions(Sequence[Any]):
     """The legal actions of one seat at one position: a sequence of the enumerated actions
     (concede and adjust are always open too and not listed), with an exact ``in``."""
 
-    def __init__(self, actions: Sequence[Any], seat: int, choices: Sequence[Choice],
+    def __init__(self, actions: Sequence[Any], seat: int,
+                 choices: Callable[[], Sequence[Choice]],
                  check: Callable[[Any], None], parse: Callable[[Any], Any]) -> None:
         self._actions = list(actions)
         self.seat = seat
-        self.choices = tuple(choices)
+        self._choices = choices
         self._check = check
         self._parse = parse
+
+    @functools.cached_property
+    def choices(self) -> tuple[Choice, ...]:
+        """The combinatorial choices behind the listed actions (worked out when asked for)."""
+        return tuple(self._choices())
 
     def __len__(self) -> int:
         return len(self._actions)

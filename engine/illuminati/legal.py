@@ -10,12 +10,13 @@ Special-goal and goal-card claims are never listed: only the claimant knows the 
 
 from __future__ import annotations
 
-import copy
 import hashlib
 
 from engine.core.chance import ChanceError, NoChance
 from engine.core.contract import Action
+from engine.core.copying import copy_state
 from engine.core.errors import IllegalAction
+from engine.core.legality import listed
 from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import support_value
@@ -37,7 +38,7 @@ def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
     if st.attack is not None and (st.attack.stage == "support" or not claims):
         return _attack(st, seat) + _anytime(st, seat)
     if claims:
-        return [act.RuleClaim(seat=c.seat, upheld=up, reason="judge's ruling")
+        return [listed(act.RuleClaim, seat=c.seat, upheld=up, reason="judge's ruling")
                 for c in claims if c.seat == seat for up in (True, False)]
     out = _anytime(st, seat)
     if seat != st.active:
@@ -86,7 +87,7 @@ def _anytime(st: IlluminatiState, seat: int) -> list[Action]:
             out.append(act.DrawPlot(seat=seat, pay=pay))
     if not any(c.seat == seat for c in st.claims) and \
             len(structure.groups_in(p)) >= goal_groups(st):
-        out.append(act.DeclareVictory(seat=seat, goal="basic"))
+        out.append(listed(act.DeclareVictory, seat=seat, goal="basic"))
     return out
 
 
@@ -108,19 +109,19 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
     out: list[Action] = []
     if st.step == "plot" and p.plot_deck.size():
-        out.append(act.DrawPlot(seat=seat))
+        out.append(listed(act.DrawPlot, seat=seat))
     if st.step in ("plot", "group") and p.group_deck.size():
-        out.append(act.DrawGroup(seat=seat))
+        out.append(listed(act.DrawGroup, seat=seat))
     on_table = structure.names_on_table(st)
     for card in sorted(set(p.group_hand)):
         c = st.card(card)
         if c.kind == Kind.RESOURCE:
             if not (c.unique and c.name in st.unique_placed):
-                out.append(act.AutoControl(seat=seat, card=card))
+                out.append(listed(act.AutoControl, seat=seat, card=card))
         elif c.name not in on_table:
-            out += [act.AutoControl(seat=seat, card=card, parent=parent, arrow=arrow)
+            out += [listed(act.AutoControl, seat=seat, card=card, parent=parent, arrow=arrow)
                     for parent, arrow in _free_spots(st, seat)]
-    out.append(act.BeginMain(seat=seat))
+    out.append(listed(act.BeginMain, seat=seat))
     return out
 
 
@@ -136,10 +137,10 @@ def _main(st: IlluminatiState, seat: int) -> list[Action]:
     token = _token_card(st, seat)
     if token is not None:
         if not st.group_draw_bought and p.group_deck.size():
-            out.append(act.DrawGroup(seat=seat, pay=token))
+            out.append(listed(act.DrawGroup, seat=seat, pay=token))
         out += _moves(st, seat, token)
     if not st.resource_placed:
-        out += [act.PlaceResource(seat=seat, card=c) for c in sorted(set(p.group_hand))
+        out += [listed(act.PlaceResource, seat=seat, card=c) for c in sorted(set(p.group_hand))
                 if st.card(c).kind == Kind.RESOURCE
                 and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
     for card in sorted(set(p.plot_hand)):
@@ -166,7 +167,7 @@ def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
         for purpose, target in targets:
             if target == attacker or (purpose == "control" and not free):
                 continue
-            out.append(act.DeclareAttack(seat=seat, attacker=attacker, target=target,
+            out.append(listed(act.DeclareAttack, seat=seat, attacker=attacker, target=target,
                                          purpose=purpose))  # type: ignore[arg-type]
     return out
 
@@ -178,7 +179,7 @@ def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
         below = set(structure.subtree(p, group))
         for parent, arrow in _free_spots(st, seat):
             if parent not in below:
-                out.append(act.MoveGroup(seat=seat, group=group, parent=parent, arrow=arrow,
+                out.append(listed(act.MoveGroup, seat=seat, group=group, parent=parent, arrow=arrow,
                                          pay=token))
     return out
 
@@ -186,13 +187,13 @@ def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
 def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:
     c = st.card(card)
     if c.kind == Kind.ILLUMINATI:
-        option = act.PlaceAgent(seat=seat, card=card)
+        option = listed(act.PlaceAgent, seat=seat, card=card)
         return [option] if _accepted(st, option) else []
     if c.plot_type == PlotType.INSTANT_ATTACK:
-        return [act.InstantAttack(seat=seat, plot=card, target=t)
+        return [listed(act.InstantAttack, seat=seat, plot=card, target=t)
                 for other in st.in_play() for t in structure.groups_in(st.player(other))]
     if c.plot_type in (PlotType.ORDINARY, PlotType.NEW_WORLD_ORDER):
-        return [act.PlayPlot(seat=seat, card=card)]
+        return [listed(act.PlayPlot, seat=seat, card=card)]
     return []
 
 
@@ -201,7 +202,7 @@ def _accepted(st: IlluminatiState, action: act.PlaceAgent) -> bool:
     of the state; chance is never consulted because the copy is thrown away at the first
     request."""
     try:
-        place_agent(copy.deepcopy(st), action, NoChance())
+        place_agent(copy_state(st), action, NoChance())
     except IllegalAction:
         return False
     except ChanceError:
@@ -226,15 +227,15 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
     if attack.stage == "declared":
         if seat != attack.seat:
             return []
-        out: list[Action] = [act.AbortAttack(seat=seat)]
+        out: list[Action] = [listed(act.AbortAttack, seat=seat)]
         if p.structure[attack.attacker].tokens:
-            out.append(act.PayAttack(seat=seat))
-        out += [act.PayAttack(seat=seat, plot=c) for c in sorted(set(p.plot_hand))
+            out.append(listed(act.PayAttack, seat=seat))
+        out += [listed(act.PayAttack, seat=seat, plot=c) for c in sorted(set(p.plot_hand))
                 if st.card(c).plot_type == PlotType.ATTACK]
         return out
     if seat in attack.passed:
         return []
-    out = [act.Pass(seat=seat)]
+    out = [listed(act.Pass, seat=seat)]
     for card, node in p.structure.items():
         if not node.tokens or card == attack.attacker:
             continue
@@ -246,7 +247,7 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
                     support_value(st, card, side, use)
                 except IllegalAction:
                     continue
-                out.append(act.Support(seat=seat, card=card, side=side,  # type: ignore[arg-type]
+                out.append(listed(act.Support, seat=seat, card=card, side=side,  # type: ignore[arg-type]
                                        use=use))  # type: ignore[arg-type]
     name = st.card(attack.target).name
     if attack.target_seat != seat:
@@ -254,5 +255,5 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
         for side in ("attack", "defend"):
             line = attack.attack_support if side == "attack" else attack.defence_support
             if agents and not any(s.basis == "agent" for s in line):
-                out.append(act.PlayAgent(seat=seat, card=agents[0], side=side))  # type: ignore[arg-type]
+                out.append(listed(act.PlayAgent, seat=seat, card=agents[0], side=side))  # type: ignore[arg-type]
     return out

@@ -190,7 +190,7 @@ class Card(BaseModel):
 
 def card_of(instance: str) -> str:
     """The card id of an instance id (``cia@2.3`` -> ``cia``)."""
-    return instance.split("@", 1)[0]
+    return instance.partition("@")[0]
 
 
 def owner_of(instance: str) -> int:
@@ -344,4 +344,4 @@ class IlluminatiState(GameState):
 
     def card(self, instance: str) -> Card:
         """The card definition of an instance."""
-        return self.cards[card_of(instance)]
+        return self.cards[instance.partition("@")[0]]

@@ -61,9 +61,12 @@ SLOTS = 5  # stun slots in each stand-by area ("それぞれのスタンバイ�
 HAND_SIZE = 7
 
 
+_MY_FIELDS = {seat: tuple(f"M{seat}-{i}" for i in (1, 2, 3)) for seat in (1, 2)}
+
+
 def field_ids(seat: int) -> list[str]:
     """The three my-field squares of ``seat``: M1-1..M1-3 for seat 1."""
-    return [f"M{seat}-{i}" for i in (1, 2, 3)]
+    return list(_MY_FIELDS[seat])
 
 
 BATTLEFIELD = ["B-1", "B-2", "B-3"]

@@ -6,6 +6,7 @@ Section names in comments are the document's own headings: ターンの進行 (t
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -77,6 +78,50 @@ class Placement:
     """What placing a card on a square would do (before it is done)."""
 
     effect: Literal["take", "stack", "replace", "capture", "offset", "offset_top"]
+
+
+@functools.lru_cache(maxsize=1024)
+def _stun_payments(ready: tuple[tuple[int, Colour, int], ...]) -> tuple[
+        tuple[int, dict[Colour, int], tuple[tuple[int, int], ...]], ...]:
+    """Every way to pay with these ready stuns (slot, colour, stun value), each left (0),
+    exhausted (1) or discarded (2) (W2), as (total, amount per colour, ((slot, how), ...)),
+    cheapest first: by total, then by fewer discards, then in the order the choices are
+    enumerated. Depends only on the stuns, so it is computed once per set of stuns."""
+    options = []
+    for choice in itertools.product((0, 1, 2), repeat=len(ready)):
+        amounts: dict[Colour, int] = {}
+        used = []
+        for (slot, colour, stun), how in zip(ready, choice):
+            if how:
+                amounts[colour] = amounts.get(colour, 0) + (stun if how == 1 else 1)
+                used.append((slot, how))
+        total = sum(amounts.values())
+        options.append(((total, choice.count(2)), total, amounts, tuple(used)))
+    options.sort(key=lambda o: o[0])
+    return tuple((total, amounts, used) for _, total, amounts, used in options)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cheapest_payment(ready: tuple[tuple[int, Colour, int], ...], cost: int, colour: Colour,
+                      amount: int) -> tuple[tuple[int, int], ...] | None:
+    """The first of ``_stun_payments(ready)`` that covers ``cost`` with ``amount`` of it in
+    ``colour`` (any colour for yellow, W2); None if none does."""
+    for total, amounts, choice in _stun_payments(ready):
+        have = total if colour == Colour.YELLOW else amounts.get(colour, 0)
+        if total >= cost and have >= amount:
+            return choice
+    return None
+
+
+def _priority_gap(st: WorldGainerState, seat: int, field: str) -> list[str]:
+    """W3: the squares ``seat`` must hold before taking ``field`` (none: it may)."""
+    for tier in (field_ids(seat), BATTLEFIELD, field_ids(_other(seat))):
+        if field in tier:
+            return []
+        missing = [f for f in tier if st.board[f].holder != seat]
+        if missing:
+            return missing
+    return []
 
 
 def _other(seat: int) -> int:
@@ -284,14 +329,10 @@ class WorldGainer(Ruleset):
 
     def _check_priority(self, st: WorldGainerState, seat: int, field: str) -> None:
         """W3: own my-fields first, then the battlefield, then the opponent's my-fields."""
-        tiers = [field_ids(seat), BATTLEFIELD, field_ids(_other(seat))]
-        for tier in tiers:
-            if field in tier:
-                return
-            missing = [f for f in tier if st.board[f].holder != seat]
-            if missing:
-                raise _illegal("priority", f"You must hold {', '.join(missing)} before taking "
-                               f"{field}.")
+        missing = _priority_gap(st, seat, field)
+        if missing:
+            raise _illegal("priority", f"You must hold {', '.join(missing)} before taking "
+                           f"{field}.")
 
     def _capture(self, st: WorldGainerState, card: Card, square: Square) -> Placement:
         """Taking a square the opponent holds: single card, or a stack judged on its total."""
@@ -406,19 +447,26 @@ class WorldGainer(Ruleset):
         if st.phase == "standby" and not st.stun_placed and None in me.standby:
             actions += [PlaceStun(seat=seat, card=c) for c in distinct]
         if not st.gain_placed:
+            fields = self._open_fields(st, seat)
             for cid in distinct:
                 card = st.cards[cid]
                 payment = self.find_payment(st, seat, card)
                 if payment is None:
                     continue
-                for field in ALL_FIELDS:
+                for field in fields:
                     try:
                         self.placement(st, seat, card, field)
                     except IllegalAction:
                         continue
-                    actions.append(Gain(seat=seat, card=cid, field=field, payment=payment))
+                    actions.append(Gain(seat=seat, card=cid, field=field,
+                                                        payment=payment))
         actions.append(EndTurn(seat=seat))
         return actions
+
+    def _open_fields(self, st: WorldGainerState, seat: int) -> list[str]:
+        """The squares W3's priority lets ``seat`` place on now, whatever the card."""
+        return [f for f in ALL_FIELDS
+                if st.board[f].holder == seat or not _priority_gap(st, seat, f)]
 
     def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
         """The stun slot, and the payment of a gain: any ordered selection of sources (W2)."""
@@ -453,26 +501,15 @@ class WorldGainer(Ruleset):
         Each ready stun is left, exhausted or discarded (3^5 choices at most). Field cards are
         never offered here; a player may still name them. None when no stun payment works.
         """
-        ready = [(i, st.cards[s.card]) for i, s in enumerate(st.player(seat).standby, start=1)
-                 if s is not None and s.ready]
-        best: tuple[tuple[int, int], list[Any]] | None = None
-        for choice in itertools.product((0, 1, 2), repeat=len(ready)):
-            pool = [(c.colour, c.stun if how == 1 else 1)
-                    for (_, c), how in zip(ready, choice) if how]
-            total = sum(a for _, a in pool)
-            if total < card.cost:
-                continue
-            need = card.required
-            have = total if need.colour == Colour.YELLOW else sum(
-                a for col, a in pool if col == need.colour)
-            if have < need.amount:
-                continue
-            key = (total - card.cost, sum(1 for how in choice if how == 2))
-            if best is None or key < best[0]:
-                sources: list[Any] = [ExhaustStun(slot=i) if how == 1 else DiscardStun(slot=i)
-                                      for (i, _), how in zip(ready, choice) if how]
-                best = (key, sources)
-        return None if best is None else best[1]
+        ready = tuple((i, st.cards[s.card].colour, st.cards[s.card].stun)
+                      for i, s in enumerate(st.player(seat).standby, start=1)
+                      if s is not None and s.ready)
+        choice = _cheapest_payment(ready, card.cost, card.required.colour,
+                                   card.required.amount)
+        if choice is None:
+            return None
+        return [ExhaustStun(slot=slot) if how == 1 else DiscardStun(slot=slot)
+                for slot, how in choice]
 
     # ----- adjustments (C3) ----------------------------------------------------------------
     def _adjust(self, state: GameState, action: Adjust) -> None:

@@ -100,7 +100,7 @@ class Recorder(Application):
         used = {cid for deck in decks for cid in deck}
         config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
-                             options=dict(options or {}))
+                             options=ruleset.new_match_options(options or {}))
         seed = seed if seed is not None else new_seed()
         chance: Chance = (SuppliedChance(setup_outcomes) if setup_outcomes is not None
                           else SeededChance(seed, 0))
@@ -108,7 +108,7 @@ class Recorder(Application):
         if isinstance(chance, SuppliedChance):
             chance.finish()
         config = config.model_copy(update={"options": ruleset.parse_options(
-            config.options).model_dump()})
+            config.options).recorded()})
         match_id = uuid4()
         payload = {"game": game, "ruleset_version": ruleset.version,
                    "config": config.model_dump(), "replay_policy": replay_policy,

@@ -77,6 +77,9 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
         report.failure = {"version": report.drift["version"], "event": report.drift["event"],
                           "reason": "rules_drift", "message": report.drift["message"]}
     report.notes += walker.digest_notes()
+    if report.ok and walker.recorded_version not in (None, walker.replayed_version):
+        report.notes.append(f"recorded under {walker.recorded_version}, verified under "
+                            f"{walker.replayed_version}: the rules replay it identically")
     if report.ok and walker.seed is None:
         report.notes.append("seed not revealed yet (match in progress): seeded outcomes not "
                             "re-derived")
@@ -144,13 +147,14 @@ class _Walker:
             raise _Failed("replay_failed", f"re-projecting this event failed: {exc}") from None
 
     @property
-    def _this_version(self) -> str:
+    def replayed_version(self) -> str:
+        """The game and ruleset version of this build, as the report names them."""
         return f"{self.game} {get_game(str(self.game)).version}"
 
     def _differs(self, reason: str, message: str, what: str) -> _Failed | _Drifted:
         """Under the ruleset version the match was recorded with, a difference is a failure;
         under another version it is rules drift, not evidence of tampering."""
-        if self.recorded_version is not None and self.recorded_version != self._this_version:
+        if self.recorded_version is not None and self.recorded_version != self.replayed_version:
             return _Drifted(what)
         return _Failed(reason, message)
 
@@ -158,11 +162,11 @@ class _Walker:
         where = (f"action #{record['seq']}" if record.get("event") == "ActionRecorded"
                  else f"{record.get('event')} (v{record.get('version')})")
         self.drift = {
-            "recorded_under": self.recorded_version, "replayed_under": self._this_version,
+            "recorded_under": self.recorded_version, "replayed_under": self.replayed_version,
             "version": record.get("version"), "event": record.get("event"),
             "seq": record.get("seq"),
             "message": f"rules drift, not tampering: recorded under {self.recorded_version}, "
-                       f"replayed under {self._this_version}; first difference at {where}: "
+                       f"replayed under {self.replayed_version}; first difference at {where}: "
                        f"{what}. The hash chain was still checked to the last event."}
 
     def _after_drift(self, record: dict[str, Any]) -> None:

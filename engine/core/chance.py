@@ -271,9 +271,10 @@ class NoChance(Chance):
 
 
 class ProbeChance(Chance):
-    """For legality checks: answers every request with the first possible value, so an action
-    can be tried without a seed. Rules decide legality before they consult chance; the
-    conformance suite checks that this holds for every game."""
+    """For legality checks: answers each request with a possible value (cycling through the
+    options, so re-rolls of ties end), so an action can be tried without a seed. Rules decide
+    legality before they consult chance; the conformance suite checks that this holds for every
+    game."""
 
     def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
-        return options[0]
+        return options[len(self.outcomes) % len(options)]

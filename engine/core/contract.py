@@ -60,6 +60,9 @@ class GameState:
     result: MatchResult | None = None
     # fields holding immutable data (frozen card definitions) that copies may share
     shared_fields: ClassVar[tuple[str, ...]] = ()
+    # fields added after matches were recorded without them: left out of the position (and of
+    # the legacy digest) while empty, so those matches keep their digests
+    late_fields: ClassVar[tuple[str, ...]] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
         for name in self.shared_fields:
@@ -172,6 +175,19 @@ class Options(BaseModel):
     deck_check: Literal["on", "off"] = Field(
         default="on", description="C5: check deck construction rules when the match is created.")
 
+    # options added after matches were recorded without them: name -> the value new matches
+    # get. The field's own default is the behaviour of the matches recorded before it.
+    introduced: ClassVar[dict[str, Any]] = {}
+
+    def recorded(self) -> dict[str, Any]:
+        """The options as a match's state holds them: an introduced option a recorded match
+        never set is left out, so its state, views and digests stay as they were."""
+        data = self.model_dump()
+        for name in self.introduced:
+            if name not in self.model_fields_set:
+                data.pop(name, None)
+        return data
+
 
 class MatchConfig(BaseModel):
     """What a match is set up from: players, their decks, the card definitions, options."""
@@ -265,6 +281,11 @@ class Ruleset(ABC):
         """The action type names, game actions first."""
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
         return [str(m.model_fields["type"].default) for m in models]
+
+    def new_match_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options of a match created now: the introduced options' new values, unless the
+        organiser chose otherwise."""
+        return {**self.options_model.introduced, **options}
 
     def parse_options(self, data: Mapping[str, Any]) -> Options:
         """Validate regulation options, or raise SetupError naming the bad option."""
@@ -482,7 +503,7 @@ class Ruleset(ABC):
         position; a rules change that changes what a position is bumps ``position_format``.
         The golden matches (tests/golden) fail when either is forgotten.
         """
-        data: dict[str, Any] = to_data(state)
+        data = _without_empty_late_fields(state)
         for name in state.shared_fields:
             data.pop(name, None)
         return data
@@ -496,7 +517,7 @@ class Ruleset(ABC):
         """The digest format of matches recorded before position digests (a bare SHA-256 of
         the whole internal state, card definitions included). Reproducible only while the
         internal state keeps the layout it had then; the audit uses it where it can."""
-        return digest(to_data(state))
+        return digest(_without_empty_late_fields(state))
 
     def state_to_data(self, state: GameState) -> dict[str, Any]:
         """Plain data for storage and snapshots."""
@@ -649,6 +670,14 @@ class Ruleset(ABC):
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
                   before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
         """A transcript line for a game action."""
+
+
+def _without_empty_late_fields(state: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = to_data(state)
+    for name in state.late_fields:
+        if not data.get(name):
+            data.pop(name, None)
+    return data
 
 
 def _string_keys(scores: dict[int, int] | None) -> dict[str, int] | None:

@@ -28,6 +28,28 @@ class RevealIlluminati(Action):
     choices: dict[int, str] = Field(description="Seat -> the Illuminati card from its plot deck.")
 
 
+class ChooseIlluminati(Action):
+    """Lay your Illuminati face down (開始準備). Nobody else sees it until every player has
+    chosen; the last choice reveals them all together, then 3 plots each are drawn."""
+
+    card_flows = (CardFlow("card", ("plot_deck",), "chosen"),)
+    consumes = ("plot_draw",)
+    type: Literal["choose_illuminati"] = "choose_illuminati"
+    card: str = Field(min_length=1, max_length=60,
+                      description="An Illuminati card from your plot deck.")
+
+
+class ChooseGroup(Action):
+    """Lay your initial group face down (I9). When every player still choosing has chosen,
+    all are revealed; duplicated names are set aside and those players choose again."""
+
+    card_flows = (CardFlow("card", ("group_deck",), "chosen"),)
+    consumes = ("group_draw", "order_roll")
+    type: Literal["choose_group"] = "choose_group"
+    card: str = Field(min_length=1, max_length=60,
+                      description="A group card from your group deck.")
+
+
 class RevealGroups(Action):
     """One round of the simultaneous initial-group choice (I9): every seat still without a
     group reveals one; duplicated names are set aside and those seats choose again."""
@@ -274,6 +296,7 @@ ACTIONS: tuple[type[Action], ...] = (
     DeclareAttack, PayAttack, AbortAttack, Support, PlayAgent, Pass, InstantAttack,
     MoveGroup, PlaceResource, UseResource, GiveResource, TradeResources, MakeLink, MoveLink,
     PlaceAgent, PlayPlot, Discard, GiveCards, DeclareVictory, DisputeClaim, RuleClaim, EndTurn,
+    ChooseIlluminati, ChooseGroup,
 )
 
 # C1: what chance decides in Illuminati, and what a physical table enters for it

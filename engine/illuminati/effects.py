@@ -57,6 +57,8 @@ def places(st: IlluminatiState) -> dict[Place, list[str]]:
         out[Place("resources", seat)] = [r.card for r in p.resources]
         for zone in ("agents", "plots", "loose", "discard", "destroyed"):
             out[Place(zone, seat)] = list(getattr(p, zone))
+    for seat, card in st.chosen.items():
+        out[Place("chosen", seat)] = [card]
     out[Place("set_aside")] = list(st.set_aside)
     for colour, card in st.new_world_order.items():
         out[Place("new_world_order", None, colour)] = [card]

@@ -21,8 +21,8 @@ from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import support_value
 from engine.illuminati.main_phase import place_agent
-from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side
-from engine.illuminati.timing import to_act
+from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side, card_of
+from engine.illuminati.timing import by_seats, to_act
 from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
 from engine.illuminati.victory import goal_groups
 
@@ -51,6 +51,8 @@ def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
 def _setup(st: IlluminatiState, seat: int) -> list[Action]:
     if seat not in to_act(st):
         return []
+    if by_seats(st):
+        return _own_choices(st, seat)
     if st.phase == "choose_illuminati":
         pools = {s: sorted({c for c in st.player(s).plot_deck.shuffled
                             if st.card(c).kind == Kind.ILLUMINATI}) for s in st.in_play()}
@@ -123,6 +125,18 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
                     for parent, arrow in _free_spots(st, seat)]
     out.append(listed(act.BeginMain, seat=seat))
     return out
+
+
+def _own_choices(st: IlluminatiState, seat: int) -> list[Action]:
+    """Every card the seat may lay face down now, one per card id (all of them are listed)."""
+    if st.phase == "choose_illuminati":
+        cards = {card_of(c) for c in st.player(seat).plot_deck.shuffled
+                 if st.card(c).kind == Kind.ILLUMINATI}
+        return [listed(act.ChooseIlluminati, seat=seat, card=c) for c in sorted(cards)]
+    on_table = structure.names_on_table(st)
+    cards = {card_of(c) for c in st.player(seat).group_deck.shuffled
+             if st.card(c).kind == Kind.GROUP and st.card(c).name not in on_table}
+    return [listed(act.ChooseGroup, seat=seat, card=c) for c in sorted(cards)]
 
 
 def _free_spots(st: IlluminatiState, seat: int) -> list[tuple[str, Side]]:

@@ -121,6 +121,9 @@ ZONES = (
     Zone("discard", "seat", ordered=True, contents=Visibility.EVERYONE),
     Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
          description="The destroyed pile (破壊の山)."),
+    Zone("chosen", "seat", ordered=False, contents=Visibility.OWNER, adjustable=False,
+         description="A card laid face down in a simultaneous choice (the Illuminati, an "
+                     "initial group), revealed when every player has chosen."),
     Zone("set_aside", "shared", ordered=True, contents=Visibility.EVERYONE, adjustable=False,
          description="I9: duplicate initial groups, back to their decks after setup."),
     Zone("new_world_order", "shared", ordered=False, contents=Visibility.EVERYONE,
@@ -337,6 +340,9 @@ class IlluminatiState(GameState):
     claims: list[Claim] = field(default_factory=list)
     new_world_order: dict[str, str] = field(default_factory=dict)  # colour -> instance
     unique_placed: list[str] = field(default_factory=list)  # names of Unique resources ever placed
+    # a simultaneous choice under way: seat -> the card it laid face down, until all have chosen
+    chosen: dict[int, str] = field(default_factory=dict)
+    late_fields = ("chosen",)
 
     def player(self, seat: int) -> Player:
         """The zones of ``seat`` (1-based)."""

@@ -10,7 +10,7 @@ main_phase (メインフェイズ), anytime (いつでもできる行動), victo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from pydantic import Field
 
@@ -46,6 +46,7 @@ Handler = Callable[[IlluminatiState, Any, Chance], None]
 
 HANDLERS: dict[type[Action], Handler] = {
     act.RevealIlluminati: setup.reveal_illuminati, act.RevealGroups: setup.reveal_groups,
+    act.ChooseIlluminati: setup.choose_illuminati, act.ChooseGroup: setup.choose_group,
     act.DrawPlot: turn.draw_plot, act.DrawGroup: turn.draw_group,
     act.AutoControl: turn.auto_control, act.BeginMain: turn.begin_main,
     act.DeclareAttack: attacks.declare_attack, act.PayAttack: attacks.pay_attack,
@@ -77,6 +78,13 @@ class IlluminatiOptions(Options):
     illuminati_global_aid: bool = Field(
         default=False, description="Whether an Illuminati may add its global power to an attack "
                                    "or a defence (the document names groups only).")
+    reveals: Literal["seats", "table"] = Field(
+        default="table", description="Setup's simultaneous choices (the Illuminati, the initial "
+        "groups): 'seats', each player lays a card face down with choose_illuminati / "
+        "choose_group, hidden until all have chosen (new matches); 'table', one action records "
+        "the whole table's reveal (matches recorded before Illuminati 1.1).")
+
+    introduced: ClassVar[dict[str, Any]] = {"reveals": "seats"}
 
 
 class Illuminati(Ruleset):
@@ -84,7 +92,7 @@ class Illuminati(Ruleset):
 
     game_id = "illuminati"
     title = "Illuminati: New World Order"
-    version = "1.0"
+    version = "1.1"  # 1.1: setup's choices made face down by each seat (option reveals)
     min_players = 2
     max_players = 6
     state_class = IlluminatiState

@@ -26,7 +26,7 @@ from engine.illuminati.model import (
     find,
     owner_of,
 )
-from engine.illuminati.timing import require_phase
+from engine.illuminati.timing import by_seats, choosing, require_phase, still_to_choose
 from engine.illuminati.zones import draw, illegal
 
 DECK_SIZE = 45  # plot deck and group deck together
@@ -71,28 +71,98 @@ def new_state(game: str, config: MatchConfig, options: Options,
         groups = [c for c in mine if cards[card_of(c)].kind in GROUP_KINDS]
         players.append(Player(plot_deck=Deck(shuffled=plots), group_deck=Deck(shuffled=groups)))
     return IlluminatiState(game=game, players=list(config.players),
-                           options=options.model_dump(), cards=dict(cards),
+                           options=options.recorded(), cards=dict(cards),
                            seats_state=players, order=[])
 
 
+SETUP_ACTIONS = (act.RevealIlluminati, act.RevealGroups, act.ChooseIlluminati, act.ChooseGroup)
+
+
 def require_done(st: IlluminatiState, action: Action) -> None:
-    """Only the setup reveals are open until setup is finished."""
-    if st.phase in SETUP_PHASES and not isinstance(
-            action, act.RevealIlluminati | act.RevealGroups):
+    """Only the setup choices are open until setup is finished."""
+    if st.phase in SETUP_PHASES and not isinstance(action, SETUP_ACTIONS):
         raise illegal("setup_not_done", "Setup is not finished: reveal the Illuminati and "
                       "the initial groups first.")
 
 
+# ----- each seat chooses face down (reveals: seats) ------------------------------------------
+def choose_illuminati(st: IlluminatiState, a: act.ChooseIlluminati, chance: Chance) -> None:
+    """A seat lays its Illuminati face down; the last one to choose reveals them all."""
+    require_phase(st, "choose_illuminati")
+    _require_choosing(st, a.seat)
+    st.chosen[a.seat] = _illuminati_in_deck(st, a.seat, a.card)
+    if not choosing(st):
+        chosen, st.chosen = dict(st.chosen), {}
+        _reveal_illuminati(st, chosen, chance)
+
+
+def choose_group(st: IlluminatiState, a: act.ChooseGroup, chance: Chance) -> None:
+    """A seat lays an initial group face down; the last one to choose reveals the round."""
+    require_phase(st, "choose_groups")
+    _require_choosing(st, a.seat)
+    st.chosen[a.seat] = _group_in_deck(st, a.seat, a.card)
+    if not choosing(st):
+        chosen, st.chosen = dict(st.chosen), {}
+        _reveal_groups(st, chosen, chance)
+
+
+def _require_choosing(st: IlluminatiState, seat: int) -> None:
+    if not by_seats(st):
+        raise illegal("reveal_by_table", "This match records the table's reveal in one action "
+                      "(option reveals: table): use reveal_illuminati or reveal_groups.")
+    if seat in st.chosen:
+        raise illegal("already_chosen", "You have already chosen; every choice is revealed "
+                      "when all players have chosen.")
+    if seat not in still_to_choose(st):
+        raise illegal("not_choosing", f"Seat {seat} has nothing to choose now.")
+
+
+# ----- one action records the table's reveal (reveals: table) --------------------------------
 def reveal_illuminati(st: IlluminatiState, a: act.RevealIlluminati, chance: Chance) -> None:
     """Every player's face-down Illuminati is revealed together; then 3 plots each."""
     require_phase(st, "choose_illuminati")
+    _require_table(st)
     chosen = _choices(st.in_play(), a.choices)
-    for seat, ref in chosen.items():
+    _reveal_illuminati(st, {s: _illuminati_in_deck(st, s, ref) for s, ref in chosen.items()},
+                       chance)
+
+
+def reveal_groups(st: IlluminatiState, a: act.RevealGroups, chance: Chance) -> None:
+    """I9: one round of the initial-group choice; duplicated names are set aside."""
+    require_phase(st, "choose_groups")
+    _require_table(st)
+    chosen = _choices(still_to_choose(st), a.choices)
+    _reveal_groups(st, {s: _group_in_deck(st, s, ref) for s, ref in chosen.items()}, chance)
+
+
+def _require_table(st: IlluminatiState) -> None:
+    if by_seats(st):
+        raise illegal("choose_by_seat", "In this match each player chooses face down "
+                      "(choose_illuminati, choose_group); the last choice reveals them all.")
+
+
+# ----- the reveal ------------------------------------------------------------------------
+def _illuminati_in_deck(st: IlluminatiState, seat: int, ref: str) -> str:
+    card = find(st.player(seat).plot_deck.shuffled, ref, seat)
+    if card is None or st.card(card).kind != Kind.ILLUMINATI:
+        raise illegal("not_an_illuminati", f"Seat {seat}'s plot deck has no Illuminati "
+                      f"card {ref!r}.")
+    return card
+
+
+def _group_in_deck(st: IlluminatiState, seat: int, ref: str) -> str:
+    card = find(st.player(seat).group_deck.shuffled, ref, seat)
+    if card is None or st.card(card).kind != Kind.GROUP:
+        raise illegal("not_a_group", f"Seat {seat}'s group deck has no group card {ref!r}.")
+    if st.card(card).name in structure.names_on_table(st):
+        raise illegal("group_on_table", f"{st.card(card).name} is already on the table; "
+                      f"seat {seat} must choose another group.")
+    return card
+
+
+def _reveal_illuminati(st: IlluminatiState, chosen: Mapping[int, str], chance: Chance) -> None:
+    for seat, card in chosen.items():
         p = st.player(seat)
-        card = find(p.plot_deck.shuffled, ref, seat)
-        if card is None or st.card(card).kind != Kind.ILLUMINATI:
-            raise illegal("not_an_illuminati", f"Seat {seat}'s plot deck has no Illuminati "
-                          f"card {ref!r}.")
         p.plot_deck.shuffled.remove(card)
         p.illuminati = card
         p.structure[card] = Node(card=card)
@@ -103,22 +173,9 @@ def reveal_illuminati(st: IlluminatiState, a: act.RevealIlluminati, chance: Chan
     st.setup_round = 1
 
 
-def reveal_groups(st: IlluminatiState, a: act.RevealGroups, chance: Chance) -> None:
-    """I9: one round of the initial-group choice; duplicated names are set aside."""
-    require_phase(st, "choose_groups")
-    waiting = [s for s in st.in_play() if st.player(s).initial_group is None]
-    chosen = _choices(waiting, a.choices)
-    on_table = structure.names_on_table(st)
-    picked: dict[int, str] = {}
-    for seat, ref in chosen.items():
-        card = find(st.player(seat).group_deck.shuffled, ref, seat)
-        if card is None or st.card(card).kind != Kind.GROUP:
-            raise illegal("not_a_group", f"Seat {seat}'s group deck has no group card "
-                          f"{ref!r}.")
-        if st.card(card).name in on_table:
-            raise illegal("group_on_table", f"{st.card(card).name} is already on the table; "
-                          f"seat {seat} must choose another group.")
-        picked[seat] = card
+def _reveal_groups(st: IlluminatiState, picked: Mapping[int, str], chance: Chance) -> None:
+    """I9: groups whose name another seat chose too are set aside; the others go under their
+    Illuminati. Another round if anyone is left without a group, else setup ends."""
     names = Counter(st.card(c).name for c in picked.values())
     for seat, card in picked.items():
         p = st.player(seat)

@@ -50,13 +50,32 @@ def to_act(st: IlluminatiState) -> list[int]:
         return []
     alive = st.in_play()
     if st.phase in SETUP_PHASES:
-        return alive[:1]
+        return choosing(st) if by_seats(st) else alive[:1]
     if st.attack is not None and st.attack.stage == "support":
         return [s for s in alive if s not in st.attack.passed]
     waiting = [c.seat for c in st.claims if c.disputed_by and c.ruling is None]
     if waiting:
         return waiting
     return [st.active]
+
+
+def by_seats(st: IlluminatiState) -> bool:
+    """Whether each seat makes its own setup choice face down (option ``reveals``)."""
+    return st.options.get("reveals", "table") == "seats"
+
+
+def still_to_choose(st: IlluminatiState) -> list[int]:
+    """The seats the current setup choice is for: everyone for the Illuminati, the seats
+    without an initial group in each round of I9."""
+    alive = st.in_play()
+    if st.phase == "choose_illuminati":
+        return alive
+    return [s for s in alive if st.player(s).initial_group is None]
+
+
+def choosing(st: IlluminatiState) -> list[int]:
+    """The seats still to lay their choice face down."""
+    return [s for s in still_to_choose(st) if s not in st.chosen]
 
 
 def next_turn(st: IlluminatiState) -> None:

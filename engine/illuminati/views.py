@@ -19,8 +19,8 @@ from engine.core.zones import flow_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.effects import AttackResolved
-from engine.illuminati.model import ZONE_TABLE, IlluminatiState, Player, card_of
-from engine.illuminati.timing import to_act
+from engine.illuminati.model import SETUP_PHASES, ZONE_TABLE, IlluminatiState, Player, card_of
+from engine.illuminati.timing import by_seats, still_to_choose, to_act
 from engine.illuminati.victory import goal_groups
 
 
@@ -107,6 +107,20 @@ def attack_view(st: IlluminatiState) -> dict[str, Any] | None:
 
 def view(st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
     """The game-specific part of the state view."""
+    out = _table_view(st, viewer)
+    if by_seats(st) and st.phase in SETUP_PHASES:
+        out["chosen"] = chosen_view(st, viewer)
+    return out
+
+
+def chosen_view(st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
+    """Who has laid a choice face down: the card to its owner (and judges), else only that a
+    choice is made."""
+    return {str(seat): card_view(st, card) if ZONE_TABLE.sees(viewer, "chosen", seat)
+            else "face down" for seat, card in sorted(st.chosen.items())}
+
+
+def _table_view(st: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
     return {
         "phase": st.phase, "step": st.step, "order": list(st.order),
         "to_act": to_act(st), "goal_groups": goal_groups(st),
@@ -137,12 +151,30 @@ def describe(action: Action, outcomes: list[Outcome], viewer: Viewer,
     (the ``AttackResolved`` effect) in place of the bare dice."""
     seat = action.seat
     n = lambda ref: _name(before, ref)  # noqa: E731
-    line = _line(action, seat, n, viewer)
+    if isinstance(action, act.ChooseIlluminati | act.ChooseGroup):
+        line = _choice_line(action, before, n, viewer)
+    else:
+        line = _line(action, seat, n, viewer)
     extra = describe_outcomes(outcomes, viewer, before)
     resolved = [e for e in effects if isinstance(e, AttackResolved)]
     if resolved:
         extra = [_resolution(resolved[0])]
     return " ".join([line, *extra])
+
+
+def _choice_line(action: act.ChooseIlluminati | act.ChooseGroup,
+                 before: IlluminatiState | None, n: Any, viewer: Viewer) -> str:
+    """A face-down choice, named only to its seat; the last one reveals every choice."""
+    what = "an Illuminati" if isinstance(action, act.ChooseIlluminati) else "an initial group"
+    shown = ZONE_TABLE.sees(viewer, "chosen", action.seat)
+    line = f"Seat {action.seat} lays {n(action.card) if shown else what} face down."
+    if before is None:
+        return line
+    everyone = {**before.chosen, action.seat: action.card}
+    if set(everyone) >= set(still_to_choose(before)):
+        revealed = ", ".join(f"seat {s}: {n(c)}" for s, c in sorted(everyone.items()))
+        line += f" All have chosen: revealed ({revealed})."
+    return line
 
 
 def _line(action: Action, seat: int, n: Any, viewer: Viewer) -> str:  # noqa: C901

@@ -182,7 +182,7 @@ class WorldGainer(Ruleset):
         players = [Player(deck=sorted(Counter(deck).elements())) for deck in config.decks]
         state = WorldGainerState(
             game=self.game_id, players=list(config.players),
-            options=opts.model_dump(), cards=dict(cards), seats_state=players,
+            options=opts.recorded(), cards=dict(cards), seats_state=players,
             board={f: Square() for f in ALL_FIELDS})
         for seat in (1, 2):
             for _ in range(HAND_SIZE):

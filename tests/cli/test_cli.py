@@ -303,18 +303,20 @@ def test_database_url_from_the_environment(tmp_path: Path,
 
 
 def test_illuminati_from_the_command_line(db: str) -> None:
-    """The README's Illuminati walkthrough: reveals, a refused action, the summary's to_act."""
+    """The README's Illuminati walkthrough: face-down choices, a refused action, to_act."""
     result = kiroku(db, "match", "new", "illuminati", "--player", "Ann", "--player", "Ben",
                     "--player", "Cy", "--deck", "paper_trail", "--deck", "boardroom_shadows",
                     "--deck", "strange_frequencies")
     match_id = result.stdout.strip()
-    act(db, match_id, {"type": "reveal_illuminati", "seat": 1, "choices": {
-        "1": "sealed-envelope", "2": "bottomless-mug", "3": "quiet-cartographers"}})
+    for seat, card in ((1, "sealed-envelope"), (2, "bottomless-mug"),
+                       (3, "quiet-cartographers")):
+        act(db, match_id, {"type": "choose_illuminati", "seat": seat, "card": card})
     refused = kiroku(db, "match", "act", match_id, json.dumps({"type": "begin_main", "seat": 1}),
                      "--by", "tester", ok=False)
     assert refused.exit_code != 0 and "setup_not_done" in refused.output
     for _ in range(10):  # rounds of initial groups until no name is revealed twice (I9)
-        act(db, match_id, legal(db, match_id, 1)[0])
+        for seat in json.loads(kiroku(db, "match", "show", match_id).stdout)["to_act"]:
+            act(db, match_id, legal(db, match_id, seat)[0])
         groups = json.loads(kiroku(db, "replay", match_id, "--as", "seat:2").stdout)["state"]
         if groups["phase"] == "beginning":
             break

@@ -37,7 +37,7 @@ def _config(ruleset: Ruleset, players: int) -> MatchConfig:
     return MatchConfig(players=[f"P{i}" for i in range(1, players + 1)],
                        decks=[decks[i % len(decks)].cards for i in range(players)],
                        cards=sample_card_set(ruleset.game_id).cards,
-                       options=PLAYOUT_OPTIONS.get(ruleset.game_id, {}))
+                       options=ruleset.new_match_options(PLAYOUT_OPTIONS.get(ruleset.game_id, {})))
 
 
 def playout(ruleset: Ruleset, seed: int, players: int | None = None) -> dict[str, Any]:

@@ -583,12 +583,16 @@ def test_illuminati_match_over_http(client: httpx.Client) -> None:
     assert_error(post_action(client, match_id, {"type": "begin_main", "seat": 1}), 422,
                  "illegal_action", "setup_not_done")
     seen_windows = 0
+    set_up_at = None
     for _ in range(3000):
         s = summary(client, match_id)
         if s["result"] is not None:
             break
         seat = s["to_act"][0]
-        seen_windows += len(s["to_act"]) > 1
+        if set_up_at is None and client.get(f"/matches/{match_id}/state").json()[
+                "state"]["phase"] == "beginning":
+            set_up_at = s["positions"]  # the face-down choices are over: the first turn
+        seen_windows += set_up_at is not None and len(s["to_act"]) > 1
         options = legal(client, match_id, seat)
         # prefer attacking and paying, so that support windows open; end turns otherwise
         pick = next((a for kind in ("pay_attack", "pass", "attack", "begin_main", "end_turn")
@@ -598,8 +602,9 @@ def test_illuminati_match_over_http(client: httpx.Client) -> None:
     s = summary(client, match_id)
     assert s["result"] is not None and s["result"]["reason"] == "turn_limit"
     assert seen_windows > 0, "no attack ever opened a support window to several seats"
+    assert set_up_at is not None
     state = client.get(f"/matches/{match_id}/state",
-                       params={"at": 3, "viewer": "seat:2"}).json()["state"]
+                       params={"at": set_up_at, "viewer": "seat:2"}).json()["state"]
     me, other = state["seats"][1], state["seats"][0]
     assert isinstance(me["plot_hand"], list) and other["plot_hand"] is None
     assert other["plot_deck"] is None

@@ -152,3 +152,15 @@ def test_a_rechained_forgery_of_a_position_is_still_a_digest_mismatch(store: Kir
     assert report.failure is not None
     assert report.failure["reason"] == "digest_mismatch"
     assert report.failure["version"] == stun["version"]
+
+
+def test_a_match_recorded_under_an_earlier_ruleset_version_says_it_replays_identically() -> None:
+    """Illuminati 1.1 added face-down setup choices; a 1.0 match replays exactly and the report
+    says under which versions it was recorded and verified."""
+    _, records = parse_export((GOLDEN_DIR / "illuminati" / "two-players-turn-limit"
+                               / "match.jsonl").read_bytes())
+    assert records[0]["ruleset_version"] == "1.0"
+    report = verify_records(records)
+    assert report.ok and report.drift is None
+    assert "recorded under illuminati 1.0, verified under illuminati 1.1: the rules replay it " \
+           "identically" in report.notes

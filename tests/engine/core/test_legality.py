@@ -50,6 +50,8 @@ def test_check_leaves_the_state_as_it_was() -> None:
     assert G.state_to_data(state) == before
 
 
-def test_probe_chance_answers_with_the_first_possibility() -> None:
+def test_probe_chance_answers_with_possible_values_that_vary() -> None:
+    """Varying values: a probe of a tie-breaking re-roll (Illuminati's I10) must end."""
     chance = ProbeChance()
-    assert chance.draw("draw", ["b", "a"], 1) == "b" and chance.roll("die", 6) == 1
+    assert chance.draw("draw", ["b", "a"], 1) == "b" and chance.roll("die", 6) == 2
+    assert [chance.roll("die", 6) for _ in range(3)] == [3, 4, 5]

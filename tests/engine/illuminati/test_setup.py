@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import SetupError
+from engine import JUDGE, SPECTATOR, SetupError, Viewer
 from engine.core.chance import SuppliedChance
 from engine.illuminati.model import IlluminatiState
 from tests.engine.illuminati.helpers import (
@@ -286,3 +286,91 @@ def test_card_set_is_valid() -> None:
     """Every test card definition is accepted by the engine's Card model."""
     for cid, data in CARDS.items():
         G.parse_card({**data, "id": cid})
+
+
+# ----- each seat chooses face down (reveals: seats, the default of new matches) -------------
+def by_seats(*ills: str, seed: int = 1) -> IlluminatiState:
+    """A match created now: each seat lays its own choices face down."""
+    options = G.new_match_options({})
+    assert options == {"reveals": "seats"}
+    return set_up([deck(ill) for ill in ills], seed, **options)
+
+
+def choose(st: IlluminatiState, seat: int, card: str, kind: str = "illuminati") -> IlluminatiState:
+    return play(st, {"type": f"choose_{'illuminati' if kind == 'illuminati' else 'group'}",
+                     "seat": seat, "card": card}, RandomChance(random.Random(seat)))
+
+
+def test_setup_by_seats_each_player_lays_an_illuminati_face_down() -> None:
+    """開始準備 "全員が配置を終えた時点で...表向きにする", as the table plays it: each seat
+    chooses for itself; the game waits on those who have not chosen, a choice is seen only by
+    its seat until the last one reveals them all together."""
+    st = by_seats("alpha", "beta", "gamma")
+    assert G.to_act(st) == [1, 2, 3]
+    st = choose(st, 2, "beta")
+    assert G.to_act(st) == [1, 3] and st.player(2).illuminati is None
+    assert G.view(st, Viewer("seat", 2))["chosen"]["2"]["card"] == "beta@2"
+    assert G.view(st, Viewer("seat", 1))["chosen"] == {"2": "face down"}
+    assert G.view(st, SPECTATOR)["chosen"] == {"2": "face down"}
+    record = {"type": "choose_illuminati", "seat": 2, "card": "beta"}
+    assert G.redact_action(record, Viewer("seat", 1))["card"] is None
+    assert G.redact_action(record, Viewer("seat", 2)) == record
+    st = choose(choose(st, 3, "gamma"), 1, "alpha")
+    assert [st.player(s).illuminati for s in (1, 2, 3)] == ["alpha@1", "beta@2", "gamma@3"]
+    assert st.chosen == {} and st.phase == "choose_groups"
+    assert all(len(st.player(s).plot_hand) == 3 for s in (1, 2, 3))
+
+
+def test_setup_by_seats_a_choice_is_made_once_and_only_by_a_seat_still_choosing() -> None:
+    st = choose(by_seats("alpha", "beta"), 1, "alpha")
+    refused(st, {"type": "choose_illuminati", "seat": 1, "card": "alpha"}, "already_chosen")
+    refused(st, {"type": "choose_illuminati", "seat": 2, "card": "memo"}, "not_an_illuminati")
+    refused(st, {"type": "reveal_illuminati", "seat": 2, "choices": {1: "alpha", 2: "beta"}},
+            "choose_by_seat")
+    refused(st, {"type": "choose_group", "seat": 2, "card": "d05"}, "wrong_phase")
+
+
+def test_setup_by_table_refuses_seat_choices() -> None:
+    """Matches recorded before face-down choices existed keep their one-action reveal."""
+    st = set_up([deck("alpha"), deck("beta")])
+    refused(st, {"type": "choose_illuminati", "seat": 1, "card": "alpha"}, "reveal_by_table")
+    assert G.to_act(st) == [1] and "chosen" not in G.view(st, JUDGE)
+
+
+def test_i9_by_seats_duplicates_are_set_aside_and_those_seats_choose_again() -> None:
+    """I9 with face-down choices: seats 1 and 2 both lay Deck Group 05; when seat 3 lays its
+    group all three are revealed, the duplicates set aside, and only seats 1 and 2 choose
+    again."""
+    st = by_seats("alpha", "beta", "gamma")
+    for seat, ill in ((1, "alpha"), (2, "beta"), (3, "gamma")):
+        st = choose(st, seat, ill)
+    st = choose(choose(st, 1, "d05", "group"), 2, "d05", "group")
+    assert st.set_aside == [] and G.to_act(st) == [3]
+    st = choose(st, 3, "d09", "group")
+    assert sorted(st.set_aside) == ["d05@1", "d05@2"] and st.player(3).initial_group == "d09@3"
+    assert G.to_act(st) == [1, 2] and st.setup_round == 2
+    refused(st, {"type": "choose_group", "seat": 3, "card": "d10"}, "not_choosing")
+    refused(st, {"type": "choose_group", "seat": 1, "card": "d09"}, "group_on_table")
+    st = choose(choose(st, 2, "d07", "group"), 1, "d06", "group")
+    assert (st.player(1).initial_group, st.player(2).initial_group) == ("d06@1", "d07@2")
+    assert st.phase == "beginning" and st.set_aside == []
+
+
+def test_setup_by_seats_every_possible_choice_is_listed() -> None:
+    st = by_seats("alpha", "beta")
+    assert [a.model_dump() for a in G.legal_actions(st, 1)] == [
+        {"seat": 1, "type": "choose_illuminati", "card": "alpha"}]
+    st = choose(choose(st, 1, "alpha"), 2, "beta")
+    listed = {a.card for a in G.legal_actions(st, 1)}
+    assert listed == set(DECK_GROUPS) and G.legal_actions(st, 1).sampled == []
+
+
+def test_setup_by_seats_the_transcript_names_a_choice_only_to_its_seat() -> None:
+    st = by_seats("alpha", "beta")
+    first = {"type": "choose_illuminati", "seat": 1, "card": "alpha"}
+    assert "Alpha" not in G.describe(first, [], Viewer("seat", 2), st)
+    assert "lays an Illuminati face down" in G.describe(first, [], Viewer("seat", 2), st)
+    after = choose(st, 1, "alpha")
+    last = {"type": "choose_illuminati", "seat": 2, "card": "beta"}
+    line = G.describe(last, [], Viewer("seat", 1), after)
+    assert "All have chosen: revealed (seat 1: " in line and "seat 2: " in line

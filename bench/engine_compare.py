@@ -30,7 +30,8 @@ sys.path.insert(0, sys.argv[1])
 from engine import MatchConfig, get_game
 from ledger.catalog import sample_card_set, sample_decks
 from ledger.seed import SeededChance
-game, players, games, options = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), json.loads(sys.argv[5])
+game, players, games = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+options = json.loads(sys.argv[5])
 rules = get_game(game)
 decks = list(sample_decks(game).values())
 config = MatchConfig(players=[f"P{i}" for i in range(players)],

@@ -3,7 +3,8 @@
 Events are facts in the past tense with explicit, versioned topics (``kiroku:...``), so renaming a
 class never breaks stored matches. Every event carries who recorded it, when (server clock, UTC ISO
 8601), ``prev_hash`` and ``hash`` (see ledger.chain). The aggregate keeps the current game state and
-the live line of actions; undo appends ``ActionsUndone`` and nothing is ever rewritten.
+the live line of actions; undo appends ``ActionsUndone`` and nothing is ever rewritten. Every
+event is folded into the aggregate by the one fold of a match's events (ledger.fold).
 """
 
 from __future__ import annotations
@@ -13,26 +14,12 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from engine.core.chance import Outcome, ReplayChance
-from engine.core.contract import GameState, MatchConfig
-from engine.registry import get_game
+from engine.core.chance import Outcome
+from engine.core.contract import GameState, Ruleset
+from ledger.fold import Fold, LiveAction, Record, Visitor
+from ledger.fold import project as project  # re-exported: a position from a live line
 
-# (event version, seq, seat, action data, chance outcomes) of one live action
-LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
-
-
-def project(config: dict[str, Any], game: str, setup_outcomes: list[Outcome],
-            actions: list[LiveAction]) -> GameState:
-    """Rebuild a position from setup and a list of live actions, using only stored outcomes."""
-    ruleset = get_game(game)
-    chance = ReplayChance(setup_outcomes)
-    state = ruleset.setup(MatchConfig.model_validate(config), chance)
-    chance.finish()
-    for _, _, _, action, outcomes in actions:
-        chance = ReplayChance(outcomes)
-        state = ruleset.apply(state, action, chance)
-        chance.finish()
-    return state
+_LIBRARY_FIELDS = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
 
 class Match(Aggregate):
@@ -57,6 +44,10 @@ class Match(Aggregate):
         prev_hash: str
         hash: str
 
+        def apply(self, aggregate: Any) -> None:
+            """Set the match up: position 0."""
+            aggregate._fold(self)
+
     class ActionRecorded(Aggregate.Event):
         """One game action, its chance outcomes and the digest of the state it produced."""
 
@@ -74,7 +65,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Advance the position by this action."""
-            aggregate._on_action(self)
+            aggregate._fold(self)
 
     class ActionsUndone(Aggregate.Event):
         """The last ``count`` live actions are void from now on; the log keeps them."""
@@ -91,7 +82,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Rewind the position."""
-            aggregate._on_undo(self)
+            aggregate._fold(self)
 
     class Ended(Aggregate.Event):
         """MatchEnded: the result the rules produced."""
@@ -109,10 +100,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Mark the match over."""
-            aggregate.result = {"winners": list(self.winners), "losers": list(self.losers),
-                                "reason": self.reason, "drawn": self.drawn,
-                                "detail": self.detail}
-            aggregate.head_hash = self.hash
+            aggregate._fold(self)
 
     class SeedRevealed(Aggregate.Event):
         """The secret seed, published once the match is over."""
@@ -126,8 +114,7 @@ class Match(Aggregate):
 
         def apply(self, aggregate: Any) -> None:
             """Remember the revealed seed."""
-            aggregate.seed = self.seed
-            aggregate.head_hash = self.hash
+            aggregate._fold(self)
 
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
@@ -146,7 +133,9 @@ class Match(Aggregate):
         self.next_seq = 1
         self.result: dict[str, Any] | None = None
         self.seed: str | None = None
-        self.state: GameState = project(config, game, setup_outcomes, [])
+        # position 0, set when Created.apply folds the event (after the attributes above, so
+        # stored snapshots keep their field order)
+        self.state: GameState
 
     # The aggregate cache hands out copies. Game states are never changed in place (the engine
     # returns new ones) and live entries are never changed, so copying the containers suffices;
@@ -171,24 +160,21 @@ class Match(Aggregate):
         """The event version at which live position ``position`` (0 = after setup) was reached."""
         return 1 if position == 0 else self.live[position - 1][0]
 
-    def _on_action(self, event: Match.ActionRecorded) -> None:
-        staged = self.__dict__.pop("_staged", None)
-        if staged is None:
-            chance = ReplayChance(event.outcomes)
-            staged = get_game(self.game).apply(self.state, event.action, chance)
-            chance.finish()
-        self.state = staged
-        self.live.append((event.originator_version, event.seq, event.seat, event.action,
-                          event.outcomes))
-        self.next_seq = event.seq + 1
-        self.head_hash = event.hash
+    def _fold(self, event: Any) -> None:
+        """Fold one of this match's events into it: the live line, the state, the rest."""
+        keeper = _Keeper(self)
+        if isinstance(event, Match.Created):
+            fold = Fold(keeper)
+        else:
+            fold = Fold.resume(keeper, self.game, self.config, self.setup_outcomes, self.live,
+                               self.state)
+        fold.feed(to_record(event, envelope=False))
+        self.live, self.state = fold.live, fold.state
 
-    def _on_undo(self, event: Match.ActionsUndone) -> None:
-        self.live = self.live[:-event.count]
-        staged = self.__dict__.pop("_staged", None)
-        self.state = staged if staged is not None else project(
-            self.config, self.game, self.setup_outcomes, self.live)
-        self.head_hash = event.hash
+    def _take_staged(self) -> GameState | None:
+        """The state ``stage`` handed over, once."""
+        staged: GameState | None = self.__dict__.pop("_staged", None)
+        return staged
 
     def stage(self, state: GameState) -> None:
         """Hand the next event the state the recorder already computed (saves re-applying it)."""
@@ -202,6 +188,61 @@ EVENT_NAMES: dict[type[Any], str] = {
     Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
                Match.ActionsUndone: "ActionsUndone", Match.Ended: "MatchEnded",
                Match.SeedRevealed: "SeedRevealed"}
+
+
+def to_record(event: Any, *, envelope: bool = True) -> Record:
+    """A stored domain event of a match as a plain record (the form ledger.fold reads).
+
+    Without ``envelope`` the record leaves out ``match_id`` and ``timestamp``, which the fold
+    never reads: the aggregate folds its events that way, saving their conversion.
+    """
+    payload = dict(vars(event))
+    for name in _LIBRARY_FIELDS:
+        payload.pop(name, None)
+    if not envelope:
+        return {"event": EVENT_NAMES[type(event)], "version": event.originator_version,
+                **payload}
+    return {"event": EVENT_NAMES[type(event)], "match_id": str(event.originator_id),
+            "version": event.originator_version, "timestamp": event.timestamp.isoformat(),
+            **payload}
+
+
+class _Keeper(Visitor):
+    """Folds events into a Match: uses the state the recorder staged instead of re-applying."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+
+    def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
+        """The staged state, else the action replayed."""
+        staged = self.match._take_staged()
+        return staged if staged is not None else super().apply(ruleset, before, record)
+
+    def restore(self, record: Record, position: int) -> GameState | None:
+        """The staged state (the recorder read it through a snapshot), if any."""
+        return self.match._take_staged()
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        """Count the seq and move the chain head."""
+        self.match.next_seq = record["seq"] + 1
+        self.match.head_hash = record["hash"]
+
+    def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
+        """Move the chain head."""
+        self.match.head_hash = record["hash"]
+
+    def ended(self, record: Record, state: GameState) -> None:
+        """Keep the result."""
+        self.match.result = {"winners": list(record["winners"]),
+                             "losers": list(record["losers"]), "reason": record["reason"],
+                             "drawn": record["drawn"], "detail": record["detail"]}
+        self.match.head_hash = record["hash"]
+
+    def seed_revealed(self, record: Record) -> None:
+        """Keep the revealed seed."""
+        self.match.seed = record["seed"]
+        self.match.head_hash = record["hash"]
 
 
 class MatchSecret(Aggregate):

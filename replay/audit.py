@@ -20,12 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from engine.core.chance import ChanceError, ReplayChance
-from engine.core.contract import GameState, MatchConfig
+from engine.core.chance import ChanceError
+from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.data import digest_format
 from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.chain import GENESIS, event_hash
+from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor
 from ledger.seed import SeededChance, commitment
 from replay.records import payload_of
 
@@ -98,13 +99,14 @@ class _Drifted(Exception):
         self.what = what
 
 
-class _Walker:
-    """Carries the chain head, the live line of positions and the seed through the records."""
+class _Walker(Visitor):
+    """Carries the chain head and the seed through the records, and checks what the one fold of
+    the match (ledger.fold) reaches: digests, seeded outcomes, the result."""
 
     def __init__(self, records: Sequence[dict[str, Any]]) -> None:
         self.prev = GENESIS
         self.version = 0
-        self.states: list[GameState] = []
+        self.fold = Fold(self)
         self.actions = 0
         self.game: str | None = None
         self.commitment: str | None = None
@@ -115,7 +117,7 @@ class _Walker:
                 self.seed = bytes.fromhex(str(revealed[-1].get("seed")))
             except ValueError:
                 self.seed = None
-        self.ended = False
+        self.over = False
         self.recorded_version: str | None = None
         self.drift: dict[str, Any] | None = None  # once set, only the chain is checked
         self.legacy_digests = 0
@@ -130,17 +132,18 @@ class _Walker:
         kind = record["event"]
         if kind != "MatchCreated" and self.game is None:
             raise _Failed("no_creation", "the first event is not MatchCreated")
-        if self.ended and kind not in ("SeedRevealed",):
+        if self.over and kind not in ("SeedRevealed",):
             raise _Failed("after_end", f"{kind} recorded after the match ended")
-        handler = {"MatchCreated": self._created, "ActionRecorded": self._action,
-                   "ActionsUndone": self._undone, "MatchEnded": self._match_ended,
-                   "SeedRevealed": self._seed_revealed}.get(kind)
-        if handler is None:
+        if kind not in EVENT_KINDS:
             raise _Failed("unknown_event", f"unknown event {kind!r}")
         try:
-            handler(record)
+            if kind == "MatchCreated":
+                self._begin(record)
+            self.fold.feed(record)
         except _Drifted as drifted:
             self._drifted(record, drifted.what)
+        except BadUndo as bad:
+            raise _Failed("bad_undo", str(bad)) from None
         except (ActionError, ChanceError, KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, _Failed):
                 raise
@@ -172,7 +175,7 @@ class _Walker:
     def _after_drift(self, record: dict[str, Any]) -> None:
         """Past rules drift the rules cannot judge the events; the chain and seed still can."""
         if record["event"] == "SeedRevealed":
-            self._seed_revealed(record)
+            self.seed_revealed(record)
 
     def _check_chain(self, record: dict[str, Any]) -> None:
         self.version += 1
@@ -191,28 +194,25 @@ class _Walker:
                           "was changed after it was recorded")
         self.prev = expected
 
-    def _created(self, record: dict[str, Any]) -> None:
+    def _begin(self, record: Record) -> None:
+        """What MatchCreated says about the match, before its setup is replayed."""
         if self.version != 1:
             raise _Failed("duplicate_creation", "MatchCreated appears twice")
         self.game = record["game"]
-        ruleset = get_game(record["game"])
         self.recorded_version = f"{record['game']} {record['ruleset_version']}"
         self.commitment = record["commitment"]
-        config = MatchConfig.model_validate(record["config"])
-        chance = ReplayChance(record["setup_outcomes"])
-        state = ruleset.setup(config, chance)
-        chance.finish()
-        self._compare_digest(state, record)
-        self._rederive(record, lambda c: ruleset.setup(config, c), 0, record["setup_outcomes"])
-        self.states = [state]
 
-    def _action(self, record: dict[str, Any]) -> None:
-        ruleset = get_game(str(self.game))
-        before = self.states[-1]
-        chance = ReplayChance(record["outcomes"])
+    def created(self, record: Record, state: GameState) -> None:
+        """Setup replayed: its digest, and its outcomes re-derived from the seed."""
+        ruleset = self.fold.ruleset
+        self._compare_digest(state, record)
+        self._rederive(record, lambda c: ruleset.setup(MatchConfig.model_validate(
+            record["config"]), c), 0, record["setup_outcomes"])
+
+    def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
+        """The action replayed; what the rules refuse or ask differently is a finding."""
         try:
-            state = ruleset.apply(before, record["action"], chance)
-            chance.finish()
+            return super().apply(ruleset, before, record)
         except ChanceError as exc:
             raise self._differs("replay_failed", f"re-projecting this event failed: {exc}",
                                 f"the rules ask for other chance outcomes ({exc})") from None
@@ -220,22 +220,24 @@ class _Walker:
             raise self._differs("illegal_on_replay", f"the rules refuse this action now: "
                                 f"{exc.message} ({exc.reason})",
                                 f"the rules refuse it ({exc.reason})") from None
-        self._compare_digest(state, record)
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        """The action's digest, and its seeded outcomes re-derived from the seed."""
+        ruleset = self.fold.ruleset
+        self._compare_digest(after, record)
         if record.get("chance_source") == "seed":
             self._rederive(record, lambda c: ruleset.apply(before, record["action"], c),
-                           len(self.states), record["outcomes"])
-        self.states.append(state)
+                           position, record["outcomes"])
         self.actions += 1
 
-    def _undone(self, record: dict[str, Any]) -> None:
-        count = int(record["count"])
-        if not 1 <= count < len(self.states):
-            raise _Failed("bad_undo", f"undoes {count} action(s) of {len(self.states) - 1}")
-        del self.states[-count:]
-        self._compare_digest(self.states[-1], record)
+    def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
+        """The digest of the position the undo returns to."""
+        self._compare_digest(state, record)
 
-    def _match_ended(self, record: dict[str, Any]) -> None:
-        result = get_game(str(self.game)).outcome(self.states[-1])
+    def ended(self, record: Record, state: GameState) -> None:
+        """The recorded result against the rules' result at the final position."""
+        result = self.fold.ruleset.outcome(state)
         if result is None:
             raise self._differs("result_mismatch", "MatchEnded recorded but the rules say the "
                                 "match goes on", "the rules say the match goes on")
@@ -244,9 +246,10 @@ class _Walker:
             raise self._differs("result_mismatch", f"recorded result {record['reason']} "
                                 f"{record['winners']} differs from the rules' {result.reason} "
                                 f"{result.winners}", "the rules give another result")
-        self.ended = True
+        self.over = True
 
-    def _seed_revealed(self, record: dict[str, Any]) -> None:
+    def seed_revealed(self, record: Record) -> None:
+        """The revealed seed against the commitment published at creation."""
         if commitment(bytes.fromhex(record["seed"])) != self.commitment:
             raise _Failed("seed_mismatch", "the revealed seed does not match the commitment "
                           "published when the match was created")

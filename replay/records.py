@@ -14,17 +14,9 @@ from engine.core.chance import outcome_from_data
 from engine.core.contract import Ruleset
 from engine.core.viewer import JUDGE, Viewer
 from ledger.match import EVENT_NAMES, Match
+from ledger.match import to_record as to_record  # re-exported: a domain event as a record
 
-_LIBRARY_FIELDS = {"originator_id", "originator_version", "timestamp", "originator_topic"}
 NAME_TO_CLASS = {name: cls for cls, name in EVENT_NAMES.items()}
-
-
-def to_record(event: Any) -> dict[str, Any]:
-    """A stored domain event as a plain record."""
-    payload = {k: v for k, v in vars(event).items() if k not in _LIBRARY_FIELDS}
-    return {"event": EVENT_NAMES[type(event)], "match_id": str(event.originator_id),
-            "version": event.originator_version, "timestamp": event.timestamp.isoformat(),
-            **payload}
 
 
 def payload_of(record: dict[str, Any]) -> dict[str, Any]:

@@ -15,13 +15,14 @@ import msgpack
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from engine.core.chance import ReplayChance
-from engine.core.contract import GameState, MatchConfig
+from engine.core.contract import GameState, Ruleset
+from engine.core.effects import Effect
 from engine.core.errors import ActionError, SetupError
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.errors import ImportRejected, MatchNotFound
+from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.match import MATCH_TOPICS, Match
 from ledger.recorder import MatchSummary, Recorded, Recorder
 from replay.audit import AuditReport, verify_records
@@ -226,38 +227,67 @@ def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[
     """Transcript of a match given as records (judge-level), redacted for ``viewer``."""
     if not records:
         return []
-    ruleset = get_game(records[0]["game"])
-    undone = {seq for r in records if r["event"] == "ActionsUndone" for seq in r["seqs"]}
-    states: list[GameState] = []
-    lines = []
-    for r in records:
-        head = f"v{r['version']:<4} {r['recorded_at'][:19]}Z {r['recorded_by']}:"
-        if r["event"] == "MatchCreated":
-            config = MatchConfig.model_validate(r["config"])
-            states.append(ruleset.setup(config, ReplayChance(r["setup_outcomes"])))
-            seats = ", ".join(f"seat {i} {n}" for i, n in enumerate(config.players, start=1))
-            extra = ruleset.describe_outcomes(r["setup_outcomes"], viewer, states[-1])
-            lines.append(f"{head} match created: {ruleset.title} ({seats}). " + " ".join(extra))
-        elif r["event"] == "ActionRecorded":
-            before = states[-1]
-            step = ruleset.step(before, r["action"], ReplayChance(r["outcomes"]))
-            text = ruleset.describe(r["action"], r["outcomes"], viewer, before, step.effects)
-            states.append(step.state)
-            mark = " [undone]" if r["seq"] in undone else ""
-            lines.append(f"{head} #{r['seq']} {text}{mark}")
-        elif r["event"] == "ActionsUndone":
-            del states[-r["count"]:]
-            seqs = ", ".join(f"#{s}" for s in r["seqs"])
-            lines.append(f"{head} undo of {r['count']} action(s) ({seqs}): {r['reason']}")
-        elif r["event"] == "MatchEnded":
-            if r["drawn"]:
-                outcome = "the match is drawn"
-            else:
-                outcome = " and ".join(f"seat {s}" for s in r["winners"]) + " wins"
-            lines.append(f"{head} match ended: {outcome} ({r['reason']}: {r['detail']}).")
-        elif r["event"] == "SeedRevealed":
-            lines.append(f"{head} seed revealed: {r['seed']}")
-    return lines
+    writer = _TranscriptWriter(get_game(records[0]["game"]), viewer)
+    Fold(writer).feed_all(records)
+    return writer.lines
+
+
+class _TranscriptWriter(Visitor):
+    """One line per event as ``viewer`` may see it; undone actions are marked when undone."""
+
+    def __init__(self, ruleset: Ruleset, viewer: Viewer) -> None:
+        self.ruleset = ruleset
+        self.viewer = viewer
+        self.lines: list[str] = []
+        self._line_of_seq: dict[int, int] = {}
+        self._effects: tuple[Effect, ...] = ()
+
+    @staticmethod
+    def _head(record: Record) -> str:
+        return f"v{record['version']:<4} {record['recorded_at'][:19]}Z {record['recorded_by']}:"
+
+    def created(self, record: Record, state: GameState) -> None:
+        """The title, the seats and the setup outcomes the viewer may see."""
+        seats = ", ".join(f"seat {i} {n}"
+                          for i, n in enumerate(record["config"]["players"], start=1))
+        extra = self.ruleset.describe_outcomes(record["setup_outcomes"], self.viewer, state)
+        self.lines.append(f"{self._head(record)} match created: {self.ruleset.title} "
+                          f"({seats}). " + " ".join(extra))
+
+    def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
+        """Replay with ``step``, keeping what the rules decided for the line (effects)."""
+        step = replay_step(ruleset, before, record["action"], record["outcomes"])
+        self._effects = step.effects
+        return step.state
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        """The action as the viewer may see it, with what the rules decided."""
+        text = self.ruleset.describe(record["action"], record["outcomes"], self.viewer, before,
+                                     self._effects)
+        self._line_of_seq[record["seq"]] = len(self.lines)
+        self.lines.append(f"{self._head(record)} #{record['seq']} {text}")
+
+    def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
+        """Mark the voided actions' lines and say what was undone and why."""
+        for entry in voided:
+            self.lines[self._line_of_seq[entry[1]]] += " [undone]"
+        seqs = ", ".join(f"#{s}" for s in record["seqs"])
+        self.lines.append(f"{self._head(record)} undo of {record['count']} action(s) ({seqs}): "
+                          f"{record['reason']}")
+
+    def ended(self, record: Record, state: GameState) -> None:
+        """The result."""
+        if record["drawn"]:
+            outcome = "the match is drawn"
+        else:
+            outcome = " and ".join(f"seat {s}" for s in record["winners"]) + " wins"
+        self.lines.append(f"{self._head(record)} match ended: {outcome} "
+                          f"({record['reason']}: {record['detail']}).")
+
+    def seed_revealed(self, record: Record) -> None:
+        """The published seed."""
+        self.lines.append(f"{self._head(record)} seed revealed: {record['seed']}")
 
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:

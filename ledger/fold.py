@@ -1,0 +1,234 @@
+"""The one fold of a match's events: the live line, undo, and a visitor's hooks.
+
+A match's events are folded into game states in one place. ``Fold`` walks the events in order,
+as records (``{"event": name, "match_id", "version", "timestamp", **payload}``; a stored domain
+event becomes one with ``ledger.match.to_record``), keeps the live line (the live actions and the
+positions they reach) and applies undo. It tells a ``Visitor`` what happened, in the manner of
+python-chess's PGN visitors:
+
+    created(record, state)                the match is set up: position 0
+    action(record, before, after, n)      a live action took position n - 1 to position n
+    undone(record, voided, state)         the last live actions are void; ``state`` is now live
+    ended(record, state)                  the match ended at ``state``
+    seed_revealed(record)                 the seed was published
+
+A visitor may also say how a position is computed: ``setup`` and ``apply`` replay the stored
+chance outcomes by default (the audit turns refusals into its findings; the aggregate hands back
+the state the recorder already computed), and ``restore`` may supply the position an undo returns
+to (otherwise the fold takes it from the positions it kept, or re-projects it from setup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from engine.core.chance import Outcome, ReplayChance
+from engine.core.contract import GameState, MatchConfig, Ruleset, Step
+from engine.registry import get_game
+
+# (event version, seq, seat, action data, chance outcomes) of one live action
+LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
+# one event as a plain record (see the module docstring)
+Record = dict[str, Any]
+# the events a fold reads, by record name
+EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed")
+
+
+class FoldError(Exception):
+    """The events do not form a match the fold can walk."""
+
+
+class BadUndo(FoldError):
+    """An undo of more live actions than there are (or of none)."""
+
+    def __init__(self, count: int, live: int) -> None:
+        super().__init__(f"undoes {count} action(s) of {live}")
+        self.count = count
+        self.live = live
+
+
+def setup_position(ruleset: Ruleset, config: Mapping[str, Any],
+                   outcomes: Sequence[Outcome]) -> GameState:
+    """Position 0: set the match up again with its stored setup outcomes, all of them used."""
+    match_config = MatchConfig.model_validate(config)
+    chance = ReplayChance(outcomes)
+    state = ruleset.setup(match_config, chance)
+    chance.finish()
+    return state
+
+
+def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
+                  outcomes: Sequence[Outcome]) -> GameState:
+    """The position after ``action``, replayed with its stored outcomes, all of them used."""
+    chance = ReplayChance(outcomes)
+    after = ruleset.apply(state, action, chance)
+    chance.finish()
+    return after
+
+
+def replay_step(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
+                outcomes: Sequence[Outcome]) -> Step:
+    """``replay_action`` with the step's effects (for transcripts and step animations)."""
+    chance = ReplayChance(outcomes)
+    step = ruleset.step(state, action, chance)
+    chance.finish()
+    return step
+
+
+def project(config: Mapping[str, Any], game: str, setup_outcomes: Sequence[Outcome],
+            actions: Sequence[LiveAction]) -> GameState:
+    """Rebuild a position from setup and a list of live actions, using only stored outcomes."""
+    ruleset = get_game(game)
+    state = setup_position(ruleset, config, setup_outcomes)
+    for _, _, _, action, outcomes in actions:
+        state = replay_action(ruleset, state, action, outcomes)
+    return state
+
+
+def _live_entry(record: Record) -> LiveAction:
+    """The live-line entry of an ActionRecorded record; seq and seat are taken as recorded."""
+    return cast(LiveAction, (record["version"], record.get("seq"), record.get("seat"),
+                             record["action"], record["outcomes"]))
+
+
+class Visitor:
+    """What a fold tells about a match, and how it computes positions. Override what you need.
+
+    The hooks do nothing by default; the position methods replay stored outcomes.
+    """
+
+    def setup(self, ruleset: Ruleset, record: Record) -> GameState:
+        """Position 0 for a MatchCreated record."""
+        return setup_position(ruleset, record["config"], record["setup_outcomes"])
+
+    def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
+        """The position an ActionRecorded record reaches from ``before``."""
+        return replay_action(ruleset, before, record["action"], record["outcomes"])
+
+    def restore(self, record: Record, position: int) -> GameState | None:
+        """The live ``position`` an ActionsUndone record returns to, if the visitor has it."""
+        return None
+
+    def created(self, record: Record, state: GameState) -> None:
+        """The match was set up at ``state`` (position 0)."""
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        """A live action took the match from ``before`` to ``after``, live ``position``."""
+
+    def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
+        """The ``voided`` live actions are void; ``state`` is the live position again."""
+
+    def ended(self, record: Record, state: GameState) -> None:
+        """The match ended; ``state`` is its final live position."""
+
+    def seed_revealed(self, record: Record) -> None:
+        """The match's seed was published."""
+
+
+class Fold:
+    """Walks a match's records in order, keeps its live line and tells a visitor.
+
+    The positions the fold reaches are kept (from ``first_kept`` on), so undo needs no
+    re-projection; a fold resumed at the tip of a line (``resume``) keeps only what it reaches.
+    """
+
+    def __init__(self, visitor: Visitor) -> None:
+        self.visitor = visitor
+        self._ruleset: Ruleset | None = None
+        self.config: Mapping[str, Any] = {}
+        self.setup_outcomes: Sequence[Outcome] = []
+        self.live: list[LiveAction] = []
+        self.first_kept = 0
+        self._kept: list[GameState] = []
+
+    @classmethod
+    def resume(cls, visitor: Visitor, game: str, config: Mapping[str, Any],
+               setup_outcomes: Sequence[Outcome], live: list[LiveAction],
+               state: GameState) -> Fold:
+        """A fold picked up at ``state``, the tip of ``live`` (it takes ``live`` over)."""
+        fold = cls(visitor)
+        fold._ruleset = get_game(game)
+        fold.config, fold.setup_outcomes = config, setup_outcomes
+        fold.live, fold.first_kept, fold._kept = live, len(live), [state]
+        return fold
+
+    @property
+    def state(self) -> GameState:
+        """The current live position."""
+        if not self._kept:
+            raise FoldError("the match has not been created")
+        return self._kept[-1]
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The match's ruleset (known once MatchCreated is folded)."""
+        if self._ruleset is None:
+            raise FoldError("the first event is not MatchCreated")
+        return self._ruleset
+
+    def position(self, n: int) -> GameState:
+        """Live position ``n`` (0 = after setup): kept, or re-projected from setup."""
+        if n >= self.first_kept:
+            return self._kept[n - self.first_kept]
+        return project(self.config, self.ruleset.game_id, self.setup_outcomes, self.live[:n])
+
+    def feed(self, record: Record) -> None:
+        """Fold one more event into the line and tell the visitor."""
+        step = _STEPS.get(record["event"])
+        if step is None:
+            raise FoldError(f"unknown event {record['event']!r}")
+        step(self, record)
+
+    def feed_all(self, records: Sequence[Record]) -> Fold:
+        """Fold every record in order; returns the fold."""
+        for record in records:
+            self.feed(record)
+        return self
+
+    def _created(self, record: Record) -> None:
+        if self._ruleset is not None:
+            raise FoldError("MatchCreated appears twice")
+        ruleset = get_game(record["game"])
+        state = self.visitor.setup(ruleset, record)
+        self._ruleset = ruleset
+        self.config, self.setup_outcomes = record["config"], record["setup_outcomes"]
+        self.live, self.first_kept, self._kept = [], 0, [state]
+        self.visitor.created(record, state)
+
+    def _action(self, record: Record) -> None:
+        before = self.state
+        after = self.visitor.apply(self.ruleset, before, record)
+        self.live.append(_live_entry(record))
+        self._kept.append(after)
+        self.visitor.action(record, before, after, len(self.live))
+
+    def _undone(self, record: Record) -> None:
+        """Undo, the one place it is done: the last ``count`` live actions become void."""
+        count = int(record["count"])
+        if not 1 <= count <= len(self.live):
+            raise BadUndo(count, len(self.live))
+        target = len(self.live) - count
+        voided = self.live[target:]
+        state = self.visitor.restore(record, target)
+        if state is None:
+            state = self.position(target)
+        if target >= self.first_kept:
+            del self._kept[target - self.first_kept:]
+            self._kept.append(state)
+        else:
+            self.first_kept, self._kept = target, [state]
+        del self.live[target:]
+        self.visitor.undone(record, voided, state)
+
+    def _ended(self, record: Record) -> None:
+        self.visitor.ended(record, self.state)
+
+    def _seed_revealed(self, record: Record) -> None:
+        self.visitor.seed_revealed(record)
+
+
+# what the fold does for each kind of event
+_STEPS: dict[str, Callable[[Fold, Record], None]] = dict(zip(EVENT_KINDS, (
+    Fold._created, Fold._action, Fold._undone, Fold._ended, Fold._seed_revealed)))

@@ -1,4 +1,8 @@
-"""The registry of games, keyed by game id (one Ruleset instance per game)."""
+"""The registry of games, keyed by game id (one Ruleset instance per game).
+
+The games Kiroku ships are registered here. ``register`` adds another (a plug-in game, or a
+test's toy game) to this process; ``unregister`` removes it again.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,8 @@ from engine.core.errors import ActionError
 from engine.illuminati import Illuminati
 from engine.worldgainer import WorldGainer
 
-_GAMES: dict[str, Ruleset] = {r.game_id: r for r in (Illuminati(), WorldGainer())}
+SHIPPED: tuple[Ruleset, ...] = (Illuminati(), WorldGainer())
+_GAMES: dict[str, Ruleset] = {r.game_id: r for r in SHIPPED}
 
 
 def get_game(game_id: str) -> Ruleset:
@@ -22,3 +27,17 @@ def get_game(game_id: str) -> Ruleset:
 def games() -> list[Ruleset]:
     """Every registered game, sorted by id."""
     return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+def register(ruleset: Ruleset) -> None:
+    """Add a game to this process (its id must be new)."""
+    if ruleset.game_id in _GAMES:
+        raise ValueError(f"a game {ruleset.game_id!r} is registered already")
+    _GAMES[ruleset.game_id] = ruleset
+
+
+def unregister(game_id: str) -> None:
+    """Remove a game added with ``register`` (the shipped games stay)."""
+    if any(r.game_id == game_id for r in SHIPPED):
+        raise ValueError(f"{game_id!r} is shipped with Kiroku and cannot be removed")
+    _GAMES.pop(game_id, None)

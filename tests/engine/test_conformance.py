@@ -1,13 +1,14 @@
-"""The conformance suite every game joins: it speaks only the shared contract.
+"""The conformance suite every game joins: it speaks only the shared contract (engine/ only;
+the ledger's suite over every game is tests/ledger/test_games.py).
 
-For each registered game: random legal playouts reach an end; apply never mutates its input;
-illegal actions carry a reason; the projection of stored events equals the live state, digest for
-digest; states survive the storage encoding; views never leak another seat's hidden cards.
+For each game: random legal playouts reach an end; apply never mutates its input; replaying the
+stored outcomes gives the same digests; illegal actions carry a reason; legal actions and apply
+agree; effects account for every change; chance outcomes are declared; views never leak another
+seat's hidden cards; concession and the turn limit end a match.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from typing import Any
@@ -17,61 +18,21 @@ import pytest
 from engine import JUDGE, SPECTATOR, MatchConfig, Viewer, games
 from engine.core.chance import ReplayChance
 from engine.core.contract import Ruleset
-from engine.core.data import to_data
 from engine.core.effects import CardMoved, MatchEnded, ValueChanged
 from engine.core.errors import ActionError, IllegalAction
-from ledger.catalog import sample_card_set, sample_decks
-from ledger.match import project
-from ledger.transcoder import MsgpackTranscoder
-from tests.support import RandomChance
+from tests.support import MAX_ACTIONS, PLAYOUT_OPTIONS, RandomChance, playout, sample_config
 
-GAMES = [g.game_id for g in games()]
+CONFORMING = games()  # every registered game (and, in tests, the toy game of the guide)
 PLAYOUTS = 12
-MAX_ACTIONS = 5_000
-# Random play rarely builds a winning structure in Illuminati: time is called instead.
-PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12}}
 
 
 def _config(ruleset: Ruleset, players: int) -> MatchConfig:
-    decks = list(sample_decks(ruleset.game_id).values())
-    return MatchConfig(players=[f"P{i}" for i in range(1, players + 1)],
-                       decks=[decks[i % len(decks)].cards for i in range(players)],
-                       cards=sample_card_set(ruleset.game_id).cards,
-                       options=ruleset.new_match_options(PLAYOUT_OPTIONS.get(ruleset.game_id, {})))
+    return sample_config(ruleset, players, PLAYOUT_OPTIONS.get(ruleset.game_id, {}))
 
 
-def playout(ruleset: Ruleset, seed: int, players: int | None = None) -> dict[str, Any]:
-    """One random legal playout, keeping what a recorder would store."""
-    rng = random.Random(seed)
-    n = players or ruleset.min_players
-    config = _config(ruleset, n)
-    chance = RandomChance(rng)
-    state = ruleset.setup(config, chance)
-    log: dict[str, Any] = {"config": config, "setup": chance.outcomes, "actions": [],
-                           "states": [state]}
-    for _ in range(MAX_ACTIONS):
-        if ruleset.outcome(state) is not None:
-            break
-        seat = rng.choice(ruleset.to_act(state))
-        legal = ruleset.legal_actions(state, seat)
-        assert legal, f"seat {seat} has no legal action in a live match"
-        action = rng.choice(legal)
-        chance = RandomChance(rng)
-        frozen = copy.deepcopy(state)
-        new = ruleset.apply(state, action, chance)
-        assert to_data(state) == to_data(frozen), "apply mutated its input"
-        log["actions"].append((action.model_dump(mode="json"), chance.outcomes))
-        log["states"].append(new)
-        state = new
-    log["final"] = state
-    return log
-
-
-@pytest.fixture(scope="module", params=GAMES)
+@pytest.fixture(scope="module", params=CONFORMING, ids=lambda r: r.game_id)
 def ruleset(request: pytest.FixtureRequest) -> Ruleset:
-    from engine import get_game
-
-    return get_game(request.param)
+    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -99,23 +60,6 @@ def test_replaying_stored_outcomes_gives_the_same_digests(
             state = ruleset.apply(state, action, chance)
             chance.finish()
             assert ruleset.digest(state) == ruleset.digest(log["states"][i])
-
-
-def test_projection_of_a_live_line_equals_the_live_state(
-        ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
-    log = playouts[0]
-    live = [(i + 2, i + 1, a["seat"], a, o) for i, (a, o) in enumerate(log["actions"])]
-    state = project(log["config"].model_dump(), ruleset.game_id, log["setup"], live)
-    assert ruleset.digest(state) == ruleset.digest(log["final"])
-
-
-def test_states_survive_the_storage_encoding(ruleset: Ruleset,
-                                             playouts: list[dict[str, Any]]) -> None:
-    transcoder = MsgpackTranscoder()
-    for state in playouts[0]["states"][::7]:
-        back = transcoder.decode(transcoder.encode({"state": state}))["state"]
-        assert ruleset.digest(back) == ruleset.digest(state)
-        assert back == state
 
 
 def test_every_illegal_action_carries_a_reason(ruleset: Ruleset,

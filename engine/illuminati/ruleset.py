@@ -24,6 +24,7 @@ from engine.core.contract import (
     Ruleset,
 )
 from engine.core.effects import Effect, Place
+from engine.core.legality import Choice
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.illuminati import actions as act
@@ -31,6 +32,7 @@ from engine.illuminati import (
     adjust,
     anytime,
     attacks,
+    choices,
     effects,
     legal,
     main_phase,
@@ -145,6 +147,9 @@ class Illuminati(Ruleset):
 
     def _values(self, state: GameState) -> dict[str, Any]:
         return effects.values(cast(IlluminatiState, state))
+
+    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
+        return choices.choice_space(cast(IlluminatiState, state), seat)
 
     def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
         return legal.legal_actions(cast(IlluminatiState, state), seat)

@@ -5,7 +5,7 @@ order by 2d6 (I10)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.core.chance import Chance
@@ -90,20 +90,27 @@ def choose_illuminati(st: IlluminatiState, a: act.ChooseIlluminati, chance: Chan
     """A seat lays its Illuminati face down; the last one to choose reveals them all."""
     require_phase(st, "choose_illuminati")
     _require_choosing(st, a.seat)
-    st.chosen[a.seat] = _illuminati_in_deck(st, a.seat, a.card)
-    if not choosing(st):
-        chosen, st.chosen = dict(st.chosen), {}
-        _reveal_illuminati(st, chosen, chance)
+    _lay_face_down(st, a.seat, _illuminati_in_deck(st, a.seat, a.card), _reveal_illuminati,
+                   chance)
 
 
 def choose_group(st: IlluminatiState, a: act.ChooseGroup, chance: Chance) -> None:
     """A seat lays an initial group face down; the last one to choose reveals the round."""
     require_phase(st, "choose_groups")
     _require_choosing(st, a.seat)
-    st.chosen[a.seat] = _group_in_deck(st, a.seat, a.card)
+    _lay_face_down(st, a.seat, _group_in_deck(st, a.seat, a.card), _reveal_groups, chance)
+
+
+Reveal = Callable[[IlluminatiState, Mapping[int, str], Chance], None]
+
+
+def _lay_face_down(st: IlluminatiState, seat: int, card: str, reveal: Reveal,
+                   chance: Chance) -> None:
+    """Keep the choice hidden until every seat has chosen; the last choice reveals them all."""
+    st.chosen[seat] = card
     if not choosing(st):
         chosen, st.chosen = dict(st.chosen), {}
-        _reveal_groups(st, chosen, chance)
+        reveal(st, chosen, chance)
 
 
 def _require_choosing(st: IlluminatiState, seat: int) -> None:

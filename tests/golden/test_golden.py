@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine import JUDGE, games
+from engine import JUDGE, GameState, games, get_game
+from ledger.fold import Fold, Record, Visitor
 from replay.audit import verify_records
 from replay.service import Kiroku, parse_export
 from tests.golden.record import GOLDEN_DIR
@@ -98,3 +99,25 @@ def test_every_game_has_golden_matches_covering_the_contract(game: str) -> None:
                 f"p{ruleset.position_format}:")
     assert counts >= set(range(ruleset.min_players, ruleset.max_players + 1)), counts
     assert all(found.values()), found
+
+
+class _LegalityChecker(Visitor):
+    """Asks the legal-action view about every recorded action at the position it was taken."""
+
+    def __init__(self) -> None:
+        self.checked = 0
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        ruleset = get_game(before.game)
+        assert record["action"] in ruleset.legal_actions(before, record["seat"]), record
+        self.checked += 1
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_recorded_action_is_in_the_legal_actions_of_its_position(path: Path) -> None:
+    """The contract's exact legality test agrees with what was recorded, action by action."""
+    _, _, records, _ = _load(path)
+    checker = _LegalityChecker()
+    Fold(checker).feed_all(records)
+    assert checker.checked == sum(r["event"] == "ActionRecorded" for r in records)

@@ -21,8 +21,9 @@ from engine.core.contract import Ruleset
 from engine.core.effects import CardMoved, MatchEnded, ValueChanged
 from engine.core.errors import ActionError, IllegalAction
 from tests.support import MAX_ACTIONS, PLAYOUT_OPTIONS, RandomChance, playout, sample_config
+from tests.toygame import BlindBid
 
-CONFORMING = games()  # every registered game (and, in tests, the toy game of the guide)
+CONFORMING = [*games(), BlindBid()]  # every registered game, and the toy game of the guide
 PLAYOUTS = 12
 
 

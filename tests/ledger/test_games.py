@@ -11,13 +11,26 @@ import pytest
 
 from engine import JUDGE, games
 from engine.core.contract import Ruleset
+from engine.registry import register, unregister
 from ledger.catalog import Deck
 from ledger.match import project
 from ledger.transcoder import MsgpackTranscoder
 from replay.service import Kiroku
 from tests.support import PLAYOUT_OPTIONS, playout, sample_data
+from tests.toygame import BlindBid
 
-LEDGER_GAMES = games()  # every registered game (and, in tests, the toy game of the guide)
+TOY = BlindBid()
+LEDGER_GAMES = [*games(), TOY]  # every registered game, and the toy game of the guide
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_registered() -> Iterator[None]:
+    """The store finds games in the registry: the toy is registered for this module only."""
+    register(TOY)
+    try:
+        yield
+    finally:
+        unregister(TOY.game_id)
 
 
 @pytest.fixture(scope="module", params=LEDGER_GAMES, ids=lambda r: r.game_id)

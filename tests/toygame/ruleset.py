@@ -1,0 +1,92 @@
+"""The shell: Blind Bid's declarations, and dispatch to its sections."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core.chance import Chance, Outcome
+from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
+from engine.core.effects import Effect, Place
+from engine.core.viewer import Viewer
+from tests.toygame.actions import ACTIONS, OUTCOME_KINDS, SETUP_CONSUMES, Bid
+from tests.toygame.adjust import adjust
+from tests.toygame.legal import legal_actions
+from tests.toygame.model import ZONES, BlindBidState, Card
+from tests.toygame.round import bid, cancel_round, still_to_bid
+from tests.toygame.scoring import points
+from tests.toygame.setup import check_decks, initial_state
+from tests.toygame.views import describe, view
+
+
+def _state(state: GameState) -> BlindBidState:
+    assert isinstance(state, BlindBidState)
+    return state
+
+
+class BlindBid(Ruleset):
+    """Blind Bid: 2-4 players bid numbered cards face down; the single highest bid takes the
+    round's cards, whose values are the points."""
+
+    game_id = "blindbid"
+    title = "Blind Bid"
+    version = "1.0"
+    min_players = 2
+    max_players = 4
+    state_class = BlindBidState
+    card_model = Card
+    options_model = Options
+    actions = ACTIONS
+    zones = ZONES
+    phases = ()
+    outcome_kinds = OUTCOME_KINDS
+    setup_consumes = SETUP_CONSUMES
+
+    def check_decks(self, decks: Sequence[Any], cards: Any) -> None:
+        """C5 (see tests.toygame.setup.check_decks)."""
+        check_decks(decks, cards)
+
+    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+               chance: Chance) -> GameState:
+        return initial_state(config, options, cards, chance)
+
+    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+        assert isinstance(action, Bid)  # the only game action
+        bid(_state(state), action, chance)
+
+    def _adjust(self, state: GameState, action: Adjust) -> None:
+        adjust(_state(state), action)
+
+    def _on_eliminated(self, state: GameState, seat: int) -> None:
+        cancel_round(_state(state))
+
+    def to_act(self, state: GameState) -> list[int]:
+        """Every seat that has still to bid this round."""
+        return still_to_bid(_state(state))
+
+    def scores(self, state: GameState) -> dict[int, int] | None:
+        """Points: the values of each seat's won cards."""
+        s = _state(state)
+        return {seat: points(s, seat) for seat in s.seats()}
+
+    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        return legal_actions(_state(state), seat)
+
+    def _places(self, state: GameState) -> dict[Place, list[str]]:
+        s = _state(state)
+        out: dict[Place, list[str]] = {Place("discard"): list(s.discard)}
+        for seat in s.seats():
+            out[Place("hand", seat)] = list(s.hands[seat])
+            out[Place("deck", seat)] = list(s.decks[seat])
+            out[Place("bid", seat)] = [s.bids[seat]] if seat in s.bids else []
+            out[Place("won", seat)] = list(s.won[seat])
+        return out
+
+    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        return view(_state(state), viewer, self.sees)
+
+    def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
+                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+        assert isinstance(action, Bid)
+        return describe(action, outcomes, viewer,
+                              None if before is None else _state(before), effects, self.sees)

@@ -359,7 +359,7 @@ class Ruleset(ABC):
         collect(new)
         try:
             if isinstance(act, Concede):
-                self._concede(new, act.seat)
+                self._concede(new, act.seat, chance)
             elif isinstance(act, Adjust):
                 self._adjust_checked(new, act)
             else:
@@ -528,7 +528,7 @@ class Ruleset(ABC):
         return from_data(self.state_class, data)  # type: ignore[no-any-return]
 
     # ----- common rules --------------------------------------------------------------------
-    def _concede(self, state: GameState, seat: int) -> None:
+    def _concede(self, state: GameState, seat: int, chance: Chance) -> None:
         """C4: the conceding seat is eliminated; the last one standing wins."""
         state.eliminated.append(seat)
         remaining = state.in_play()
@@ -537,10 +537,12 @@ class Ruleset(ABC):
                                                                    if s not in remaining],
                                        reason="concession", detail=f"seat {seat} conceded")
         else:
-            self._on_eliminated(state, seat)
+            self._on_eliminated(state, seat, chance)
 
-    def _on_eliminated(self, state: GameState, seat: int) -> None:
-        """Games with 3+ players move the turn on when the active seat is eliminated."""
+    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
+        """Games with 3+ players move the turn on when the active seat is eliminated. A game
+        overriding this may resolve what the seat's leaving completes (the last face-down
+        choice of a simultaneous choice) with ``chance``."""
         if state.active == seat:
             order = state.seats()
             i = order.index(seat)

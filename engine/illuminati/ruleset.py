@@ -138,9 +138,13 @@ class Illuminati(Ruleset):
         """A judge's turn change: the phase, and the beginning-of-turn steps from the start."""
         timing.set_phase(cast(IlluminatiState, state), phase)
 
-    def _on_eliminated(self, state: GameState, seat: int) -> None:
-        """A concession (C4) in a game of 3+: play goes on in turn order."""
-        victory.conceded(cast(IlluminatiState, state), seat)
+    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
+        """A concession (C4) in a game of 3+: play goes on in turn order; during setup's
+        face-down choices, the others' choices are revealed if the seat was the last to
+        choose."""
+        st = cast(IlluminatiState, state)
+        victory.conceded(st, seat)
+        setup.after_concession(st, seat, chance)
 
     def _places(self, state: GameState) -> dict[Place, list[str]]:
         return effects.places(cast(IlluminatiState, state))

@@ -108,9 +108,23 @@ def _lay_face_down(st: IlluminatiState, seat: int, card: str, reveal: Reveal,
                    chance: Chance) -> None:
     """Keep the choice hidden until every seat has chosen; the last choice reveals them all."""
     st.chosen[seat] = card
-    if not choosing(st):
+    _reveal_when_all_chosen(st, reveal, chance)
+
+
+def _reveal_when_all_chosen(st: IlluminatiState, reveal: Reveal, chance: Chance) -> None:
+    if st.chosen and not choosing(st):
         chosen, st.chosen = dict(st.chosen), {}
         reveal(st, chosen, chance)
+
+
+def after_concession(st: IlluminatiState, seat: int, chance: Chance) -> None:
+    """A seat that concedes takes back its face-down choice; if the others had all chosen,
+    theirs are revealed now."""
+    if st.phase not in SETUP_PHASES or not by_seats(st):
+        return
+    st.chosen.pop(seat, None)
+    reveal = _reveal_illuminati if st.phase == "choose_illuminati" else _reveal_groups
+    _reveal_when_all_chosen(st, reveal, chance)
 
 
 def _require_choosing(st: IlluminatiState, seat: int) -> None:

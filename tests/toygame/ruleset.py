@@ -57,7 +57,7 @@ class BlindBid(Ruleset):
     def _adjust(self, state: GameState, action: Adjust) -> None:
         adjust(_state(state), action)
 
-    def _on_eliminated(self, state: GameState, seat: int) -> None:
+    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
         cancel_round(_state(state))
 
     def to_act(self, state: GameState) -> list[int]:

@@ -374,3 +374,13 @@ def test_setup_by_seats_the_transcript_names_a_choice_only_to_its_seat() -> None
     last = {"type": "choose_illuminati", "seat": 2, "card": "beta"}
     line = G.describe(last, [], Viewer("seat", 1), after)
     assert "All have chosen: revealed (seat 1: " in line and "seat 2: " in line
+
+
+def test_setup_by_seats_a_concession_by_the_last_to_choose_reveals_the_others() -> None:
+    """C4 during face-down choices: seats 1 and 2 have chosen; seat 3 concedes instead, so
+    the two choices are revealed and setup goes on without seat 3."""
+    st = choose(choose(by_seats("alpha", "beta", "gamma"), 1, "alpha"), 2, "beta")
+    st = play(st, {"type": "concede", "seat": 3}, RandomChance(random.Random(3)))
+    assert st.eliminated == [3] and st.chosen == {}
+    assert [st.player(s).illuminati for s in (1, 2)] == ["alpha@1", "beta@2"]
+    assert st.phase == "choose_groups" and G.to_act(st) == [1, 2]

@@ -1,10 +1,12 @@
-"""The rules-engine contract every game implements (see docs/architecture.md).
+"""The rules-engine contract every game implements (docs/adding-a-game.md is its guide).
 
 A game is a ``Ruleset`` subclass: it declares its id, version, player range, card model, regulation
-options and action models, and implements the ``_setup``, ``_apply``, ``_legal_actions``, ``_view``,
-``_describe`` and ``_adjust`` hooks. The public methods here add what is common to every game:
-parsing and validating input, deck checks (C5), concession (C4), manual adjustment (C3), the
-``turn_limit`` regulation option, and the rule that ``apply`` never mutates its input.
+options, action models, zone table and chance outcome kinds, and implements the ``_setup``,
+``_apply``, ``_adjust``, ``_legal_actions``, ``_places``, ``_view`` and ``_describe`` hooks. The
+public methods here add what is common to every game: parsing and validating input, deck checks
+(C5), concession (C4), a judge's adjustment (C3), the ``turn_limit`` option, legality as a view
+(``legal_actions``, ``check``), effects (``step``), redaction from the zone table, the canonical
+position and its digest, and the rule that ``apply`` never changes its input.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from engine.core.actions import Action, Adjust, Concede, TurnChange
 from engine.core.chance import Chance, Outcome, OutcomeKind, ProbeChance, outcome_from_data
 from engine.core.copying import copy_state
 from engine.core.data import digest, from_data, to_data
@@ -33,7 +36,7 @@ from engine.core.effects import (
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer
-from engine.core.zones import CardFlow, Zone, ZoneTable, flow_visible
+from engine.core.zones import Zone, ZoneTable, flow_visible
 
 
 @dataclass(kw_only=True)
@@ -81,87 +84,6 @@ class GameState:
     def in_play(self) -> list[int]:
         """Seats not eliminated."""
         return [s for s in self.seats() if s not in self.eliminated]
-
-
-class Action(BaseModel):
-    """Base of every action: who acts. Subclasses add ``type`` (the discriminator) and fields.
-
-    ``card_flows`` declares the fields that name cards moving between zones, so the kernel can
-    hide them from viewers who may see neither end (see engine.core.zones.CardFlow).
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    card_flows: ClassVar[tuple[CardFlow, ...]] = ()
-    consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds it may ask chance for, in order
-
-    seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
-
-
-class Concede(Action):
-    """C4: the seat concedes; in a two-player match the opponent wins."""
-
-    type: Literal["concede"] = "concede"
-
-
-class CardMove(BaseModel):
-    """Move one card from a zone of one seat to a zone of another (or the same) seat.
-
-    Zone references are the game's zone table (``kiroku actions GAME`` lists them); the seats
-    default to the adjusted seat, so a card can be put onto a field or a structure the
-    opponent holds, or into their hand, as card texts do at real tables."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    card: str = Field(min_length=1, max_length=80)
-    from_zone: str = Field(min_length=1, max_length=120)
-    to_zone: str = Field(min_length=1, max_length=120)
-    from_seat: int | None = Field(default=None, ge=1, description="Whose zone the card leaves "
-                                  "(default: the adjusted seat).")
-    to_seat: int | None = Field(default=None, ge=1, description="Whose zone the card enters "
-                                "(default: the adjusted seat).")
-
-    def seats(self, seat: int) -> tuple[int, int]:
-        """(from seat, to seat) for an adjustment of ``seat``."""
-        return (self.from_seat or seat, self.to_seat or seat)
-
-
-class CounterChange(BaseModel):
-    """Set one of the game's adjustable counters to a value."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    name: str = Field(min_length=1, max_length=120)
-    value: int = Field(ge=-1_000_000, le=1_000_000)
-
-
-class TurnChange(BaseModel):
-    """Set whose turn it is, the turn number and the phase (extra turns, skipped phases)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    active: int | None = Field(default=None, ge=1, description="The seat whose turn it is.")
-    turn: int | None = Field(default=None, ge=1, le=1_000_000)
-    phase: str | None = Field(default=None, min_length=1, max_length=40,
-                              description="One of the game's phases.")
-
-    @model_validator(mode="after")
-    def _something(self) -> TurnChange:
-        if self.active is None and self.turn is None and self.phase is None:
-            raise ValueError("a turn change sets at least one of active, turn, phase")
-        return self
-
-
-class Adjust(Action):
-    """C3: a judge's (or both players') manual adjustment for a card effect, with a reason."""
-
-    type: Literal["adjust"] = "adjust"
-    reason: str = Field(min_length=3, description="Why, in words: shown in every transcript.")
-    move: CardMove | None = None
-    counter: CounterChange | None = None
-    turn: TurnChange | None = None
-
-    @model_validator(mode="after")
-    def _one_change(self) -> Adjust:
-        if sum(x is not None for x in (self.move, self.counter, self.turn)) != 1:
-            raise ValueError("an adjustment is exactly one of 'move', 'counter' or 'turn'")
-        return self
 
 
 class Options(BaseModel):

@@ -10,7 +10,7 @@ agents, plots, loose, structure (from; a card with nothing below it) and
 
 from __future__ import annotations
 
-from engine.core.contract import Adjust, CounterChange
+from engine.core.actions import Adjust, CounterChange
 from engine.core.errors import IllegalAction
 from engine.illuminati import structure
 from engine.illuminati.model import SIDES, IlluminatiState, Resource, Side, find

@@ -1,0 +1,91 @@
+"""The actions every game shares: the base ``Action``, concession (C4) and a judge's adjustment
+(C3) with its three kinds of change: a card moved between seats' zones, a counter, the turn."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from engine.core.zones import CardFlow
+
+
+class Action(BaseModel):
+    """Base of every action: who acts. Subclasses add ``type`` (the discriminator) and fields.
+
+    ``card_flows`` declares the fields that name cards moving between zones, so the kernel can
+    hide them from viewers who may see neither end (see engine.core.zones.CardFlow).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    card_flows: ClassVar[tuple[CardFlow, ...]] = ()
+    consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds it may ask chance for, in order
+
+    seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
+
+
+class Concede(Action):
+    """C4: the seat concedes; in a two-player match the opponent wins."""
+
+    type: Literal["concede"] = "concede"
+
+
+class CardMove(BaseModel):
+    """Move one card from a zone of one seat to a zone of another (or the same) seat.
+
+    Zone references are the game's zone table (``kiroku actions GAME`` lists them); the seats
+    default to the adjusted seat, so a card can be put onto a field or a structure the
+    opponent holds, or into their hand, as card texts do at real tables."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    card: str = Field(min_length=1, max_length=80)
+    from_zone: str = Field(min_length=1, max_length=120)
+    to_zone: str = Field(min_length=1, max_length=120)
+    from_seat: int | None = Field(default=None, ge=1, description="Whose zone the card leaves "
+                                  "(default: the adjusted seat).")
+    to_seat: int | None = Field(default=None, ge=1, description="Whose zone the card enters "
+                                "(default: the adjusted seat).")
+
+    def seats(self, seat: int) -> tuple[int, int]:
+        """(from seat, to seat) for an adjustment of ``seat``."""
+        return (self.from_seat or seat, self.to_seat or seat)
+
+
+class CounterChange(BaseModel):
+    """Set one of the game's adjustable counters to a value."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1, max_length=120)
+    value: int = Field(ge=-1_000_000, le=1_000_000)
+
+
+class TurnChange(BaseModel):
+    """Set whose turn it is, the turn number and the phase (extra turns, skipped phases)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    active: int | None = Field(default=None, ge=1, description="The seat whose turn it is.")
+    turn: int | None = Field(default=None, ge=1, le=1_000_000)
+    phase: str | None = Field(default=None, min_length=1, max_length=40,
+                              description="One of the game's phases.")
+
+    @model_validator(mode="after")
+    def _something(self) -> TurnChange:
+        if self.active is None and self.turn is None and self.phase is None:
+            raise ValueError("a turn change sets at least one of active, turn, phase")
+        return self
+
+
+class Adjust(Action):
+    """C3: a judge's (or both players') manual adjustment for a card effect, with a reason."""
+
+    type: Literal["adjust"] = "adjust"
+    reason: str = Field(min_length=3, description="Why, in words: shown in every transcript.")
+    move: CardMove | None = None
+    counter: CounterChange | None = None
+    turn: TurnChange | None = None
+
+    @model_validator(mode="after")
+    def _one_change(self) -> Adjust:
+        if sum(x is not None for x in (self.move, self.counter, self.turn)) != 1:
+            raise ValueError("an adjustment is exactly one of 'move', 'counter' or 'turn'")
+        return self

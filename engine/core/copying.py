@@ -235,13 +235,19 @@ def _dict_instance_copier(cls: type, fields: int, flat: tuple[tuple[str, Any], .
     then copy the containers of immutable items (``flat``: name, class) and call the copiers of
     the other mutable fields (None is left shared)."""
     new: Any = cls.__new__  # object.__new__ unless the class has its own
+    # handing the instance its copied dict is cheapest, but a frozen dataclass (or any class
+    # with its own __setattr__) refuses even ``__dict__``: those get theirs filled in
+    plain = cls.__setattr__ is object.__setattr__
     if not flat and not calls:
         def copy_flat_instance(obj: Any) -> Any:
             old = obj.__dict__
             if obj.__class__ is not cls or len(old) != fields:
                 return _odd_instance(obj, cls)
             made = new(cls)
-            made.__dict__.update(old)
+            if plain:
+                made.__dict__ = old.copy()
+            else:
+                made.__dict__.update(old)
             return made
         return copy_flat_instance
 
@@ -250,8 +256,11 @@ def _dict_instance_copier(cls: type, fields: int, flat: tuple[tuple[str, Any], .
         if obj.__class__ is not cls or len(old) != fields:
             return _odd_instance(obj, cls)
         made = new(cls)
-        state = made.__dict__
-        state.update(old)
+        if plain:
+            made.__dict__ = state = old.copy()
+        else:
+            state = made.__dict__
+            state.update(old)
         for name, kind in flat:
             value = old[name]
             state[name] = value.copy() if value.__class__ is kind else copy_any(value)

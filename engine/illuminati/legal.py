@@ -10,6 +10,7 @@ Special-goal and goal-card claims are never listed: only the claimant knows the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from engine.core.chance import ChanceError, NoChance
@@ -21,7 +22,7 @@ from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import support_value
 from engine.illuminati.main_phase import place_agent
-from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side
+from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, Player, PlotType
 from engine.illuminati.timing import to_act
 from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
 from engine.illuminati.victory import goal_groups
@@ -81,27 +82,26 @@ def _anytime(st: IlluminatiState, seat: int) -> list[Action]:
     """A paid plot draw when tokens allow it, and victory declarations."""
     out: list[Action] = []
     p = st.player(seat)
+    groups = structure.groups_in(p)
     if p.plot_deck.size():
-        pay = _plot_payment(st, seat)
+        pay = _plot_payment(p, groups)
         if pay:
-            out.append(act.DrawPlot(seat=seat, pay=pay))
-    if not any(c.seat == seat for c in st.claims) and \
-            len(structure.groups_in(p)) >= goal_groups(st):
+            out.append(listed(act.DrawPlot, seat=seat, pay=tuple(pay)))
+    if len(groups) >= goal_groups(st) and not any(c.seat == seat for c in st.claims):
         out.append(listed(act.DeclareVictory, seat=seat, goal="basic"))
     return out
 
 
-def _plot_payment(st: IlluminatiState, seat: int) -> list[str]:
-    p = st.player(seat)
+def _plot_payment(p: Player, groups: list[str]) -> list[str]:
+    """The tokens a paid plot draw takes: the Illuminati's, else the first two groups'."""
     if p.illuminati and p.structure[p.illuminati].tokens:
         return [p.illuminati]
-    paying = [c for c in structure.groups_in(p) if p.structure[c].tokens]
+    paying = [c for c in groups if p.structure[c].tokens]
     need = GROUP_TOKENS_PER_PLOT
     return paying[:need] if len(paying) >= need else []
 
 
-def _token_card(st: IlluminatiState, seat: int) -> str | None:
-    p = st.player(seat)
+def _token_card(p: Player) -> str | None:
     return next((c for c, n in p.structure.items() if n.tokens), None)
 
 
@@ -113,6 +113,7 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
     if st.step in ("plot", "group") and p.group_deck.size():
         out.append(listed(act.DrawGroup, seat=seat))
     on_table = structure.names_on_table(st)
+    spots = structure.free_spots(st, p)
     for card in sorted(set(p.group_hand)):
         c = st.card(card)
         if c.kind == Kind.RESOURCE:
@@ -120,21 +121,15 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
                 out.append(listed(act.AutoControl, seat=seat, card=card))
         elif c.name not in on_table:
             out += [listed(act.AutoControl, seat=seat, card=card, parent=parent, arrow=arrow)
-                    for parent, arrow in _free_spots(st, seat)]
+                    for parent, arrow in spots]
     out.append(listed(act.BeginMain, seat=seat))
     return out
-
-
-def _free_spots(st: IlluminatiState, seat: int) -> list[tuple[str, Side]]:
-    p = st.player(seat)
-    return [(card, side) for card in p.structure
-            for side in structure.free_arrows(st, p, card)[:1]]
 
 
 def _main(st: IlluminatiState, seat: int) -> list[Action]:
     out = _attacks(st, seat)
     p = st.player(seat)
-    token = _token_card(st, seat)
+    token = _token_card(p)
     if token is not None:
         if not st.group_draw_bought and p.group_deck.size():
             out.append(listed(act.DrawGroup, seat=seat, pay=token))
@@ -145,7 +140,7 @@ def _main(st: IlluminatiState, seat: int) -> list[Action]:
                 and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
     for card in sorted(set(p.plot_hand)):
         out += _plot_plays(st, seat, card)
-    out.append(act.EndTurn(seat=seat, plots_to_bottom=_excess(st, seat)))
+    out.append(listed(act.EndTurn, seat=seat, plots_to_bottom=tuple(_excess(st, seat))))
     return out
 
 
@@ -153,35 +148,53 @@ def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
     has_plot = any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
     attackers = [c for c, n in p.structure.items() if n.tokens or (n.parent is None and has_plot)]
-    on_table = structure.names_on_table(st)
+    if not attackers:
+        return []
+    targets = _targets(st, seat)
+    out: list[Action] = []
+    for attacker in attackers:
+        free = bool(structure.free_arrows(st, p, attacker))
+        out += _declarations(seat, attacker, free, targets)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _declarations(seat: int, attacker: str, free: bool,
+                  targets: tuple[tuple[str, str], ...]) -> tuple[Action, ...]:
+    """The attacks ``attacker`` may declare on ``targets`` (control only with a free arrow).
+    Positions that differ elsewhere share these, so they are worked out once."""
+    return tuple(listed(act.DeclareAttack, seat=seat, attacker=attacker, target=target,
+                        purpose=purpose)
+                 for purpose, target in targets
+                 if target != attacker and (free or purpose != "control"))
+
+
+def _targets(st: IlluminatiState, seat: int) -> tuple[tuple[str, str], ...]:
+    """What ``seat`` may attack, as (purpose, target): every structure group to destroy (and
+    to control unless it is its own), then its hand groups not on the table and its loose
+    groups to control."""
+    p = st.player(seat)
     targets: list[tuple[str, str]] = []
     for other in st.in_play():
         for card in structure.groups_in(st.player(other)):
-            targets += [("destroy", card)] + ([] if other == seat else [("control", card)])
-    targets += [("control", c) for c in sorted(set(p.group_hand))
-                if st.card(c).kind == Kind.GROUP and st.card(c).name not in on_table]
+            targets.append(("destroy", card))
+            if other != seat:
+                targets.append(("control", card))
+    hand = [c for c in sorted(set(p.group_hand)) if st.card(c).kind == Kind.GROUP]
+    if hand:
+        on_table = structure.names_on_table(st)
+        targets += [("control", c) for c in hand if st.card(c).name not in on_table]
     targets += [("control", c) for c in p.loose]
-    out: list[Action] = []
-    for attacker in attackers:
-        free = structure.free_arrows(st, p, attacker)
-        for purpose, target in targets:
-            if target == attacker or (purpose == "control" and not free):
-                continue
-            out.append(listed(act.DeclareAttack, seat=seat, attacker=attacker, target=target,
-                                         purpose=purpose))  # type: ignore[arg-type]
-    return out
+    return tuple(targets)
 
 
 def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
     p = st.player(seat)
-    out: list[Action] = []
-    for group in structure.groups_in(p):
-        below = set(structure.subtree(p, group))
-        for parent, arrow in _free_spots(st, seat):
-            if parent not in below:
-                out.append(listed(act.MoveGroup, seat=seat, group=group, parent=parent, arrow=arrow,
-                                         pay=token))
-    return out
+    spots = structure.free_spots(st, p)
+    below = structure.below(p)
+    return [listed(act.MoveGroup, seat=seat, group=group, parent=parent, arrow=arrow, pay=token)
+            for group in structure.groups_in(p) for parent, arrow in spots
+            if parent not in below[group]]
 
 
 def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:

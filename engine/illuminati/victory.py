@@ -119,7 +119,7 @@ def check_eliminations(st: IlluminatiState) -> None:
     if st.phase in SETUP_PHASES or st.result is not None:
         return
     for seat in st.in_play():
-        if not structure.groups_in(st.player(seat)):
+        if not structure.has_groups(st.player(seat)):
             eliminate(st, seat, "no group left in the power structure (I8)")
             if st.result is not None:
                 return

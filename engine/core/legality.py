@@ -42,8 +42,10 @@ class Choice:
 def listed(model: type[Any], **fields: Any) -> Any:
     """A listed action, built once per distinct value: actions are frozen models, so the same
     action offered at many positions is one shared object (validation is the costly part of
-    listing). Every field must be hashable; lists go through the model as usual."""
-    return model(**fields)
+    listing). Every field must be hashable; lists go through the model as usual (pass them as
+    tuples). The model's own validator is called directly: what ``model(**fields)`` and
+    ``model_validate`` run, without their Python wrappers (a third of the cost)."""
+    return model.__pydantic_validator__.validate_python(fields)
 
 
 class LegalActions(Sequence[Any]):

@@ -20,7 +20,7 @@ from engine.core.errors import IllegalAction
 from engine.core.legality import listed
 from engine.illuminati import actions as act
 from engine.illuminati import structure
-from engine.illuminati.attacks import support_value
+from engine.illuminati.attacks import support_basis
 from engine.illuminati.main_phase import place_agent
 from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, Player, PlotType
 from engine.illuminati.timing import to_act
@@ -256,17 +256,26 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
             if side == "attack" and card == attack.target:
                 continue
             for use in ("power", "global"):
-                try:
-                    support_value(st, card, side, use)
-                except IllegalAction:
+                if support_basis(st, card, side, use) is None:
                     continue
                 out.append(listed(act.Support, seat=seat, card=card, side=side,  # type: ignore[arg-type]
                                        use=use))  # type: ignore[arg-type]
-    name = st.card(attack.target).name
     if attack.target_seat != seat:
-        agents = sorted({c for c in p.group_hand if st.card(c).name == name})
-        for side in ("attack", "defend"):
-            line = attack.attack_support if side == "attack" else attack.defence_support
-            if agents and not any(s.basis == "agent" for s in line):
-                out.append(listed(act.PlayAgent, seat=seat, card=agents[0], side=side))  # type: ignore[arg-type]
+        out += _agents(st, seat)
     return out
+
+
+def _agents(st: IlluminatiState, seat: int) -> list[Action]:
+    """A group agent (a copy of the target from hand) for each side that has none yet."""
+    attack = st.attack
+    assert attack is not None
+    sides = [side for side, line in (("attack", attack.attack_support),
+                                     ("defend", attack.defence_support))
+             if not any(s.basis == "agent" for s in line)]
+    if not sides:
+        return []
+    name = st.card(attack.target).name
+    agents = sorted({c for c in st.player(seat).group_hand if st.card(c).name == name})
+    if not agents:
+        return []
+    return [listed(act.PlayAgent, seat=seat, card=agents[0], side=side) for side in sides]

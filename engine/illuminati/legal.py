@@ -17,7 +17,7 @@ from engine.core.chance import ChanceError, NoChance
 from engine.core.contract import Action
 from engine.core.copying import copy_state
 from engine.core.errors import IllegalAction
-from engine.core.legality import listed
+from engine.core.legality import listed, lister
 from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import support_basis
@@ -28,6 +28,11 @@ from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_
 from engine.illuminati.victory import goal_groups
 
 REVEAL_OPTIONS = 6
+
+# the actions listed by the thousand, built by position (see legality.lister)
+_DECLARE = lister(act.DeclareAttack, "seat", "attacker", "target", "purpose")
+_MOVE = lister(act.MoveGroup, "seat", "group", "parent", "arrow", "pay")
+_PLACE = lister(act.AutoControl, "seat", "card", "parent", "arrow")
 
 
 def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
@@ -120,8 +125,7 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
             if not (c.unique and c.name in st.unique_placed):
                 out.append(listed(act.AutoControl, seat=seat, card=card))
         elif c.name not in on_table:
-            out += [listed(act.AutoControl, seat=seat, card=card, parent=parent, arrow=arrow)
-                    for parent, arrow in spots]
+            out += [_PLACE(seat, card, parent, arrow) for parent, arrow in spots]
     out.append(listed(act.BeginMain, seat=seat))
     return out
 
@@ -163,9 +167,7 @@ def _declarations(seat: int, attacker: str, free: bool,
                   targets: tuple[tuple[str, str], ...]) -> tuple[Action, ...]:
     """The attacks ``attacker`` may declare on ``targets`` (control only with a free arrow).
     Positions that differ elsewhere share these, so they are worked out once."""
-    return tuple(listed(act.DeclareAttack, seat=seat, attacker=attacker, target=target,
-                        purpose=purpose)
-                 for purpose, target in targets
+    return tuple(_DECLARE(seat, attacker, target, purpose) for purpose, target in targets
                  if target != attacker and (free or purpose != "control"))
 
 
@@ -175,11 +177,14 @@ def _targets(st: IlluminatiState, seat: int) -> tuple[tuple[str, str], ...]:
     groups to control."""
     p = st.player(seat)
     targets: list[tuple[str, str]] = []
-    for other in st.in_play():
-        for card in structure.groups_in(st.player(other)):
-            targets.append(("destroy", card))
-            if other != seat:
-                targets.append(("control", card))
+    for other, q in enumerate(st.seats_state, start=1):
+        if other in st.eliminated:
+            continue
+        for card, node in q.structure.items():
+            if node.parent is not None:
+                targets.append(("destroy", card))
+                if other != seat:
+                    targets.append(("control", card))
     hand = [c for c in sorted(set(p.group_hand)) if st.card(c).kind == Kind.GROUP]
     if hand:
         on_table = structure.names_on_table(st)
@@ -192,9 +197,8 @@ def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
     p = st.player(seat)
     spots = structure.free_spots(st, p)
     below = structure.below(p)
-    return [listed(act.MoveGroup, seat=seat, group=group, parent=parent, arrow=arrow, pay=token)
-            for group in structure.groups_in(p) for parent, arrow in spots
-            if parent not in below[group]]
+    return [_MOVE(seat, group, parent, arrow, token) for group in structure.groups_in(p)
+            for parent, arrow in spots if parent not in below[group]]
 
 
 def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:

@@ -22,7 +22,7 @@ from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import support_basis
 from engine.illuminati.main_phase import place_agent
-from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, Player, PlotType
+from engine.illuminati.model import SETUP_PHASES, Card, IlluminatiState, Kind, Player, PlotType
 from engine.illuminati.timing import to_act
 from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
 from engine.illuminati.victory import goal_groups
@@ -33,6 +33,9 @@ REVEAL_OPTIONS = 6
 _DECLARE = lister(act.DeclareAttack, "seat", "attacker", "target", "purpose")
 _MOVE = lister(act.MoveGroup, "seat", "group", "parent", "arrow", "pay")
 _PLACE = lister(act.AutoControl, "seat", "card", "parent", "arrow")
+_INSTANT = lister(act.InstantAttack, "seat", "plot", "target")
+_PLAY = lister(act.PlayPlot, "seat", "card")
+_PASS = lister(act.Pass, "seat")
 
 
 def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
@@ -122,12 +125,17 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
     for card in sorted(set(p.group_hand)):
         c = st.card(card)
         if c.kind == Kind.RESOURCE:
-            if not (c.unique and c.name in st.unique_placed):
+            if _placeable(st, c):
                 out.append(listed(act.AutoControl, seat=seat, card=card))
         elif c.name not in on_table:
             out += [_PLACE(seat, card, parent, arrow) for parent, arrow in spots]
     out.append(listed(act.BeginMain, seat=seat))
     return out
+
+
+def _placeable(st: IlluminatiState, card: Card) -> bool:
+    """A resource that may be placed: Unique ones once per match."""
+    return card.kind == Kind.RESOURCE and not (card.unique and card.name in st.unique_placed)
 
 
 def _main(st: IlluminatiState, seat: int) -> list[Action]:
@@ -140,8 +148,7 @@ def _main(st: IlluminatiState, seat: int) -> list[Action]:
         out += _moves(st, seat, token)
     if not st.resource_placed:
         out += [listed(act.PlaceResource, seat=seat, card=c) for c in sorted(set(p.group_hand))
-                if st.card(c).kind == Kind.RESOURCE
-                and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
+                if _placeable(st, st.card(c))]
     for card in sorted(set(p.plot_hand)):
         out += _plot_plays(st, seat, card)
     out.append(listed(act.EndTurn, seat=seat, plots_to_bottom=tuple(_excess(st, seat))))
@@ -150,8 +157,8 @@ def _main(st: IlluminatiState, seat: int) -> list[Action]:
 
 def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
-    has_plot = any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
-    attackers = [c for c, n in p.structure.items() if n.tokens or (n.parent is None and has_plot)]
+    attackers = [c for c, n in p.structure.items()
+                 if n.tokens or (n.parent is None and _attack_plot_in_hand(st, p))]
     if not attackers:
         return []
     targets = _targets(st, seat)
@@ -160,6 +167,11 @@ def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
         free = bool(structure.free_arrows(st, p, attacker))
         out += _declarations(seat, attacker, free, targets)
     return out
+
+
+def _attack_plot_in_hand(st: IlluminatiState, p: Player) -> bool:
+    """Whether an attack plot could pay for an attack by the Illuminati."""
+    return any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -207,10 +219,10 @@ def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:
         option = listed(act.PlaceAgent, seat=seat, card=card)
         return [option] if _accepted(st, option) else []
     if c.plot_type == PlotType.INSTANT_ATTACK:
-        return [listed(act.InstantAttack, seat=seat, plot=card, target=t)
+        return [_INSTANT(seat, card, t)
                 for other in st.in_play() for t in structure.groups_in(st.player(other))]
     if c.plot_type in (PlotType.ORDINARY, PlotType.NEW_WORLD_ORDER):
-        return [listed(act.PlayPlot, seat=seat, card=card)]
+        return [_PLAY(seat, card)]
     return []
 
 
@@ -232,6 +244,8 @@ def _excess(st: IlluminatiState, seat: int) -> list[str]:
     p = st.player(seat)
     goals = [c for c in p.plot_hand if st.card(c).is_goal()]
     need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, len(goals) - GOAL_LIMIT, 0)
+    if not need:
+        return []
     kept = goals[:GOAL_LIMIT]
     order = goals[GOAL_LIMIT:] + [c for c in reversed(p.plot_hand) if c not in goals] + kept
     return order[:need]
@@ -252,7 +266,7 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
         return out
     if seat in attack.passed:
         return []
-    out = [listed(act.Pass, seat=seat)]
+    out = [_PASS(seat)]
     for card, node in p.structure.items():
         if not node.tokens or card == attack.attacker:
             continue

@@ -29,6 +29,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
+import functools
+import sys
 import threading
 import types
 import typing
@@ -183,18 +185,52 @@ def _compile_dataclass(cls: type) -> Copier | None:
 def _field_plan(cls: type) -> tuple[list[str], list[tuple[str, Copier]]]:
     """A dataclass's field names, and the fields to copy (not shared) with their copiers.
     Fields without a resolvable hint are copied by their runtime type."""
+    names = [f.name for f in dataclasses.fields(cls)]
     try:
-        hints = typing.get_type_hints(cls)
+        hints = _field_hints(cls, names)
     except (NameError, TypeError):
         hints = {}
     shared = set(getattr(cls, "shared_fields", ()))
-    names = [f.name for f in dataclasses.fields(cls)]
     plan: list[tuple[str, Copier]] = []
     for name in names:
         copier = None if name in shared else copier_for(hints.get(name, Any))
         if copier is not None:
             plan.append((name, copier))
     return names, plan
+
+
+def _field_hints(cls: type, names: list[str]) -> dict[str, Any]:
+    """The type hints of the fields ``names`` of ``cls`` as ``typing.get_type_hints`` finds
+    them (Annotated kept: the copier unwraps it), each annotation string evaluated in the
+    module of the class that declares it, and once per process: the same few strings
+    (``list[str]``) annotate many fields. Anything else (a name only a class body defines, a
+    quoted name inside a hint) is left to ``typing.get_type_hints``."""
+    wanted = set(names)
+    hints: dict[str, Any] = {}
+    try:
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).get("__annotations__", {}).items():
+                if name in wanted:
+                    hints[name] = _evaluate(value, klass.__module__) \
+                        if isinstance(value, str) else value
+    except Exception:  # the fallback raises what typing raises, as before
+        return typing.get_type_hints(cls)
+    if any(_unresolved(hint) for hint in hints.values()):
+        return typing.get_type_hints(cls)
+    return hints
+
+
+@functools.cache
+def _evaluate(annotation: str, module: str) -> Any:
+    """An annotation string evaluated in ``module``'s namespace."""
+    return eval(annotation, vars(sys.modules[module]))
+
+
+def _unresolved(hint: Any) -> bool:
+    """Whether a hint still holds a name as a string (a forward reference inside it)."""
+    if isinstance(hint, str | typing.ForwardRef):
+        return True
+    return get_origin(hint) is not Literal and any(_unresolved(a) for a in get_args(hint))
 
 
 # ----- copiers --------------------------------------------------------------------------------
@@ -235,13 +271,19 @@ def _dict_instance_copier(cls: type, fields: int, flat: tuple[tuple[str, Any], .
     then copy the containers of immutable items (``flat``: name, class) and call the copiers of
     the other mutable fields (None is left shared)."""
     new: Any = cls.__new__  # object.__new__ unless the class has its own
+    # handing the instance its copied dict is cheapest, but a frozen dataclass (or any class
+    # with its own __setattr__) refuses even ``__dict__``: those get theirs filled in
+    plain = cls.__setattr__ is object.__setattr__
     if not flat and not calls:
         def copy_flat_instance(obj: Any) -> Any:
             old = obj.__dict__
             if obj.__class__ is not cls or len(old) != fields:
                 return _odd_instance(obj, cls)
             made = new(cls)
-            made.__dict__.update(old)
+            if plain:
+                made.__dict__ = old.copy()
+            else:
+                made.__dict__.update(old)
             return made
         return copy_flat_instance
 
@@ -250,8 +292,11 @@ def _dict_instance_copier(cls: type, fields: int, flat: tuple[tuple[str, Any], .
         if obj.__class__ is not cls or len(old) != fields:
             return _odd_instance(obj, cls)
         made = new(cls)
-        state = made.__dict__
-        state.update(old)
+        if plain:
+            made.__dict__ = state = old.copy()
+        else:
+            state = made.__dict__
+            state.update(old)
         for name, kind in flat:
             value = old[name]
             state[name] = value.copy() if value.__class__ is kind else copy_any(value)

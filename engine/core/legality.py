@@ -42,8 +42,21 @@ class Choice:
 def listed(model: type[Any], **fields: Any) -> Any:
     """A listed action, built once per distinct value: actions are frozen models, so the same
     action offered at many positions is one shared object (validation is the costly part of
-    listing). Every field must be hashable; lists go through the model as usual."""
-    return model(**fields)
+    listing). Every field must be hashable; lists go through the model as usual (pass them as
+    tuples). The model's own validator is called directly: what ``model(**fields)`` and
+    ``model_validate`` run, without their Python wrappers (a third of the cost)."""
+    return model.__pydantic_validator__.validate_python(fields)
+
+
+def lister(model: type[Any], *names: str) -> Callable[..., Any]:
+    """``listed`` for one model and one set of fields, given by position in the order of
+    ``names``: ``lister(Move, "seat", "to")(1, "b2")`` is ``listed(Move, seat=1, to="b2")``
+    (built once per distinct value too). For the actions a game lists by the thousand: a
+    positional key is half the cost of a keyword one to look up."""
+    @functools.lru_cache(maxsize=1 << 14)
+    def build(*values: Any) -> Any:
+        return model.__pydantic_validator__.validate_python(dict(zip(names, values)))
+    return build
 
 
 class LegalActions(Sequence[Any]):

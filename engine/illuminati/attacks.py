@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.effects import emit
+from engine.core.errors import IllegalAction
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.effects import AttackResolved, InstantAttackResolved
@@ -158,35 +159,56 @@ def support(st: IlluminatiState, a: act.Support, chance: Chance) -> None:
 
 def support_value(st: IlluminatiState, card: str, side: str, use: str) -> tuple[str, int]:
     """(basis, value) of ``card`` supporting ``side``, or IllegalAction saying why not."""
+    basis = support_basis(st, card, side, use)
+    if basis is None:
+        raise _no_support(st, card, side, use)
+    if basis == "global":
+        value = combat.global_power_of(st, card)
+        assert value is not None  # support_basis checked the printed global power
+        return basis, value
+    return basis, combat.power_of(st, card)
+
+
+def support_basis(st: IlluminatiState, card: str, side: str, use: str) -> str | None:
+    """What lets ``card`` support ``side`` with ``use``: global, self (the target's own
+    token), adjacent (next to the target) or power (alignment); None if nothing does."""
     attack = st.attack
     assert attack is not None
     c, target = st.card(card), st.card(attack.target)
     is_illuminati = c.kind == Kind.ILLUMINATI
     if use == "global":
         if is_illuminati and not st.options.get("illuminati_global_aid"):
-            raise illegal("illuminati_cannot_aid", "The rules name groups as the source "
-                          "of global-power support (option illuminati_global_aid).")
-        value = combat.global_power_of(st, card)
-        if value is None:
-            raise illegal("no_global_power", f"{c.name} has no global power.")
-        return "global", value
-    power = combat.power_of(st, card)
+            return None
+        return None if c.global_power is None else "global"
     if side == "defend":
         if card == attack.target:
-            return "self", power
+            return "self"
         if _adjacent(st, card, attack):
-            return "adjacent", power
+            return "adjacent"
     if not is_illuminati:
         if side == "defend" or attack.purpose == "control":
             if any(shared(x, y) for x in c.alignments for y in target.alignments):
-                return "power", power
+                return "power"
         elif any(opposed(x, y) for x in c.alignments for y in target.alignments):
-            return "power", power
+            return "power"
+    return None
+
+
+def _no_support(st: IlluminatiState, card: str, side: str, use: str) -> IllegalAction:
+    """Why ``card`` cannot support ``side`` with ``use`` (support_basis found nothing)."""
+    attack = st.attack
+    assert attack is not None
+    c, target = st.card(card), st.card(attack.target)
+    if use == "global":
+        if c.kind == Kind.ILLUMINATI and not st.options.get("illuminati_global_aid"):
+            return illegal("illuminati_cannot_aid", "The rules name groups as the source "
+                           "of global-power support (option illuminati_global_aid).")
+        return illegal("no_global_power", f"{c.name} has no global power.")
     need = {"attack": "shares an alignment with" if attack.purpose == "control"
             else "has an alignment opposed to", "defend": "is the target, is next to or "
             "shares an alignment with"}[side]
-    raise illegal("no_power_support", f"{c.name} can add its power only if it {need} "
-                  f"{target.name}; any group can add its global power.")
+    return illegal("no_power_support", f"{c.name} can add its power only if it {need} "
+                   f"{target.name}; any group can add its global power.")
 
 
 def _adjacent(st: IlluminatiState, card: str, attack: Attack) -> bool:

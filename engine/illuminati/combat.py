@@ -79,8 +79,8 @@ def resistance_of(st: IlluminatiState, instance: str) -> int:
 
 
 def _node(st: IlluminatiState, instance: str) -> Node | None:
-    for seat in st.seats():
-        node = st.player(seat).structure.get(instance)
+    for p in st.seats_state:
+        node = p.structure.get(instance)
         if node is not None:
             return node
     return None

@@ -10,23 +10,40 @@ Special-goal and goal-card claims are never listed: only the claimant knows the 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 from engine.core.chance import ChanceError, NoChance
 from engine.core.contract import Action
 from engine.core.copying import copy_state
 from engine.core.errors import IllegalAction
-from engine.core.legality import listed
+from engine.core.legality import listed, lister
 from engine.illuminati import actions as act
 from engine.illuminati import structure
-from engine.illuminati.attacks import support_value
+from engine.illuminati.attacks import support_basis
 from engine.illuminati.main_phase import place_agent
-from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind, PlotType, Side, card_of
+from engine.illuminati.model import (
+    SETUP_PHASES,
+    Card,
+    IlluminatiState,
+    Kind,
+    Player,
+    PlotType,
+    card_of,
+)
 from engine.illuminati.timing import by_seats, to_act
 from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
 from engine.illuminati.victory import goal_groups
 
 REVEAL_OPTIONS = 6
+
+# the actions listed by the thousand, built by position (see legality.lister)
+_DECLARE = lister(act.DeclareAttack, "seat", "attacker", "target", "purpose")
+_MOVE = lister(act.MoveGroup, "seat", "group", "parent", "arrow", "pay")
+_PLACE = lister(act.AutoControl, "seat", "card", "parent", "arrow")
+_INSTANT = lister(act.InstantAttack, "seat", "plot", "target")
+_PLAY = lister(act.PlayPlot, "seat", "card")
+_PASS = lister(act.Pass, "seat")
 
 
 def legal_actions(st: IlluminatiState, seat: int) -> list[Action]:
@@ -83,27 +100,26 @@ def _anytime(st: IlluminatiState, seat: int) -> list[Action]:
     """A paid plot draw when tokens allow it, and victory declarations."""
     out: list[Action] = []
     p = st.player(seat)
+    groups = structure.groups_in(p)
     if p.plot_deck.size():
-        pay = _plot_payment(st, seat)
+        pay = _plot_payment(p, groups)
         if pay:
-            out.append(act.DrawPlot(seat=seat, pay=pay))
-    if not any(c.seat == seat for c in st.claims) and \
-            len(structure.groups_in(p)) >= goal_groups(st):
+            out.append(listed(act.DrawPlot, seat=seat, pay=tuple(pay)))
+    if len(groups) >= goal_groups(st) and not any(c.seat == seat for c in st.claims):
         out.append(listed(act.DeclareVictory, seat=seat, goal="basic"))
     return out
 
 
-def _plot_payment(st: IlluminatiState, seat: int) -> list[str]:
-    p = st.player(seat)
+def _plot_payment(p: Player, groups: list[str]) -> list[str]:
+    """The tokens a paid plot draw takes: the Illuminati's, else the first two groups'."""
     if p.illuminati and p.structure[p.illuminati].tokens:
         return [p.illuminati]
-    paying = [c for c in structure.groups_in(p) if p.structure[c].tokens]
+    paying = [c for c in groups if p.structure[c].tokens]
     need = GROUP_TOKENS_PER_PLOT
     return paying[:need] if len(paying) >= need else []
 
 
-def _token_card(st: IlluminatiState, seat: int) -> str | None:
-    p = st.player(seat)
+def _token_card(p: Player) -> str | None:
     return next((c for c, n in p.structure.items() if n.tokens), None)
 
 
@@ -115,14 +131,14 @@ def _beginning(st: IlluminatiState, seat: int) -> list[Action]:
     if st.step in ("plot", "group") and p.group_deck.size():
         out.append(listed(act.DrawGroup, seat=seat))
     on_table = structure.names_on_table(st)
+    spots = structure.free_spots(st, p)
     for card in sorted(set(p.group_hand)):
         c = st.card(card)
         if c.kind == Kind.RESOURCE:
-            if not (c.unique and c.name in st.unique_placed):
+            if _placeable(st, c):
                 out.append(listed(act.AutoControl, seat=seat, card=card))
         elif c.name not in on_table:
-            out += [listed(act.AutoControl, seat=seat, card=card, parent=parent, arrow=arrow)
-                    for parent, arrow in _free_spots(st, seat)]
+            out += [_PLACE(seat, card, parent, arrow) for parent, arrow in spots]
     out.append(listed(act.BeginMain, seat=seat))
     return out
 
@@ -139,63 +155,84 @@ def _own_choices(st: IlluminatiState, seat: int) -> list[Action]:
     return [listed(act.ChooseGroup, seat=seat, card=c) for c in sorted(cards)]
 
 
-def _free_spots(st: IlluminatiState, seat: int) -> list[tuple[str, Side]]:
-    p = st.player(seat)
-    return [(card, side) for card in p.structure
-            for side in structure.free_arrows(st, p, card)[:1]]
+def _placeable(st: IlluminatiState, card: Card) -> bool:
+    """A resource that may be placed: Unique ones once per match."""
+    return card.kind == Kind.RESOURCE and not (card.unique and card.name in st.unique_placed)
 
 
 def _main(st: IlluminatiState, seat: int) -> list[Action]:
     out = _attacks(st, seat)
     p = st.player(seat)
-    token = _token_card(st, seat)
+    token = _token_card(p)
     if token is not None:
         if not st.group_draw_bought and p.group_deck.size():
             out.append(listed(act.DrawGroup, seat=seat, pay=token))
         out += _moves(st, seat, token)
     if not st.resource_placed:
         out += [listed(act.PlaceResource, seat=seat, card=c) for c in sorted(set(p.group_hand))
-                if st.card(c).kind == Kind.RESOURCE
-                and not (st.card(c).unique and st.card(c).name in st.unique_placed)]
+                if _placeable(st, st.card(c))]
     for card in sorted(set(p.plot_hand)):
         out += _plot_plays(st, seat, card)
-    out.append(act.EndTurn(seat=seat, plots_to_bottom=_excess(st, seat)))
+    out.append(listed(act.EndTurn, seat=seat, plots_to_bottom=tuple(_excess(st, seat))))
     return out
 
 
 def _attacks(st: IlluminatiState, seat: int) -> list[Action]:
     p = st.player(seat)
-    has_plot = any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
-    attackers = [c for c, n in p.structure.items() if n.tokens or (n.parent is None and has_plot)]
-    on_table = structure.names_on_table(st)
-    targets: list[tuple[str, str]] = []
-    for other in st.in_play():
-        for card in structure.groups_in(st.player(other)):
-            targets += [("destroy", card)] + ([] if other == seat else [("control", card)])
-    targets += [("control", c) for c in sorted(set(p.group_hand))
-                if st.card(c).kind == Kind.GROUP and st.card(c).name not in on_table]
-    targets += [("control", c) for c in p.loose]
+    attackers = [c for c, n in p.structure.items()
+                 if n.tokens or (n.parent is None and _attack_plot_in_hand(st, p))]
+    if not attackers:
+        return []
+    targets = _targets(st, seat)
     out: list[Action] = []
     for attacker in attackers:
-        free = structure.free_arrows(st, p, attacker)
-        for purpose, target in targets:
-            if target == attacker or (purpose == "control" and not free):
-                continue
-            out.append(listed(act.DeclareAttack, seat=seat, attacker=attacker, target=target,
-                                         purpose=purpose))  # type: ignore[arg-type]
+        free = bool(structure.free_arrows(st, p, attacker))
+        out += _declarations(seat, attacker, free, targets)
     return out
+
+
+def _attack_plot_in_hand(st: IlluminatiState, p: Player) -> bool:
+    """Whether an attack plot could pay for an attack by the Illuminati."""
+    return any(st.card(c).plot_type == PlotType.ATTACK for c in p.plot_hand)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _declarations(seat: int, attacker: str, free: bool,
+                  targets: tuple[tuple[str, str], ...]) -> tuple[Action, ...]:
+    """The attacks ``attacker`` may declare on ``targets`` (control only with a free arrow).
+    Positions that differ elsewhere share these, so they are worked out once."""
+    return tuple(_DECLARE(seat, attacker, target, purpose) for purpose, target in targets
+                 if target != attacker and (free or purpose != "control"))
+
+
+def _targets(st: IlluminatiState, seat: int) -> tuple[tuple[str, str], ...]:
+    """What ``seat`` may attack, as (purpose, target): every structure group to destroy (and
+    to control unless it is its own), then its hand groups not on the table and its loose
+    groups to control."""
+    p = st.player(seat)
+    targets: list[tuple[str, str]] = []
+    for other, q in enumerate(st.seats_state, start=1):
+        if other in st.eliminated:
+            continue
+        for card, node in q.structure.items():
+            if node.parent is not None:
+                targets.append(("destroy", card))
+                if other != seat:
+                    targets.append(("control", card))
+    hand = [c for c in sorted(set(p.group_hand)) if st.card(c).kind == Kind.GROUP]
+    if hand:
+        on_table = structure.names_on_table(st)
+        targets += [("control", c) for c in hand if st.card(c).name not in on_table]
+    targets += [("control", c) for c in p.loose]
+    return tuple(targets)
 
 
 def _moves(st: IlluminatiState, seat: int, token: str) -> list[Action]:
     p = st.player(seat)
-    out: list[Action] = []
-    for group in structure.groups_in(p):
-        below = set(structure.subtree(p, group))
-        for parent, arrow in _free_spots(st, seat):
-            if parent not in below:
-                out.append(listed(act.MoveGroup, seat=seat, group=group, parent=parent, arrow=arrow,
-                                         pay=token))
-    return out
+    spots = structure.free_spots(st, p)
+    below = structure.below(p)
+    return [_MOVE(seat, group, parent, arrow, token) for group in structure.groups_in(p)
+            for parent, arrow in spots if parent not in below[group]]
 
 
 def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:
@@ -204,10 +241,10 @@ def _plot_plays(st: IlluminatiState, seat: int, card: str) -> list[Action]:
         option = listed(act.PlaceAgent, seat=seat, card=card)
         return [option] if _accepted(st, option) else []
     if c.plot_type == PlotType.INSTANT_ATTACK:
-        return [listed(act.InstantAttack, seat=seat, plot=card, target=t)
+        return [_INSTANT(seat, card, t)
                 for other in st.in_play() for t in structure.groups_in(st.player(other))]
     if c.plot_type in (PlotType.ORDINARY, PlotType.NEW_WORLD_ORDER):
-        return [listed(act.PlayPlot, seat=seat, card=card)]
+        return [_PLAY(seat, card)]
     return []
 
 
@@ -229,6 +266,8 @@ def _excess(st: IlluminatiState, seat: int) -> list[str]:
     p = st.player(seat)
     goals = [c for c in p.plot_hand if st.card(c).is_goal()]
     need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, len(goals) - GOAL_LIMIT, 0)
+    if not need:
+        return []
     kept = goals[:GOAL_LIMIT]
     order = goals[GOAL_LIMIT:] + [c for c in reversed(p.plot_hand) if c not in goals] + kept
     return order[:need]
@@ -249,7 +288,7 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
         return out
     if seat in attack.passed:
         return []
-    out = [listed(act.Pass, seat=seat)]
+    out = [_PASS(seat)]
     for card, node in p.structure.items():
         if not node.tokens or card == attack.attacker:
             continue
@@ -257,17 +296,26 @@ def _attack(st: IlluminatiState, seat: int) -> list[Action]:
             if side == "attack" and card == attack.target:
                 continue
             for use in ("power", "global"):
-                try:
-                    support_value(st, card, side, use)
-                except IllegalAction:
+                if support_basis(st, card, side, use) is None:
                     continue
                 out.append(listed(act.Support, seat=seat, card=card, side=side,  # type: ignore[arg-type]
                                        use=use))  # type: ignore[arg-type]
-    name = st.card(attack.target).name
     if attack.target_seat != seat:
-        agents = sorted({c for c in p.group_hand if st.card(c).name == name})
-        for side in ("attack", "defend"):
-            line = attack.attack_support if side == "attack" else attack.defence_support
-            if agents and not any(s.basis == "agent" for s in line):
-                out.append(listed(act.PlayAgent, seat=seat, card=agents[0], side=side))  # type: ignore[arg-type]
+        out += _agents(st, seat)
     return out
+
+
+def _agents(st: IlluminatiState, seat: int) -> list[Action]:
+    """A group agent (a copy of the target from hand) for each side that has none yet."""
+    attack = st.attack
+    assert attack is not None
+    sides = [side for side, line in (("attack", attack.attack_support),
+                                     ("defend", attack.defence_support))
+             if not any(s.basis == "agent" for s in line)]
+    if not sides:
+        return []
+    name = st.card(attack.target).name
+    agents = sorted({c for c in st.player(seat).group_hand if st.card(c).name == name})
+    if not agents:
+        return []
+    return [listed(act.PlayAgent, seat=seat, card=agents[0], side=side) for side in sides]

@@ -24,6 +24,31 @@ def free_arrows(st: IlluminatiState, player: Player, card: str) -> list[Side]:
     return [s for s in SIDES if s in arrows and s not in taken]
 
 
+def taken_arrows(player: Player) -> dict[str, set[Side]]:
+    """The outgoing arrows of every card that something hangs from (cards with none are left
+    out): ``free_arrows`` for the whole structure in one pass."""
+    taken: dict[str, set[Side]] = {}
+    for n in player.structure.values():
+        if n.parent is not None and n.arrow is not None:
+            taken.setdefault(n.parent, set()).add(n.arrow)
+    return taken
+
+
+def free_spots(st: IlluminatiState, player: Player) -> list[tuple[str, Side]]:
+    """Every card of the structure with a free outgoing arrow, and its first free one, in
+    structure order."""
+    taken = taken_arrows(player)
+    spots: list[tuple[str, Side]] = []
+    for card in player.structure:
+        used = taken.get(card, ())
+        arrows = st.card(card).arrows
+        for side in SIDES:
+            if side in arrows and side not in used:
+                spots.append((card, side))
+                break
+    return spots
+
+
 def depth(player: Player, card: str) -> int:
     """Steps below the Illuminati: 1 for a child of the Illuminati, 2 for a grandchild."""
     steps = 0
@@ -44,6 +69,25 @@ def subtree(player: Player, card: str) -> list[str]:
     return found
 
 
+def below(player: Player) -> dict[str, set[str]]:
+    """Each card of the structure with the cards below it (``subtree`` as sets, all at once):
+    one pass over the structure, then each card's children."""
+    kids: dict[str, list[str]] = {}
+    for n in player.structure.values():
+        if n.parent is not None:
+            kids.setdefault(n.parent, []).append(n.card)
+    out: dict[str, set[str]] = {}
+    for card in player.structure:
+        found, todo = {card}, [card]
+        while todo:
+            for child in kids.get(todo.pop(), ()):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+        out[card] = found
+    return out
+
+
 def groups_in(player: Player) -> list[str]:
     """The groups of the power structure (I1 counts these; the Illuminati is not counted)."""
     return [c for c, n in player.structure.items() if n.parent is not None]
@@ -57,13 +101,24 @@ def holder_of(st: IlluminatiState, instance: str) -> int | None:
     return None
 
 
+def has_groups(player: Player) -> bool:
+    """Whether the power structure holds a group (I8: a player without one is out)."""
+    for n in player.structure.values():
+        if n.parent is not None:
+            return True
+    return False
+
+
 def names_on_table(st: IlluminatiState) -> set[str]:
     """Names of every group in a structure or placed loose: groups are unique on the table."""
     names: set[str] = set()
     for seat in st.seats():
         p = st.player(seat)
-        names.update(st.card(c).name for c in groups_in(p))
-        names.update(st.card(c).name for c in p.loose)
+        for card, node in p.structure.items():
+            if node.parent is not None:
+                names.add(st.card(card).name)
+        for card in p.loose:
+            names.add(st.card(card).name)
     return names
 
 

@@ -118,8 +118,9 @@ def check_eliminations(st: IlluminatiState) -> None:
     """I8: a player with no group left in the power structure is out at once."""
     if st.phase in SETUP_PHASES or st.result is not None:
         return
-    for seat in st.in_play():
-        if not structure.groups_in(st.player(seat)):
+    # (an elimination adds only that seat to st.eliminated: the seats after it are unaffected)
+    for seat, p in enumerate(st.seats_state, start=1):
+        if seat not in st.eliminated and not structure.has_groups(p):
             eliminate(st, seat, "no group left in the power structure (I8)")
             if st.result is not None:
                 return

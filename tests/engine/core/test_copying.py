@@ -21,6 +21,7 @@ from typing import Any, Literal
 import pytest
 
 from engine import GameState, games, get_game
+from engine.core import copying
 from engine.core.contract import Ruleset, replace_state
 from engine.core.copying import copier_for, copy_any, copy_state
 from engine.core.data import to_data
@@ -158,6 +159,15 @@ def test_replace_state_copies_too(states: list[GameState]) -> None:
     assert changed.turn == state.turn + 1
     _mutate_everything(changed)
     assert to_data(state) == before
+
+
+def test_field_hints_are_what_typing_finds(states: list[GameState]) -> None:
+    """The copier evaluates annotation strings itself (once each); the hints must be
+    typing.get_type_hints' for every dataclass a state holds and for the made-up ones."""
+    for cls in _dataclasses_in(type(states[0])) | {Everything, Loose, Tree, SubTree, Slotted}:
+        names = [f.name for f in dataclasses.fields(cls)]
+        expected = typing.get_type_hints(cls)
+        assert copying._field_hints(cls, names) == {n: expected[n] for n in names}, cls
 
 
 def _dataclasses_in(hint: Any, found: set[type] | None = None) -> set[type]:

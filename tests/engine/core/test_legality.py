@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from engine import IllegalAction
 from engine.core.chance import ProbeChance
+from engine.core.legality import listed, lister
+from engine.illuminati import actions as act
 from tests.engine.worldgainer.helpers import G, build, card, exhaust, gain
 
 CARDS = {"R1": card("red", 1, stun=1), "G2": card("green", 2, stun=1),
@@ -55,3 +58,25 @@ def test_probe_chance_answers_with_possible_values_that_vary() -> None:
     chance = ProbeChance()
     assert chance.draw("draw", ["b", "a"], 1) == "b" and chance.roll("die", 6) == 2
     assert [chance.roll("die", 6) for _ in range(3)] == [3, 4, 5]
+
+
+def test_listed_actions_are_validated_once_and_shared() -> None:
+    attack = listed(act.DeclareAttack, seat=1, attacker="a@1", target="b@2", purpose="destroy")
+    assert attack == act.DeclareAttack(seat=1, attacker="a@1", target="b@2", purpose="destroy")
+    assert attack is listed(act.DeclareAttack, seat=1, attacker="a@1", target="b@2",
+                            purpose="destroy")
+    draw = listed(act.DrawPlot, seat=1, pay=("a@1", "b@1"))  # a tuple for a list field
+    assert draw == act.DrawPlot(seat=1, pay=["a@1", "b@1"]) and draw.pay == ["a@1", "b@1"]
+    with pytest.raises(ValidationError):
+        listed(act.DeclareAttack, seat=0, attacker="a@1", target="b@2", purpose="destroy")
+
+
+def test_a_lister_builds_by_position_what_listed_builds_by_name() -> None:
+    move = lister(act.MoveGroup, "seat", "group", "parent", "arrow", "pay")
+    made = move(1, "g@1", "i@1", "left", "i@1")
+    assert made == act.MoveGroup(seat=1, group="g@1", parent="i@1", arrow="left", pay="i@1")
+    assert made.model_fields_set == act.MoveGroup(
+        seat=1, group="g@1", parent="i@1", arrow="left", pay="i@1").model_fields_set
+    assert move(1, "g@1", "i@1", "left", "i@1") is made
+    with pytest.raises(ValidationError):
+        move(1, "g@1", "i@1", "middle", "i@1")

@@ -21,7 +21,7 @@ to (otherwise the fold takes it from the positions it kept, or re-projects it fr
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from engine.core.chance import Outcome, ReplayChance
 from engine.core.contract import GameState, MatchConfig, Ruleset, Step
@@ -48,32 +48,34 @@ class BadUndo(FoldError):
         self.live = live
 
 
+T = TypeVar("T")
+
+
+def _replaying(outcomes: Sequence[Outcome], run: Callable[[ReplayChance], T]) -> T:
+    """``run`` with the stored outcomes, all of which it must use."""
+    chance = ReplayChance(outcomes)
+    result = run(chance)
+    chance.finish()
+    return result
+
+
 def setup_position(ruleset: Ruleset, config: Mapping[str, Any],
                    outcomes: Sequence[Outcome]) -> GameState:
     """Position 0: set the match up again with its stored setup outcomes, all of them used."""
     match_config = MatchConfig.model_validate(config)
-    chance = ReplayChance(outcomes)
-    state = ruleset.setup(match_config, chance)
-    chance.finish()
-    return state
+    return _replaying(outcomes, lambda chance: ruleset.setup(match_config, chance))
 
 
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
                   outcomes: Sequence[Outcome]) -> GameState:
     """The position after ``action``, replayed with its stored outcomes, all of them used."""
-    chance = ReplayChance(outcomes)
-    after = ruleset.apply(state, action, chance)
-    chance.finish()
-    return after
+    return _replaying(outcomes, lambda chance: ruleset.apply(state, action, chance))
 
 
 def replay_step(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
                 outcomes: Sequence[Outcome]) -> Step:
     """``replay_action`` with the step's effects (for transcripts and step animations)."""
-    chance = ReplayChance(outcomes)
-    step = ruleset.step(state, action, chance)
-    chance.finish()
-    return step
+    return _replaying(outcomes, lambda chance: ruleset.step(state, action, chance))
 
 
 def project(config: Mapping[str, Any], game: str, setup_outcomes: Sequence[Outcome],

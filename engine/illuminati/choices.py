@@ -12,7 +12,12 @@ from engine.core.legality import Choice
 from engine.illuminati import structure
 from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Kind
 from engine.illuminati.timing import by_seats, still_to_choose
-from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
+from engine.illuminati.turn import (
+    GOAL_LIMIT,
+    GROUP_TOKENS_PER_PLOT,
+    PLOT_HAND_LIMIT,
+    plots_over_limit,
+)
 
 
 def choice_space(st: IlluminatiState, seat: int) -> list[Choice]:
@@ -52,12 +57,11 @@ def _plot_payment(st: IlluminatiState, seat: int) -> list[Choice]:
 
 
 def _hand_limit(st: IlluminatiState, seat: int) -> list[Choice]:
-    p = st.player(seat)
-    goals = [c for c in p.plot_hand if st.card(c).is_goal()]
-    need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, len(goals) - GOAL_LIMIT, 0)
+    need = plots_over_limit(st, seat)
     if not need:
         return []
-    return [Choice("end_turn", "plots_to_bottom", "sequence", tuple(p.plot_hand), least=need,
+    return [Choice("end_turn", "plots_to_bottom", "sequence", tuple(st.player(seat).plot_hand),
+                   least=need,
                    most=need, description=f"I7: {need} plot(s) under your plot deck, in order, "
                    f"leaving at most {PLOT_HAND_LIMIT} plots and {GOAL_LIMIT} goal card.")]
 

@@ -32,7 +32,7 @@ from engine.illuminati.model import (
     card_of,
 )
 from engine.illuminati.timing import by_seats, to_act
-from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, PLOT_HAND_LIMIT
+from engine.illuminati.turn import GOAL_LIMIT, GROUP_TOKENS_PER_PLOT, plots_over_limit
 from engine.illuminati.victory import goal_groups
 
 REVEAL_OPTIONS = 6
@@ -263,11 +263,11 @@ def _accepted(st: IlluminatiState, action: act.PlaceAgent) -> bool:
 
 def _excess(st: IlluminatiState, seat: int) -> list[str]:
     """I7: a valid choice of plots to put under the deck (goals first, then the newest)."""
-    p = st.player(seat)
-    goals = [c for c in p.plot_hand if st.card(c).is_goal()]
-    need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, len(goals) - GOAL_LIMIT, 0)
+    need = plots_over_limit(st, seat)
     if not need:
         return []
+    p = st.player(seat)
+    goals = [c for c in p.plot_hand if st.card(c).is_goal()]
     kept = goals[:GOAL_LIMIT]
     order = goals[GOAL_LIMIT:] + [c for c in reversed(p.plot_hand) if c not in goals] + kept
     return order[:need]

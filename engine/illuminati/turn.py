@@ -155,12 +155,20 @@ def end_turn(st: IlluminatiState, a: act.EndTurn, chance: Chance) -> None:
         next_turn(st)
 
 
+def plots_over_limit(st: IlluminatiState, seat: int) -> int:
+    """I7: how many plots must go under the plot deck at the end of the turn, so that at most
+    5 plots and 1 goal card remain."""
+    p = st.player(seat)
+    goals = sum(1 for c in p.plot_hand if st.card(c).is_goal())
+    return max(len(p.plot_hand) - PLOT_HAND_LIMIT, goals - GOAL_LIMIT, 0)
+
+
 def _hand_limit(st: IlluminatiState, seat: int, refs: list[str]) -> None:
     """I7: the excess over 5 plots (and over 1 goal card) goes under the plot deck in the
     order the player gives."""
     p = st.player(seat)
     goals = sum(1 for c in p.plot_hand if st.card(c).is_goal())
-    need = max(len(p.plot_hand) - PLOT_HAND_LIMIT, goals - GOAL_LIMIT, 0)
+    need = plots_over_limit(st, seat)
     cards = hand_cards(st, seat, refs)
     if any(c not in p.plot_hand for c in cards):
         raise illegal("not_a_plot", "Only cards of the plot hand go under the plot deck.")

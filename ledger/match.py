@@ -9,6 +9,7 @@ event is folded into the aggregate by the one fold of a match's events (ledger.f
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 from uuid import UUID
 
@@ -31,6 +32,7 @@ class Match(Aggregate):
         """MatchCreated: the game, ruleset version, players, decks, options and seed commitment."""
 
         TOPIC = "kiroku:MatchCreated/1"
+        class_version = 2  # 2: commitments to hidden values (ledger.chain)
         game: str
         ruleset_version: str
         config: dict[str, Any]
@@ -43,6 +45,12 @@ class Match(Aggregate):
         recorded_at: str
         prev_hash: str
         hash: str
+        commitments: dict[str, str]
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Recorded before commitments: none (its hash covers the plain values)."""
+            state["commitments"] = {}
 
         def apply(self, aggregate: Any) -> None:
             """Set the match up: position 0."""
@@ -52,6 +60,7 @@ class Match(Aggregate):
         """One game action, its chance outcomes and the digest of the state it produced."""
 
         TOPIC = "kiroku:ActionRecorded/1"
+        class_version = 2  # 2: commitments to hidden values (ledger.chain)
         seq: int
         seat: int
         action: dict[str, Any]
@@ -62,6 +71,12 @@ class Match(Aggregate):
         recorded_at: str
         prev_hash: str
         hash: str
+        commitments: dict[str, str]
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Recorded before commitments: none (its hash covers the plain values)."""
+            state["commitments"] = {}
 
         def apply(self, aggregate: Any) -> None:
             """Advance the position by this action."""
@@ -119,7 +134,7 @@ class Match(Aggregate):
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
                  chance_source: str, digest: str, recorded_by: str, recorded_at: str,
-                 prev_hash: str, hash: str) -> None:
+                 prev_hash: str, hash: str, commitments: dict[str, str] | None = None) -> None:
         self.game = game
         self.ruleset_version = ruleset_version
         self.config = config
@@ -190,6 +205,11 @@ EVENT_NAMES: dict[type[Any], str] = {
                Match.SeedRevealed: "SeedRevealed"}
 
 
+def commits(cls: type[Any]) -> bool:
+    """Whether events of ``cls`` carry commitments to hidden values (ledger.chain)."""
+    return any(f.name == "commitments" for f in dataclasses.fields(cls))
+
+
 def to_record(event: Any, *, envelope: bool = True) -> Record:
     """A stored domain event of a match as a plain record (the form ledger.fold reads).
 
@@ -199,6 +219,8 @@ def to_record(event: Any, *, envelope: bool = True) -> Record:
     payload = dict(vars(event))
     for name in _LIBRARY_FIELDS:
         payload.pop(name, None)
+    if not payload.get("commitments", True):
+        del payload["commitments"]  # events recorded before commitments read as they were
     if not envelope:
         return {"event": EVENT_NAMES[type(event)], "version": event.originator_version,
                 **payload}

@@ -19,15 +19,16 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoder
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
-from engine.core.contract import GameState, MatchConfig
+from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
-from ledger.chain import GENESIS, event_hash
+from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
-from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret
+from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import database_url, persistence_env
 from ledger.transcoder import MsgpackTranscoder
+from ledger.visibility import hidden_paths
 
 SNAPSHOT_INTERVAL = 100
 REPLAY_POLICIES = ("open", "closed")
@@ -116,8 +117,9 @@ class Recorder(Application):
                    "chance_source": "table" if setup_outcomes is not None else "seed",
                    "digest": ruleset.digest(state), "recorded_by": recorded_by,
                    "recorded_at": now(), "prev_hash": GENESIS}
-        match = Match._create(Match.Created, id=match_id, **payload,
-                              hash=event_hash("MatchCreated", match_id, 1, payload))
+        sealed = _sealed("MatchCreated", match_id, 1, payload, ruleset, seed,
+                         len(config.players))
+        match = Match._create(Match.Created, id=match_id, **sealed)
         secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
                                      match_id=match_id, seed=seed.hex())
         self.save(match, secret)
@@ -200,8 +202,14 @@ class Recorder(Application):
     def _trigger(self, match: Match, cls: type[Any], payload: dict[str, Any]) -> None:
         payload["prev_hash"] = match.head_hash
         version = match.version + 1
-        digest = event_hash(EVENT_NAMES[cls], match.id, version, payload)
-        match.trigger_event(cls, **payload, hash=digest)
+        if commits(cls):
+            sealed = _sealed(EVENT_NAMES[cls], match.id, version, payload,
+                             get_game(match.game), self._seed_if_kept(match.id),
+                             len(match.players))
+        else:
+            sealed = {**payload, "hash": event_hash(EVENT_NAMES[cls], match.id, version,
+                                                    payload)}
+        match.trigger_event(cls, **sealed)
 
     def _save(self, match: Match) -> None:
         try:
@@ -286,6 +294,13 @@ class Recorder(Application):
         """The seed, only once the match has ended and revealed it."""
         return match.seed
 
+    def _seed_if_kept(self, match_id: UUID) -> bytes | None:
+        """The match's secret seed, or None for a match imported without it."""
+        try:
+            return self._seed(match_id)
+        except IllegalAction:
+            return None
+
     def _seed(self, match_id: UUID) -> bytes:
         try:
             secret: Any = self.repository.get(self._secret_id(match_id))
@@ -297,6 +312,18 @@ class Recorder(Application):
     @staticmethod
     def _secret_id(match_id: UUID) -> UUID:
         return uuid5(match_id, "kiroku-seed")
+
+
+def _sealed(name: str, match_id: UUID, version: int, payload: dict[str, Any],
+            ruleset: Ruleset, seed: bytes | None, seats: int) -> dict[str, Any]:
+    """``payload`` with its commitments to the values some viewer may not see and its hash
+    (ledger.chain). A match imported without its seed cannot make salts: its new events
+    commit to nothing, and hash their plain payload as events recorded before commitments."""
+    paths = hidden_paths({"event": name, **payload}, ruleset, seats) if seed else []
+    sealed = {**payload, "commitments": commitments(seed, match_id, version, payload, paths)
+              if seed else {}}
+    sealed["hash"] = event_hash(name, match_id, version, hashed_payload(sealed))
+    return sealed
 
 
 def outcomes_of(events: Sequence[Any]) -> list[list[Outcome]]:

@@ -25,9 +25,10 @@ from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.data import digest_format
 from engine.core.errors import ActionError
 from engine.registry import get_game
-from ledger.chain import GENESIS, event_hash
+from ledger.chain import GENESIS, commit, event_hash, salt, value_at
 from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor
 from ledger.seed import SeededChance, commitment
+from ledger.visibility import hidden_paths
 from replay.records import payload_of
 
 
@@ -123,9 +124,13 @@ class _Walker(Visitor):
         self.legacy_digests = 0
         self.legacy_unverified = 0
         self.other_format_digests = 0
+        self.seats = len(records[0]["config"]["players"]) if records and isinstance(
+            records[0].get("config"), dict) else 0
+        self.commits = any(r.get("commitments") for r in records)
 
     def check(self, record: dict[str, Any]) -> None:
         self._check_chain(record)
+        self._check_commitments(record)
         if self.drift is not None:
             self._after_drift(record)
             return
@@ -193,6 +198,35 @@ class _Walker(Visitor):
             raise _Failed("hash_mismatch", "the event's content does not match its hash: it "
                           "was changed after it was recorded")
         self.prev = expected
+
+    def _check_commitments(self, record: dict[str, Any]) -> None:
+        """In a match whose events commit to hidden values, every value some viewer may not see
+        is committed to; once the seed is revealed, every commitment is to the recorded value."""
+        if not self.commits or record.get("event") not in ("MatchCreated", "ActionRecorded"):
+            return
+        committed = record.get("commitments") or {}
+        try:
+            game = get_game(str(record.get("game") or self.game))
+            hidden = hidden_paths(record, game, self.seats)
+        except (ActionError, KeyError, TypeError, ValueError) as exc:
+            raise _Failed("unreadable",
+                          f"the event's hidden values cannot be read: {exc}") from None
+        missing = [p for p in hidden if p not in committed]
+        if missing:
+            raise _Failed("uncommitted_hidden_value", f"{missing[0]} is hidden from some "
+                          "viewers but not committed to: the public chain would reveal it")
+        if self.seed is None:
+            return
+        match_id = UUID(str(record["match_id"]))
+        for path, c in committed.items():
+            try:
+                value = value_at(record, path)
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise _Failed("commitment_mismatch", f"{path} is committed to but not in the "
+                              "event") from None
+            if commit(salt(self.seed, match_id, record["version"], path), value) != c:
+                raise _Failed("commitment_mismatch", f"the recorded {path} is not the value "
+                              "committed to when the event was recorded")
 
     def _begin(self, record: Record) -> None:
         """What MatchCreated says about the match, before its setup is replayed."""

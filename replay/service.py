@@ -23,7 +23,7 @@ from engine.registry import get_game
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.errors import ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
-from ledger.match import MATCH_TOPICS, Match
+from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder
 from replay.audit import AuditReport, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
@@ -318,4 +318,6 @@ def _to_event(record: dict[str, Any]) -> Any:
                   timestamp=datetime.fromisoformat(record["timestamp"]))
     if cls is Match.Created:
         fields["originator_topic"] = get_topic(Match)
+    if commits(cls):
+        fields.setdefault("commitments", {})  # recorded before commitments existed
     return cls(**fields)

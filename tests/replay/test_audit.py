@@ -108,7 +108,9 @@ def test_a_rehashed_forgery_is_caught_by_re_projection(finished: tuple[str, UUID
 
 
 def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> None:
-    """Even rewriting every later hash cannot hide a changed draw: the seed gives another card."""
+    """Even rewriting every later hash cannot hide a changed draw: the seed gives another card,
+    and (in a match whose events commit to hidden values) the revealed seed's salts show that the
+    recorded draw is not the one committed to when it was recorded."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
     records = kiroku.records(match_id)
@@ -124,6 +126,12 @@ def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> Non
 
     report = verify_records(forged)
     assert not report.ok and report.failure is not None
+    assert report.failure == {**report.failure, "version": 1,
+                              "reason": "commitment_mismatch"}
+    for record in forged:
+        record.pop("commitments", None)  # as a match recorded before commitments
+    forged = _rechain(forged, lambda r: False, lambda r: None)
+    report = verify_records(forged)
     assert report.failure == {**report.failure, "version": 1,
                               "reason": "seed_outcomes_mismatch"}
 

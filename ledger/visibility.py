@@ -1,0 +1,68 @@
+"""The per-viewer filter of a match's event records, and the values it hides.
+
+Every channel that shows events (``/events``, exports, transcripts' sources) goes through
+``redact``. The recorder uses the same filter to find the values some viewer may not see
+(``hidden_paths``): those enter the hash chain through salted commitments (ledger.chain).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+from engine.core.chance import outcome_from_data
+from engine.core.contract import Ruleset
+from engine.core.viewer import JUDGE, SPECTATOR, Viewer
+
+
+def effective_viewer(viewer: Viewer, ended: bool, policy: str) -> Viewer:
+    """After the match ends under the ``open`` replay policy, everyone sees everything."""
+    return JUDGE if ended and policy == "open" else viewer
+
+
+def redact(record: dict[str, Any], viewer: Viewer,
+           ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """The record as ``viewer`` may see it: hidden outcomes, other seats' decks and the private
+    parts of actions (as the game's ``redact_action`` says) removed. The commitments stay: they
+    let the viewer verify the hash chain over what it sees."""
+    if viewer.is_judge:
+        return record
+    out = copy.deepcopy(record)
+    if ruleset is not None and "action" in out:
+        action = ruleset.redact_action(out["action"], viewer)
+        if action != out["action"]:
+            out["action"] = action
+            out["redacted_for"] = str(viewer)
+    for key in ("outcomes", "setup_outcomes"):
+        if key in out:
+            out[key] = [o if outcome_from_data(o).seen_by(viewer)
+                        else {**o, "value": None, "redacted": True} for o in out[key]]
+    if out["event"] == "MatchCreated":
+        decks = out["config"]["decks"]
+        out["config"]["decks"] = [d if viewer.sees_seat(i) else None
+                                  for i, d in enumerate(decks, start=1)]
+    if any(key in out for key in ("outcomes", "setup_outcomes")) or out["event"] == "MatchCreated":
+        out["redacted_for"] = str(viewer)
+    return out
+
+
+def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[str]:
+    """The values of ``record`` that some viewer but a judge may not see, as dotted paths
+    (``outcomes.2.value``, ``action.cards.0``, ``config.decks.1``): exactly what ``redact``
+    removes for one of the seats or a spectator."""
+    found: set[str] = set()
+    for viewer in (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1))):
+        found.update(_differences(record, redact(record, viewer, ruleset), ""))
+    return sorted(found)
+
+
+def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
+    if isinstance(plain, dict) and isinstance(seen, dict):
+        for key, value in plain.items():
+            yield from _differences(value, seen.get(key), f"{path}.{key}" if path else str(key))
+    elif isinstance(plain, list) and isinstance(seen, list) and len(plain) == len(seen):
+        for i, (a, b) in enumerate(zip(plain, seen)):
+            yield from _differences(a, b, f"{path}.{i}")
+    elif plain != seen:
+        yield path

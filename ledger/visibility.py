@@ -39,12 +39,22 @@ def redact(record: dict[str, Any], viewer: Viewer,
             out[key] = [o if outcome_from_data(o).seen_by(viewer)
                         else {**o, "value": None, "redacted": True} for o in out[key]]
     if out["event"] == "MatchCreated":
-        decks = out["config"]["decks"]
-        out["config"]["decks"] = [d if viewer.sees_seat(i) else None
-                                  for i, d in enumerate(decks, start=1)]
+        _redact_deck_lists(out["config"], viewer)
     if any(key in out for key in ("outcomes", "setup_outcomes")) or out["event"] == "MatchCreated":
         out["redacted_for"] = str(viewer)
     return out
+
+
+def _redact_deck_lists(config: dict[str, Any], viewer: Viewer) -> None:
+    """Under closed deck lists (the default), a seat sees its own deck list and the definitions
+    of the cards in it; other seats' lists and the cards only they hold are removed."""
+    if config.get("options", {}).get("decklists", "closed") == "open":
+        return
+    decks = config["decks"]
+    seen = [d for i, d in enumerate(decks, start=1) if viewer.sees_seat(i)]
+    config["decks"] = [d if viewer.sees_seat(i) else None for i, d in enumerate(decks, start=1)]
+    config["cards"] = {cid: card for cid, card in config["cards"].items()
+                       if any(cid in deck for deck in seen)}
 
 
 def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[str]:
@@ -58,7 +68,8 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
 
 
 def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
-    if isinstance(plain, dict) and isinstance(seen, dict):
+    # a dict some of whose keys are removed is one hidden value: its paths name no hidden key
+    if isinstance(plain, dict) and isinstance(seen, dict) and plain.keys() <= seen.keys():
         for key, value in plain.items():
             yield from _differences(value, seen.get(key), f"{path}.{key}" if path else str(key))
     elif isinstance(plain, list) and isinstance(seen, list) and len(plain) == len(seen):

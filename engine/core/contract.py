@@ -97,9 +97,14 @@ class Options(BaseModel):
     deck_check: Literal["on", "off"] = Field(
         default="on", description="C5: check deck construction rules when the match is created.")
 
+    decklists: Literal["closed", "open"] = Field(
+        default="closed", description="'closed': each seat sees its own deck list and the card "
+        "definitions of its deck only (judges see all, and everyone after the end under the "
+        "open replay policy); 'open': every deck list is public.")
+
     # options added after matches were recorded without them: name -> the value new matches
     # get. The field's own default is the behaviour of the matches recorded before it.
-    introduced: ClassVar[dict[str, Any]] = {}
+    introduced: ClassVar[dict[str, Any]] = {"decklists": "closed"}
 
     def recorded(self) -> dict[str, Any]:
         """The options as a match's state holds them: an introduced option a recorded match

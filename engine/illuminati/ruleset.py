@@ -86,7 +86,7 @@ class IlluminatiOptions(Options):
         "choose_group, hidden until all have chosen (new matches); 'table', one action records "
         "the whole table's reveal (matches recorded before Illuminati 1.1).")
 
-    introduced: ClassVar[dict[str, Any]] = {"reveals": "seats"}
+    introduced: ClassVar[dict[str, Any]] = {**Options.introduced, "reveals": "seats"}
 
 
 class Illuminati(Ruleset):

@@ -65,7 +65,8 @@ def test_every_viewer_verifies_the_chain_over_what_it_sees(kiroku: Kiroku) -> No
 def test_the_commitments_cover_exactly_what_some_viewer_may_not_see(kiroku: Kiroku) -> None:
     match_id = _live_match(kiroku)
     created, first, second = kiroku.records(match_id, JUDGE)
-    assert set(created["commitments"]) == {"config.decks.0", "config.decks.1"} | {
+    assert set(created["commitments"]) == {"config.decks.0", "config.decks.1",
+                                           "config.cards"} | {
         f"setup_outcomes.{i}.value" for i in range(14)}
     assert set(first["commitments"]) == {"outcomes.0.value"}
     assert first["hash"] == event_hash("ActionRecorded", match_id, 2, hashed_payload(first))
@@ -117,3 +118,36 @@ def _rechain(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         r["hash"] = event_hash(r["event"], UUID(r["match_id"]), r["version"], payload_of(r))
         prev = r["hash"]
     return records
+
+
+def _deck_only(records: list[dict[str, Any]], seat: int) -> set[str]:
+    """Card ids that only ``seat``'s deck holds."""
+    decks = records[0]["config"]["decks"]
+    others = {cid for i, deck in enumerate(decks, start=1) if i != seat for cid in deck}
+    return set(decks[seat - 1]) - others
+
+
+def test_deck_lists_and_their_cards_are_seen_by_their_own_seat_only(kiroku: Kiroku) -> None:
+    """Closed deck lists (the default): the match's first event names no card of another
+    seat's deck to a seat, none to a spectator, in /events as in exports; judges see all."""
+    match_id = _live_match(kiroku)
+    full = kiroku.records(match_id, JUDGE)
+    only_two = _deck_only(full, 2)
+    assert only_two and full[0]["config"]["options"]["decklists"] == "closed"
+    mine = kiroku.records(match_id, Viewer("seat", 1))[0]["config"]
+    assert mine["decks"][1] is None and set(mine["cards"]) == set(full[0]["config"]["decks"][0])
+    spectator = kiroku.records(match_id, SPECTATOR)[0]
+    assert spectator["config"]["cards"] == {} and spectator["config"]["decks"] == [None, None]
+    created_line = kiroku.export(match_id, "jsonl", Viewer("seat", 1)).splitlines()[1]
+    assert not [cid for cid in only_two if cid.encode() in created_line]
+    assert not [cid for cid in only_two if cid in " ".join(spectator["commitments"])]
+
+
+def test_open_deck_lists_are_public(kiroku: Kiroku) -> None:
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"decklists": "open"})
+    seen = kiroku.records(match_id, SPECTATOR)[0]
+    full = kiroku.records(match_id, JUDGE)[0]
+    assert seen["config"]["decks"] == full["config"]["decks"]
+    assert seen["config"]["cards"] == full["config"]["cards"]
+    assert first_break(kiroku.records(match_id, SPECTATOR)) is None

@@ -49,6 +49,7 @@ def places(st: IlluminatiState) -> dict[Place, list[str]]:
         p = st.player(seat)
         out[Place("plot_hand", seat)] = list(p.plot_hand)
         out[Place("group_hand", seat)] = list(p.group_hand)
+        out[Place("revealed", seat)] = list(p.revealed)
         out[Place("plot_deck", seat)] = sorted(p.plot_deck.shuffled) + p.plot_deck.bottom
         out[Place("group_deck", seat)] = sorted(p.group_deck.shuffled) + p.group_deck.bottom
         for card, node in p.structure.items():

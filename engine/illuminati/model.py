@@ -121,6 +121,9 @@ ZONES = (
     Zone("discard", "seat", ordered=True, contents=Visibility.EVERYONE),
     Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
          description="The destroyed pile (破壊の山)."),
+    Zone("revealed", "seat", ordered=True, contents=Visibility.EVERYONE, adjustable=False,
+         description="Plot-hand cards shown to everyone (a goal card being claimed): still in "
+                     "the hand, known to all."),
     Zone("chosen", "seat", ordered=False, contents=Visibility.OWNER, adjustable=False,
          description="A card laid face down in a simultaneous choice (the Illuminati, an "
                      "initial group), revealed when every player has chosen."),

@@ -1,0 +1,181 @@
+"""The leak scanner: no channel that shows a match names a card its viewer may not know.
+
+For every game, random playouts with several player counts are recorded for real. At many
+positions, for every viewer (each seat and a spectator; after the end under the closed replay
+policy), every reading channel of the service and of the command line is called, and its whole
+output is searched for the card ids (and card names) the viewer cannot know. What a viewer may
+know is worked out from the zone table alone, independently of the channels: the cards it has
+seen in a place it may see at any position so far, and its own deck list.
+
+Identity (credentials deciding the viewer) is not built yet: the channels here take the viewer
+as an argument; the HTTP endpoints join this scanner once they derive it from a credential.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from engine import JUDGE, SPECTATOR, Viewer, games
+from engine.core.contract import GameState, Ruleset
+from ledger.catalog import Deck
+from ledger.fold import Fold, Record, Visitor
+from replay.service import Kiroku
+from tests.support import PLAYOUT_OPTIONS, sample_data
+
+CASES = [(g, n) for g in games() for n in sorted({g.min_players, min(g.max_players, 4)})]
+
+
+def _card_id(instance: str) -> str:
+    return instance.partition("@")[0]
+
+
+class _Knowledge(Visitor):
+    """What each viewer may know at each live position: every card it could see so far."""
+
+    def __init__(self, ruleset: Ruleset, viewers: list[Viewer]) -> None:
+        self.ruleset = ruleset
+        self.viewers = viewers
+        self.known: list[dict[str, set[str]]] = []  # by live position, by viewer
+        self.every: set[str] = set()
+
+    def _see(self, state: GameState) -> None:
+        before = self.known[-1] if self.known else {str(v): set() for v in self.viewers}
+        now = {}
+        for viewer in self.viewers:
+            seen = set(before[str(viewer)])
+            for place, cards in self.ruleset.places(state).items():
+                self.every.update(_card_id(c) for c in cards)
+                if self.ruleset.sees(viewer, place.zone, place.seat):
+                    seen.update(_card_id(c) for c in cards)
+            now[str(viewer)] = seen
+        self.known.append(now)
+
+    def created(self, record: Record, state: GameState) -> None:
+        for deck in record["config"]["decks"]:
+            self.every.update(deck)
+        self._see(state)
+        for i, deck in enumerate(record["config"]["decks"], start=1):
+            self.known[0][f"seat:{i}"].update(deck)  # a seat knows its own deck list
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        del self.known[position:]
+        self._see(after)
+
+    def undone(self, record: Record, voided: list[Any], state: GameState) -> None:
+        """What was seen stays known after an undo, as after a backup at a real table."""
+        kept = self.known[-1]
+        del self.known[len(self.known) - len(voided):]
+        self.known[-1] = {v: self.known[-1][v] | kept[v] for v in kept}
+
+
+def _record_playout(kiroku: Kiroku, ruleset: Ruleset, players: int, seed: int,
+                    stop: int | None) -> UUID:
+    cards, decks = sample_data(ruleset)
+    match_id = kiroku.new_match(
+        ruleset.game_id, [f"P{i}" for i in range(1, players + 1)],
+        [Deck(ruleset.game_id, "", "", decks[i % len(decks)]) for i in range(players)],
+        cards=cards, options=PLAYOUT_OPTIONS.get(ruleset.game_id, {}), replay_policy="closed",
+        seed=bytes([seed]) * 32)
+    rng = random.Random(seed)
+    for n in range(3000):
+        match = kiroku.recorder.get_match(match_id)
+        if match.ended or n == stop:
+            break
+        if n and n % 17 == 0 and match.live:
+            kiroku.undo(match_id, 1, reason="backup", recorded_by="judge")
+            continue
+        seat = rng.choice(ruleset.to_act(match.state))
+        action = rng.choice(ruleset.legal_actions(match.state, seat))
+        kiroku.record(match_id, action.model_dump(mode="json"), recorded_by=f"P{seat}")
+    return match_id
+
+
+def _hidden(knowledge: _Knowledge, position: int, viewer: Viewer) -> set[str]:
+    return knowledge.every - knowledge.known[position][str(viewer)]
+
+
+def _leaks(text: str, hidden: set[str], names: dict[str, str], known: set[str]) -> list[str]:
+    known_names = {names.get(c) for c in known}
+    found = [c for c in hidden if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text)]
+    found += [names[c] for c in hidden if c in names and names[c] not in known_names
+              and names[c] in text]
+    return sorted(found)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, str]]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('leaks') / 'kiroku.db'}"
+    service = Kiroku.open(url)
+    yield service, url
+    service.close()
+
+
+@pytest.mark.parametrize(("ruleset", "players"), CASES,
+                         ids=[f"{g.game_id}-{n}p" for g, n in CASES])
+@pytest.mark.parametrize("stop", [None, 25], ids=["ended", "live"])
+def test_no_channel_names_a_card_its_viewer_may_not_know(
+        store: tuple[Kiroku, str], ruleset: Ruleset, players: int, stop: int | None) -> None:
+    kiroku, url = store
+    match_id = _record_playout(kiroku, ruleset, players, seed=11 + players, stop=stop)
+    viewers = [SPECTATOR, *(Viewer("seat", s) for s in range(1, players + 1))]
+    full = kiroku.records(match_id, JUDGE)
+    knowledge = _Knowledge(ruleset, viewers)
+    Fold(knowledge).feed_all(full)
+    names = {cid: str(card.get("name")) for cid, card in full[0]["config"]["cards"].items()}
+    end = len(knowledge.known) - 1
+    positions = sorted({0, end // 3, 2 * end // 3, end})
+    scanned = 0
+    for viewer in viewers:
+        for position in positions:
+            hidden = _hidden(knowledge, position, viewer)
+            known = knowledge.known[position][str(viewer)]
+            view = json.dumps(kiroku.view(match_id, position, viewer))
+            assert not _leaks(view, hidden, names, known), (str(viewer), position)
+            scanned += bool(hidden)
+        hidden = _hidden(knowledge, end, viewer)
+        known = knowledge.known[end][str(viewer)]
+        channels = {
+            "events": json.dumps(kiroku.records(match_id, viewer)),
+            "transcript": "\n".join(kiroku.transcript(match_id, viewer)),
+            "export": kiroku.export(match_id, "jsonl", viewer).decode(),
+            "summary": json.dumps(kiroku.summary(match_id)),
+            "cli replay": _cli(url, "replay", str(match_id), "--as", str(viewer)),
+            "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
+        }
+        if viewer.seat is not None:
+            channels["legal"] = json.dumps(kiroku.legal_actions(match_id, viewer.seat))
+            channels["cli legal"] = _cli(url, "match", "legal", str(match_id), "--seat",
+                                         str(viewer.seat))
+        for channel, text in channels.items():
+            assert not _leaks(text, hidden, names, known), (channel, str(viewer))
+    assert scanned, "no viewer ever had anything hidden: the scanner checked nothing"
+
+
+def _cli(url: str, *args: str) -> str:
+    result = CliRunner().invoke(main, ["--db", url, *args])
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
+
+
+def test_the_scanner_finds_a_leak() -> None:
+    """The scanner's own check: a hidden card id (or its instance id) in an output is reported,
+    so is the name of a hidden card unless a known card shares it, and a longer id that merely
+    contains a hidden one is not mistaken for it."""
+    text = json.dumps({"hand": ["WGS-011", "lamp-bearers@2"], "name": "Solar Union Cadet"})
+    names = {"WGS-011": "Gear Smith", "WGS-021": "Solar Union Cadet", "lamp": "Lamp",
+             "lamp-bearers": "Lamp Bearers", "WGS-01": "Short", "WGS-099": "Solar Union Cadet"}
+    assert _leaks(text, {"WGS-011", "lamp", "WGS-01"}, names, set()) == ["WGS-011"]
+    assert _leaks(text, {"lamp-bearers"}, names, set()) == ["lamp-bearers"]
+    assert _leaks(text, {"WGS-021"}, names, set()) == ["Solar Union Cadet"]
+    assert _leaks(text, {"WGS-021"}, names, {"WGS-099"}) == []
+    assert _leaks(text, set(), names, set()) == []

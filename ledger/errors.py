@@ -40,6 +40,16 @@ class BadPosition(LedgerError):
     code = "bad_position"
 
 
+class Forbidden(LedgerError):
+    """The caller asked for more than it may see or do; ``reason`` says what."""
+
+    code = "forbidden"
+
+    def __init__(self, reason: str, message: str, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.reason = reason
+
+
 class ImportRejected(LedgerError):
     """An imported match failed verification; nothing was stored."""
 

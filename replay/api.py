@@ -22,6 +22,7 @@ from ledger.errors import (
     BadPosition,
     ConcurrentAppend,
     CorruptRecord,
+    Forbidden,
     ImportRejected,
     LedgerError,
     MatchNotFound,
@@ -42,6 +43,8 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"model": ErrorBody, "description": "More than the caller may see (a spectator of a "
+                                             "match that refuses or delays spectators)"},
     404: {"model": ErrorBody, "description": "Unknown match or game"},
     409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
@@ -57,6 +60,8 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
         return 409, exc.code, exc.code
     if isinstance(exc, CorruptRecord):
         return 500, exc.code, exc.code
+    if isinstance(exc, Forbidden):
+        return 403, exc.code, exc.reason
     if isinstance(exc, (ImportRejected, BadPosition, LedgerError)):
         return 422, exc.code, exc.code
     if isinstance(exc, MalformedAction):

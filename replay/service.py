@@ -21,7 +21,7 @@ from engine.core.errors import ActionError, SetupError
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
-from ledger.errors import ImportRejected, MatchNotFound
+from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder
@@ -91,14 +91,22 @@ class Kiroku:
                 "to_act": get_game(match.game).to_act(match.state)}
 
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
-        """The position after ``position`` live actions (None: now) as ``viewer`` sees it."""
+        """The position after ``position`` live actions (None: the latest ``viewer`` may see)
+        as ``viewer`` sees it."""
+        horizon = _horizon(self.recorder.get_match(match_id), viewer)
+        if position is None:
+            position = horizon
+        elif horizon is not None and position > horizon:
+            raise Forbidden("spectator_delay", "Spectators see this match some positions "
+                            f"behind: ask for position {horizon} or earlier.", positions=horizon)
         match, state = self.recorder.state_at(match_id, position)
         _check_viewer(match, viewer)
         ruleset = get_game(match.game)
         pos = len(match.live) if position is None else position
+        positions = len(match.live) if horizon is None else horizon
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
         return {"match_id": str(match_id), "game": match.game, "position": pos,
-                "positions": len(match.live), "version": match.position_version(pos),
+                "positions": positions, "version": match.position_version(pos),
                 "digest": ruleset.digest(state), "viewer": str(viewer),
                 "state": {**ruleset.view(state, seen_as), "viewer": str(viewer)}}
 
@@ -109,21 +117,31 @@ class Kiroku:
         return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)]
 
     def records(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[dict[str, Any]]:
-        """Every event of the match as a record, filtered for ``viewer``."""
+        """Every event of the match as a record, filtered for ``viewer`` (a delayed spectator
+        gets the events up to the position it may see)."""
         match = self.recorder.get_match(match_id)
         _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
         ruleset = get_game(match.game)
-        return [redact(to_record(e), seen_as, ruleset)
-                for e in self.recorder.stored_events(match_id)]
+        return [redact(to_record(e), seen_as, ruleset) for e in self._seen_events(match, viewer)]
 
     def transcript(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[str]:
         """One line per event, as ``viewer`` may see it; undone actions stay, marked."""
         match = self.recorder.get_match(match_id)
         _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        records = [to_record(e) for e in self.recorder.stored_events(match_id)]
+        records = [to_record(e) for e in self._seen_events(match, viewer)]
         return transcript_lines(records, seen_as)
+
+    def _seen_events(self, match: Match, viewer: Viewer) -> list[Any]:
+        """The match's events up to what ``viewer`` may see (spectators under a delay)."""
+        events = self.recorder.stored_events(match.id)
+        horizon = _horizon(match, viewer)
+        if horizon is None:
+            return events
+        last = match.position_version(horizon)
+        return [e for e in events if e.originator_version <= last]
+
 
     # ----- audit -------------------------------------------------------------------------------
     def audit(self, match_id: UUID) -> AuditReport:
@@ -215,6 +233,22 @@ class Kiroku:
         if self.list_matches():
             return None
         return self.simulate("worldgainer", 1, seed=2026)[0]
+
+
+def _horizon(match: Match, viewer: Viewer) -> int | None:
+    """The last live position a spectator may see while the match is on (None: no limit), or
+    Forbidden where the match refuses spectators (option ``spectators``)."""
+    if viewer.role != "spectator" or match.ended:
+        return None
+    options = match.config["options"]
+    mode = options.get("spectators", "live")
+    if mode == "refused":
+        raise Forbidden("spectating_refused", "This match cannot be watched while it is on; "
+                        "its replay opens when it ends (replay policy "
+                        f"{match.replay_policy}).")
+    if mode == "delayed":
+        return max(0, len(match.live) - int(options.get("spectator_delay", 3)))
+    return None
 
 
 def _check_viewer(match: Match, viewer: Viewer) -> None:

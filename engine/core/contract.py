@@ -102,9 +102,17 @@ class Options(BaseModel):
         "definitions of its deck only (judges see all, and everyone after the end under the "
         "open replay policy); 'open': every deck list is public.")
 
+    spectators: Literal["live", "delayed", "refused"] = Field(
+        default="live", description="While the match is on, spectators see it as it stands "
+        "('live'), 'spectator_delay' positions behind ('delayed'), or not at all ('refused'). "
+        "After the end the replay policy decides.")
+    spectator_delay: int = Field(default=3, ge=1, le=1000, description="With spectators "
+                                 "'delayed': how many positions behind they see the match.")
+
     # options added after matches were recorded without them: name -> the value new matches
     # get. The field's own default is the behaviour of the matches recorded before it.
-    introduced: ClassVar[dict[str, Any]] = {"decklists": "closed"}
+    introduced: ClassVar[dict[str, Any]] = {"decklists": "closed", "spectators": "live",
+                                            "spectator_delay": 3}
 
     def recorded(self) -> dict[str, Any]:
         """The options as a match's state holds them: an introduced option a recorded match

@@ -616,3 +616,13 @@ def test_illuminati_match_over_http(client: httpx.Client) -> None:
     assert any("The attack resolves" in line for line in lines)
     report = client.get(f"/matches/{match_id}/audit").json()
     assert report["ok"] is True, report
+
+
+def test_a_match_that_refuses_spectators_answers_403_to_them(client: httpx.Client) -> None:
+    match_id = new_match(client, options={"first_player": 1, "spectators": "refused"})[
+        "match_id"]
+    for path in ("state", "events", "transcript"):
+        resp = client.get(f"/matches/{match_id}/{path}", params={"viewer": "spectator"})
+        assert_error(resp, 403, "forbidden", "spectating_refused")
+    assert client.get(f"/matches/{match_id}/state", params={"viewer": "seat:1"}).status_code \
+        == 200

@@ -1,0 +1,67 @@
+"""Spectating a live match: allowed, delayed by a number of positions, or refused, as the match
+was created (options ``spectators`` and ``spectator_delay``); after the end the replay policy
+decides. Seats and judges are never held back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from uuid import UUID
+
+import pytest
+
+from engine import JUDGE, SPECTATOR, Viewer
+from ledger.errors import Forbidden
+from replay.service import Kiroku
+
+
+@pytest.fixture
+def kiroku() -> Iterator[Kiroku]:
+    service = Kiroku.open("sqlite:///:memory:")
+    yield service
+    service.close()
+
+
+def _match(kiroku: Kiroku, turns: int, **options: object) -> UUID:
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"first_player": 1, **options},
+                                replay_policy="closed")
+    for turn in range(turns):
+        seat = 1 + turn % 2
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
+    return match_id
+
+
+def test_new_matches_are_watched_live_by_default(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku, 4)
+    options = kiroku.summary(match_id)["options"]
+    assert (options["spectators"], options["spectator_delay"]) == ("live", 3)
+    assert kiroku.view(match_id, None, SPECTATOR)["position"] == 4
+
+
+def test_a_refusing_match_cannot_be_watched_while_it_is_on(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku, 2, spectators="refused")
+    for read in (lambda: kiroku.view(match_id, None, SPECTATOR),
+                 lambda: kiroku.view(match_id, 0, SPECTATOR),
+                 lambda: kiroku.records(match_id, SPECTATOR),
+                 lambda: kiroku.transcript(match_id, SPECTATOR),
+                 lambda: kiroku.export(match_id, "jsonl", SPECTATOR)):
+        with pytest.raises(Forbidden) as info:
+            read()
+        assert info.value.reason == "spectating_refused"
+    assert kiroku.view(match_id, None, Viewer("seat", 1))["position"] == 2
+    kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
+    assert kiroku.view(match_id, None, SPECTATOR)["position"] == 3  # over: the replay opens
+
+
+def test_a_delayed_spectator_sees_the_match_positions_behind(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku, 5, spectators="delayed", spectator_delay=2)
+    seen = kiroku.view(match_id, None, SPECTATOR)
+    assert (seen["position"], seen["positions"]) == (3, 3)
+    with pytest.raises(Forbidden) as info:
+        kiroku.view(match_id, 4, SPECTATOR)
+    assert info.value.reason == "spectator_delay"
+    records = kiroku.records(match_id, SPECTATOR)
+    assert [r["seq"] for r in records if r["event"] == "ActionRecorded"] == [1, 2, 3]
+    assert len(kiroku.transcript(match_id, SPECTATOR)) == 4  # creation and three actions
+    assert kiroku.view(match_id, None, JUDGE)["position"] == 5
+    assert kiroku.view(match_id, 5, Viewer("seat", 2))["position"] == 5

@@ -317,9 +317,13 @@ class Recorder(Application):
 def _sealed(name: str, match_id: UUID, version: int, payload: dict[str, Any],
             ruleset: Ruleset, seed: bytes | None, seats: int) -> dict[str, Any]:
     """``payload`` with its commitments to the values some viewer may not see and its hash
-    (ledger.chain). A match imported without its seed cannot make salts: its new events
-    commit to nothing, and hash their plain payload as events recorded before commitments."""
-    paths = hidden_paths({"event": name, **payload}, ruleset, seats) if seed else []
+    (ledger.chain). A match imported without its seed cannot make salts: an event of it that
+    would hide a value is refused (``seed_unavailable``), since its hash would reveal it."""
+    paths = hidden_paths({"event": name, **payload}, ruleset, seats)
+    if paths and seed is None:
+        raise IllegalAction("seed_unavailable", "This match was imported without its secret "
+                            "seed, so a hidden value (a card drawn, a card put face down) cannot "
+                            "be committed to: record it where the match was created.")
     sealed = {**payload, "commitments": commitments(seed, match_id, version, payload, paths)
               if seed else {}}
     sealed["hash"] = event_hash(name, match_id, version, hashed_payload(sealed))

@@ -151,3 +151,22 @@ def test_open_deck_lists_are_public(kiroku: Kiroku) -> None:
     assert seen["config"]["decks"] == full["config"]["decks"]
     assert seen["config"]["cards"] == full["config"]["cards"]
     assert first_break(kiroku.records(match_id, SPECTATOR)) is None
+
+
+def test_a_match_imported_without_its_seed_records_no_hidden_value(kiroku: Kiroku) -> None:
+    """Without the seed there are no salts: an action that would hide a value is refused and
+    nothing is stored, rather than hashed in plain for anyone to guess."""
+    match_id = _live_match(kiroku)
+    other = Kiroku.open("sqlite:///:memory:")
+    try:
+        imported = other.import_match(kiroku.export(match_id, "jsonl", JUDGE))
+        version = other.summary(imported)["version"]
+        deck = other.recorder.get_match(imported).state.player(2).deck  # seat 2 draws next
+        with pytest.raises(Exception) as info:
+            other.record(imported, {"type": "end_turn", "seat": 1}, recorded_by="judge",
+                         outcomes=[deck[0]])
+        assert getattr(info.value, "reason", None) == "seed_unavailable"
+        assert other.summary(imported)["version"] == version
+        assert other.audit(imported).ok
+    finally:
+        other.close()

@@ -1,0 +1,204 @@
+"""Credentials and roles: who is asking decides what they see and do (issue 8, first part).
+
+A credential is a random bearer token handed to one person once; the event store keeps only its
+SHA-256, in a ``Credential`` aggregate whose id is derived from that hash, so a token is looked
+up without a scan and can never be read back. Roles:
+
+- ``organiser``: creates judges and matches and manages credentials (the CLI, run on the machine
+  that holds the database, acts as the organiser);
+- ``judge``: the judge's view, undo, adjustments, importable exports and imports (all matches
+  for now; the matches of their event once events exist);
+- ``seat``: seat N of match M: acts and reads legal actions for that seat only, sees its view;
+- anyone without a credential is a spectator (public views under the match's policy).
+
+Revoking appends an event; a revoked token no longer authenticates. Not wired into the HTTP
+service and the CLI yet: they still take the viewer as a parameter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from engine.core.viewer import JUDGE, SPECTATOR, Viewer
+from ledger.errors import LedgerError
+
+_NAMESPACE = uuid5(NAMESPACE_URL, "https://kiroku.invalid/credentials")
+NAME_LIMIT = 64
+
+
+class Role(StrEnum):
+    """What a credential allows."""
+
+    ORGANISER = "organiser"
+    JUDGE = "judge"
+    SEAT = "seat"
+
+
+class Unauthenticated(LedgerError):
+    """The token is unknown or revoked."""
+
+    code = "unauthenticated"
+
+
+@dataclass(frozen=True)
+class Identity:
+    """An authenticated caller: what ``recorded_by`` names and what decides the viewer."""
+
+    credential_id: UUID
+    role: Role
+    name: str
+    match_id: UUID | None = None
+    seat: int | None = None
+
+    def viewer_of(self, match_id: UUID) -> Viewer:
+        """How this caller sees ``match_id``: judges and organisers see everything, a seat
+        credential its own seat of its own match, and anything else as a spectator."""
+        if self.role in (Role.ORGANISER, Role.JUDGE):
+            return JUDGE
+        if self.match_id == match_id and self.seat is not None:
+            return Viewer("seat", self.seat)
+        return SPECTATOR
+
+    def may_act_for(self, match_id: UUID, seat: int) -> bool:
+        """Whether this caller may record an action of ``seat`` in ``match_id``."""
+        return self.role in (Role.ORGANISER, Role.JUDGE) or (
+            self.match_id == match_id and self.seat == seat)
+
+    @property
+    def recorded_by(self) -> dict[str, str]:
+        """The event's ``recorded_by``: the credential's id and display name, never text from
+        a request body."""
+        return {"id": str(self.credential_id), "name": self.name, "role": self.role.value}
+
+
+class Credential(Aggregate):
+    """One credential: issued once, revocable."""
+
+    TOPIC = "kiroku:Credential"
+
+    class Created(Aggregate.Created):
+        """CredentialIssued: the role, display name, match and seat, the token's hash."""
+
+        TOPIC = "kiroku:CredentialIssued/1"
+        role: str
+        name: str
+        match_id: str | None
+        seat: int | None
+        token_hash: str
+        issued_by: str
+
+    class Revoked(Aggregate.Event):
+        """CredentialRevoked: the token no longer authenticates."""
+
+        TOPIC = "kiroku:CredentialRevoked/1"
+        reason: str
+        revoked_by: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Mark the credential revoked."""
+            aggregate.revoked = True
+
+    def __init__(self, role: str, name: str, match_id: str | None, seat: int | None,
+                 token_hash: str, issued_by: str) -> None:
+        self.role = role
+        self.name = name
+        self.match_id = match_id
+        self.seat = seat
+        self.token_hash = token_hash
+        self.issued_by = issued_by
+        self.revoked = False
+
+    def identity(self) -> Identity:
+        """The caller this credential stands for."""
+        return Identity(self.id, Role(self.role), self.name,
+                        UUID(self.match_id) if self.match_id else None, self.seat)
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def credential_id(token: str) -> UUID:
+    """The id of the credential a token belongs to (derived from its hash)."""
+    return uuid5(_NAMESPACE, token_hash(token))
+
+
+class Credentials:
+    """Issuing, authenticating and revoking credentials in an eventsourcing application's
+    store (the Recorder's)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def issue(self, role: Role, name: str, *, issued_by: str, match_id: UUID | None = None,
+              seat: int | None = None) -> tuple[Identity, str]:
+        """A new credential and its token (returned once: only its hash is stored)."""
+        name = name.strip()
+        if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
+            raise Unauthenticated(f"A credential's name is 1 to {NAME_LIMIT} printable "
+                                  "characters.")
+        if (role == Role.SEAT) != (match_id is not None and seat is not None):
+            raise Unauthenticated("A seat credential names its match and seat; no other does.")
+        token = secrets.token_urlsafe(32)
+        credential = Credential._create(
+            Credential.Created, id=credential_id(token), role=role.value, name=name,
+            match_id=str(match_id) if match_id else None, seat=seat,
+            token_hash=token_hash(token), issued_by=issued_by)
+        self.app.save(credential)
+        return credential.identity(), token
+
+    def authenticate(self, token: str) -> Identity:
+        """The caller a bearer token stands for, or Unauthenticated."""
+        if not token or len(token) > 200:
+            raise Unauthenticated("Unknown or revoked credential.")
+        try:
+            credential: Any = self.app.repository.get(credential_id(token))
+        except AggregateNotFoundError:
+            raise Unauthenticated("Unknown or revoked credential.") from None
+        if not isinstance(credential, Credential) or credential.revoked or (
+                not secrets.compare_digest(credential.token_hash, token_hash(token))):
+            raise Unauthenticated("Unknown or revoked credential.")
+        return credential.identity()
+
+    def revoke(self, credential: UUID, *, reason: str, revoked_by: str) -> None:
+        """Revoke a credential by its id; its token stops working at once."""
+        try:
+            found: Any = self.app.repository.get(credential)
+        except AggregateNotFoundError:
+            raise Unauthenticated(f"No credential {credential}.") from None
+        if not isinstance(found, Credential):
+            raise Unauthenticated(f"No credential {credential}.")
+        if not found.revoked:
+            found.trigger_event(Credential.Revoked, reason=reason, revoked_by=revoked_by)
+            self.app.save(found)
+
+    def issued(self) -> Iterator[Identity]:
+        """Every credential ever issued, oldest first (revoked ones included)."""
+        start = 1
+        while True:
+            batch = self.app.recorder.select_notifications(
+                start, 500, topics=[Credential.Created.TOPIC])
+            for notification in batch:
+                event = self.app.mapper.to_domain_event(notification)
+                yield Identity(event.originator_id, Role(event.role), event.name,
+                               UUID(event.match_id) if event.match_id else None, event.seat)
+            if len(batch) < 500:
+                return
+            start = batch[-1].id + 1
+
+    def ensure_organiser(self) -> str | None:
+        """On a fresh store, the first organiser credential's token (to tell the operator
+        once); None once an organiser exists."""
+        if any(i.role == Role.ORGANISER for i in self.issued()):
+            return None
+        return self.issue(Role.ORGANISER, "organiser", issued_by="kiroku")[1]

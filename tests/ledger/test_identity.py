@@ -1,0 +1,68 @@
+"""Credentials (issue 8, first part): random bearer tokens stored only as hashes, roles that
+decide the viewer, revocation, and the first organiser of a fresh store. SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+from uuid import uuid4
+
+import pytest
+
+from engine import JUDGE, SPECTATOR, Viewer
+from ledger.identity import Credentials, Role, Unauthenticated
+from replay.service import Kiroku
+
+
+def test_a_token_authenticates_as_what_it_was_issued_for(kiroku: Kiroku) -> None:
+    credentials = Credentials(kiroku.recorder)
+    match_id = uuid4()
+    issued, token = credentials.issue(Role.SEAT, "Ann", issued_by="organiser",
+                                      match_id=match_id, seat=2)
+    me = credentials.authenticate(token)
+    assert me == issued and (me.role, me.name, me.match_id, me.seat) == (
+        Role.SEAT, "Ann", match_id, 2)
+    assert me.viewer_of(match_id) == Viewer("seat", 2)
+    assert me.viewer_of(uuid4()) == SPECTATOR
+    assert me.may_act_for(match_id, 2) and not me.may_act_for(match_id, 1)
+    assert me.recorded_by == {"id": str(me.credential_id), "name": "Ann", "role": "seat"}
+    judge = credentials.authenticate(credentials.issue(Role.JUDGE, "Kato",
+                                                       issued_by="organiser")[1])
+    assert judge.viewer_of(match_id) == JUDGE and judge.may_act_for(match_id, 1)
+
+
+def test_unknown_and_revoked_tokens_do_not_authenticate(kiroku: Kiroku) -> None:
+    credentials = Credentials(kiroku.recorder)
+    issued, token = credentials.issue(Role.JUDGE, "Kato", issued_by="organiser")
+    for wrong in ("", "x" * 500, token + "x", token[:-1]):
+        with pytest.raises(Unauthenticated):
+            credentials.authenticate(wrong)
+    credentials.revoke(issued.credential_id, reason="left the event", revoked_by="organiser")
+    with pytest.raises(Unauthenticated):
+        credentials.authenticate(token)
+
+
+def test_the_store_keeps_only_the_tokens_hash(kiroku: Kiroku, store_url: str) -> None:
+    token = Credentials(kiroku.recorder).issue(Role.JUDGE, "Kato", issued_by="organiser")[1]
+    rows = kiroku.recorder.recorder.select_notifications(1, 1000)
+    assert rows and not any(token.encode() in bytes(row.state) for row in rows)
+    assert urlsplit(store_url).scheme in ("sqlite", "postgresql")
+
+
+def test_a_fresh_store_gets_one_organiser(kiroku: Kiroku) -> None:
+    credentials = Credentials(kiroku.recorder)
+    token = credentials.ensure_organiser()
+    assert token is not None and credentials.authenticate(token).role == Role.ORGANISER
+    assert credentials.ensure_organiser() is None
+    assert [i.role for i in credentials.issued()] == [Role.ORGANISER]
+
+
+def test_a_credential_names_its_holder_and_only_a_seat_credential_a_seat(
+        kiroku: Kiroku) -> None:
+    credentials = Credentials(kiroku.recorder)
+    for name in ("", " ", "x" * 65, "tab\there"):
+        with pytest.raises(Unauthenticated):
+            credentials.issue(Role.JUDGE, name, issued_by="organiser")
+    with pytest.raises(Unauthenticated):
+        credentials.issue(Role.SEAT, "Ann", issued_by="organiser")
+    with pytest.raises(Unauthenticated):
+        credentials.issue(Role.JUDGE, "Kato", issued_by="organiser", match_id=uuid4(), seat=1)

@@ -49,6 +49,13 @@ class Unauthenticated(LedgerError):
     code = "unauthenticated"
 
 
+class CredentialRefused(LedgerError):
+    """A credential cannot be issued or revoked as asked (a bad name, a seat credential without
+    its match and seat, an unknown credential)."""
+
+    code = "credential_refused"
+
+
 @dataclass(frozen=True)
 class Identity:
     """An authenticated caller: what ``recorded_by`` names and what decides the viewer."""
@@ -145,10 +152,11 @@ class Credentials:
         """A new credential and its token (returned once: only its hash is stored)."""
         name = name.strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
-            raise Unauthenticated(f"A credential's name is 1 to {NAME_LIMIT} printable "
+            raise CredentialRefused(f"A credential's name is 1 to {NAME_LIMIT} printable "
                                   "characters.")
         if (role == Role.SEAT) != (match_id is not None and seat is not None):
-            raise Unauthenticated("A seat credential names its match and seat; no other does.")
+            raise CredentialRefused("A seat credential names its match and seat; no other "
+                                    "does.")
         token = secrets.token_urlsafe(32)
         credential = Credential._create(
             Credential.Created, id=credential_id(token), role=role.value, name=name,
@@ -175,9 +183,9 @@ class Credentials:
         try:
             found: Any = self.app.repository.get(credential)
         except AggregateNotFoundError:
-            raise Unauthenticated(f"No credential {credential}.") from None
+            raise CredentialRefused(f"No credential {credential}.") from None
         if not isinstance(found, Credential):
-            raise Unauthenticated(f"No credential {credential}.")
+            raise CredentialRefused(f"No credential {credential}.")
         if not found.revoked:
             found.trigger_event(Credential.Revoked, reason=reason, revoked_by=revoked_by)
             self.app.save(found)

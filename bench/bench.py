@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import JUDGE, MatchConfig, get_game  # noqa: E402
 from engine.core import contract  # noqa: E402
 from ledger.catalog import sample_card_set, sample_decks  # noqa: E402
+from ledger.identity import Role  # noqa: E402
 from ledger.seed import SeededChance  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
@@ -80,15 +81,20 @@ def free_port() -> int:
 
 
 def http_rate(folder: Path, matches: int) -> float:
-    """Actions per second through a real HTTP server (table outcomes replay known playouts)."""
+    """Actions per second through a real HTTP server (table outcomes replay known playouts),
+    each action sent by its seat with the seat's own credential."""
     port = free_port()
+    setup = Kiroku.open(f"sqlite:///{folder}/http.db")
+    organiser = setup.credentials.issue(Role.ORGANISER, "bench", issued_by="bench")[1]
+    setup.close()
     code = ("import uvicorn; from replay.service import Kiroku; from replay.api import create_app;"
             f"uvicorn.run(create_app(Kiroku.open('sqlite:///{folder}/http.db')), "
             f"host='127.0.0.1', port={port}, log_level='warning')")
     server = subprocess.Popen([sys.executable, "-c", code],
                               cwd=Path(__file__).resolve().parent.parent)
     try:
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30,
+                              headers={"authorization": f"Bearer {organiser}"})
         for _ in range(200):
             try:
                 client.get("/games")
@@ -103,10 +109,11 @@ def http_rate(folder: Path, matches: int) -> float:
             if created.status_code != 201:
                 raise RuntimeError(f"create failed: {created.text}")
             match_id = created.json()["match_id"]
+            seats = {s["seat"]: {"authorization": f"Bearer {s['token']}"}
+                     for s in created.json()["seats"]}
             for action, outcomes in steps:
-                r = client.post(f"/matches/{match_id}/actions",
-                                json={"action": action, "outcomes": outcomes,
-                                      "recorded_by": "bench"})
+                r = client.post(f"/matches/{match_id}/actions", headers=seats[action["seat"]],
+                                json={"action": action, "outcomes": outcomes})
                 if r.status_code != 201:
                     raise RuntimeError(f"record failed: {r.text}")
                 total += 1

@@ -17,6 +17,7 @@ from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.catalog import load_card_set
 from ledger.errors import LedgerError, MatchNotFound
+from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
 from replay.service import Kiroku
 
@@ -95,6 +96,12 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool) -> None:
     from replay.api import create_app
 
     with _service(ctx) as kiroku:
+        token = kiroku.credentials.ensure_organiser()
+        if token:
+            click.echo("First start: the organiser's credential (shown only this once; "
+                       "'kiroku credentials issue --role organiser' makes another):\n"
+                       f"    {token}\n"
+                       "Send it as 'Authorization: Bearer TOKEN'.", err=True)
         if demo:
             made = kiroku.ensure_demo()
             if made:
@@ -136,29 +143,39 @@ def match() -> None:
 @click.option("--option", "options", multiple=True, help="Regulation option NAME=VALUE.")
 @click.option("--policy", type=click.Choice(["open", "closed"]), default="open",
               show_default=True, help="Replay policy once the match has ended.")
-@click.option("--by", "recorded_by", default="organizer", show_default=True)
+@click.option("--by", "operator", default="operator", show_default=True,
+              help="The operator's name in the record (the command line acts as the "
+                   "organiser).")
+@click.option("--credentials/--no-credentials", "with_credentials", default=False,
+              help="Also issue one credential per seat and print their tokens.")
 @click.pass_context
 def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tuple[str, ...],
-              cards: str | None, options: tuple[str, ...], policy: str, recorded_by: str) -> None:
-    """Create a match; prints its id."""
+              cards: str | None, options: tuple[str, ...], policy: str, operator: str,
+              with_credentials: bool) -> None:
+    """Create a match; prints its id (and, with --credentials, each seat's token)."""
+    by = Identity.operator(operator)
     with _service(ctx) as kiroku:
         card_defs = load_card_set(cards).cards if cards else None
         match_id = kiroku.new_match(game, list(players), list(decks), cards=card_defs,
-                                    options=_parse_options(options), recorded_by=recorded_by,
+                                    options=_parse_options(options), recorded_by=by.recorded_by,
                                     replay_policy=policy)
         click.echo(str(match_id))
+        if with_credentials:
+            for seat in kiroku.seat_credentials(match_id, by):
+                click.echo(f"seat {seat['seat']} {seat['name']}: {seat['token']}")
 
 
 @match.command("act")
 @click.argument("match_ref")
 @click.argument("action")
-@click.option("--by", "recorded_by", required=True, help="Who records it.")
+@click.option("--by", "operator", default="operator", show_default=True,
+              help="The operator's name in the record.")
 @click.option("--outcome", "outcomes", multiple=True,
               help="A chance outcome seen at the table (card id, die value), in order.")
 @click.option("--expect-version", type=int, default=None,
               help="Record only if the match is at this version.")
 @click.pass_context
-def match_act(ctx: click.Context, match_ref: str, action: str, recorded_by: str,
+def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
               outcomes: tuple[str, ...], expect_version: int | None) -> None:
     """Record ACTION (JSON, or - for stdin) on a match."""
     raw = sys.stdin.read() if action == "-" else action
@@ -168,7 +185,8 @@ def match_act(ctx: click.Context, match_ref: str, action: str, recorded_by: str,
         raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
     with _service(ctx) as kiroku:
         supplied = [_outcome_value(o) for o in outcomes] if outcomes else None
-        done = kiroku.record(_match_id(kiroku, match_ref), data, recorded_by=recorded_by,
+        done = kiroku.record(_match_id(kiroku, match_ref), data,
+                             recorded_by=Identity.operator(operator).recorded_by,
                              outcomes=supplied, expected_version=expect_version)
         _print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
                      "result": done.result})
@@ -182,14 +200,15 @@ def _outcome_value(text: str) -> Any:
 @click.argument("match_ref")
 @click.option("-n", "count", default=1, show_default=True, type=int)
 @click.option("--reason", required=True)
-@click.option("--by", "recorded_by", required=True)
+@click.option("--by", "operator", default="operator", show_default=True,
+              help="The operator's name in the record.")
 @click.pass_context
 def match_undo(ctx: click.Context, match_ref: str, count: int, reason: str,
-               recorded_by: str) -> None:
+               operator: str) -> None:
     """Void the last N actions (appends an event; nothing is erased)."""
     with _service(ctx) as kiroku:
         done = kiroku.undo(_match_id(kiroku, match_ref), count, reason=reason,
-                           recorded_by=recorded_by)
+                           recorded_by=Identity.operator(operator).recorded_by)
         _print_json({"version": done.version, "digest": done.digest})
 
 
@@ -328,3 +347,56 @@ def simulate(ctx: click.Context, game: str, count: int, seed: int, players: int,
                        f"winners={r.get('winners')}")
 
 
+
+
+@main.group()
+def credentials() -> None:
+    """Issue, list and revoke credentials (the command line acts as the organiser)."""
+
+
+@credentials.command("issue")
+@click.option("--role", type=click.Choice(["judge", "organiser"]), required=True)
+@click.option("--name", required=True, help="The display name events recorded with it carry.")
+@click.pass_context
+def credentials_issue(ctx: click.Context, role: str, name: str) -> None:
+    """Issue a credential and print its token (shown only this once)."""
+    with _service(ctx) as kiroku:
+        identity, token = kiroku.credentials.issue(
+            Role(role), name, issued_by=str(Identity.operator().credential_id))
+        click.echo(f"{identity.credential_id}  {role} {identity.name}\n{token}")
+
+
+@credentials.command("reissue")
+@click.argument("match_ref")
+@click.argument("seat", type=click.IntRange(1, 64))
+@click.pass_context
+def credentials_reissue(ctx: click.Context, match_ref: str, seat: int) -> None:
+    """A new credential for SEAT of a match; the seat's earlier ones stop working."""
+    with _service(ctx) as kiroku:
+        made = kiroku.reissue_seat(_match_id(kiroku, match_ref), seat, Identity.operator())
+        click.echo(f"{made['credential_id']}  seat {made['seat']} {made['name']}\n"
+                   f"{made['token']}")
+
+
+@credentials.command("list")
+@click.pass_context
+def credentials_list(ctx: click.Context) -> None:
+    """Every credential ever issued (tokens are never stored, only their hashes)."""
+    with _service(ctx) as kiroku:
+        for identity in kiroku.credentials.issued():
+            where = (f"seat {identity.seat} of {identity.match_id}"
+                     if identity.match_id else identity.role.value)
+            state = "revoked" if kiroku.credentials.is_revoked(identity) else "active"
+            click.echo(f"{identity.credential_id}  {state:<8} {where:<48} {identity.name}")
+
+
+@credentials.command("revoke")
+@click.argument("credential_id", type=click.UUID)
+@click.option("--reason", required=True)
+@click.pass_context
+def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str) -> None:
+    """Revoke a credential: its token stops working at once."""
+    with _service(ctx) as kiroku:
+        kiroku.credentials.revoke(credential_id, reason=reason,
+                                  revoked_by=str(Identity.operator().credential_id))
+        click.echo(f"revoked {credential_id}")

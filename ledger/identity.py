@@ -11,8 +11,9 @@ up without a scan and can never be read back. Roles:
 - ``seat``: seat N of match M: acts and reads legal actions for that seat only, sees its view;
 - anyone without a credential is a spectator (public views under the match's policy).
 
-Revoking appends an event; a revoked token no longer authenticates. Not wired into the HTTP
-service and the CLI yet: they still take the viewer as a parameter.
+Revoking appends an event; a revoked token no longer authenticates. The HTTP service
+authenticates every request with ``Credentials.authenticate`` (replay.access decides what the
+caller may see and do); the command line acts as ``Identity.operator``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ from ledger.errors import LedgerError
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://kiroku.invalid/credentials")
 NAME_LIMIT = 64
+
+RecordedBy = str | dict[str, str]
+"""An event's author: an identity's ``{"id", "name", "role"}``, or a plain name in matches
+recorded before identities existed (and ``kiroku``/``simulator`` for the service's own)."""
+
+
+def author_name(recorded_by: RecordedBy) -> str:
+    """The display name of an event's author."""
+    if isinstance(recorded_by, dict):
+        return str(recorded_by.get("name", "?"))
+    return str(recorded_by)
 
 
 class Role(StrEnum):
@@ -79,6 +91,17 @@ class Identity:
         """Whether this caller may record an action of ``seat`` in ``match_id``."""
         return self.role in (Role.ORGANISER, Role.JUDGE) or (
             self.match_id == match_id and self.seat == seat)
+
+    @classmethod
+    def operator(cls, name: str = "operator") -> Identity:
+        """The command line's caller: the operator on the machine that holds the database acts
+        as the organiser (anyone who can run it can read the database anyway)."""
+        return cls(uuid5(_NAMESPACE, "operator"), Role.ORGANISER, name.strip() or "operator")
+
+    @property
+    def is_staff(self) -> bool:
+        """Organisers and judges: the judge's view, undo, adjustments, import."""
+        return self.role in (Role.ORGANISER, Role.JUDGE)
 
     @property
     def recorded_by(self) -> dict[str, str]:
@@ -189,6 +212,20 @@ class Credentials:
         if not found.revoked:
             found.trigger_event(Credential.Revoked, reason=reason, revoked_by=revoked_by)
             self.app.save(found)
+
+    def reissue_seat(self, match_id: UUID, seat: int, name: str, *,
+                     issued_by: str) -> tuple[Identity, str]:
+        """A new credential for ``seat`` of ``match_id``; every earlier one of that seat is
+        revoked first (a lost or shared device)."""
+        for old in self.issued():
+            if old.match_id == match_id and old.seat == seat and not self.is_revoked(old):
+                self.revoke(old.credential_id, reason="reissued", revoked_by=issued_by)
+        return self.issue(Role.SEAT, name, issued_by=issued_by, match_id=match_id, seat=seat)
+
+    def is_revoked(self, identity: Identity) -> bool:
+        """Whether the credential behind ``identity`` has been revoked."""
+        found: Any = self.app.repository.get(identity.credential_id)
+        return bool(found.revoked)
 
     def issued(self) -> Iterator[Identity]:
         """Every credential ever issued, oldest first (revoked ones included)."""

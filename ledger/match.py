@@ -19,6 +19,7 @@ from engine.core.chance import Outcome
 from engine.core.contract import GameState, Ruleset
 from ledger.fold import Fold, LiveAction, Record, Visitor
 from ledger.fold import project as project  # re-exported: a position from a live line
+from ledger.identity import RecordedBy
 
 _LIBRARY_FIELDS = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
@@ -41,7 +42,7 @@ class Match(Aggregate):
         setup_outcomes: list[Outcome]
         chance_source: str
         digest: str
-        recorded_by: str
+        recorded_by: RecordedBy
         recorded_at: str
         prev_hash: str
         hash: str
@@ -67,7 +68,7 @@ class Match(Aggregate):
         outcomes: list[Outcome]
         chance_source: str
         digest: str
-        recorded_by: str
+        recorded_by: RecordedBy
         recorded_at: str
         prev_hash: str
         hash: str
@@ -90,7 +91,7 @@ class Match(Aggregate):
         seqs: list[int]
         reason: str
         digest: str
-        recorded_by: str
+        recorded_by: RecordedBy
         recorded_at: str
         prev_hash: str
         hash: str
@@ -108,7 +109,7 @@ class Match(Aggregate):
         reason: str
         drawn: bool
         detail: str
-        recorded_by: str
+        recorded_by: RecordedBy
         recorded_at: str
         prev_hash: str
         hash: str
@@ -122,7 +123,7 @@ class Match(Aggregate):
 
         TOPIC = "kiroku:SeedRevealed/1"
         seed: str
-        recorded_by: str
+        recorded_by: RecordedBy
         recorded_at: str
         prev_hash: str
         hash: str
@@ -133,7 +134,7 @@ class Match(Aggregate):
 
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
-                 chance_source: str, digest: str, recorded_by: str, recorded_at: str,
+                 chance_source: str, digest: str, recorded_by: RecordedBy, recorded_at: str,
                  prev_hash: str, hash: str, commitments: dict[str, str] | None = None) -> None:
         self.game = game
         self.ruleset_version = ruleset_version
@@ -148,9 +149,12 @@ class Match(Aggregate):
         self.next_seq = 1
         self.result: dict[str, Any] | None = None
         self.seed: str | None = None
+        self.setup_from_table = chance_source == "table"
         # position 0, set when Created.apply folds the event (after the attributes above, so
         # stored snapshots keep their field order)
         self.state: GameState
+
+    setup_from_table = False  # snapshots taken before the attribute existed
 
     # The aggregate cache hands out copies. Game states are never changed in place (the engine
     # returns new ones) and live entries are never changed, so copying the containers suffices;

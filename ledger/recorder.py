@@ -24,6 +24,7 @@ from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
+from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import database_url, persistence_env
@@ -86,7 +87,7 @@ class Recorder(Application):
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
                      cards: Mapping[str, Mapping[str, Any]],
                      options: Mapping[str, Any] | None = None,
-                     *, recorded_by: str = "organizer", replay_policy: str = "open",
+                     *, recorded_by: RecordedBy = "organizer", replay_policy: str = "open",
                      setup_outcomes: Sequence[Any] | None = None,
                      seed: bytes | None = None) -> UUID:
         """Set up and store a new match; decks and options are checked first (C5).
@@ -98,6 +99,10 @@ class Recorder(Application):
         ruleset = get_game(game)
         if replay_policy not in REPLAY_POLICIES:
             raise SetupError("bad_policy", f"replay_policy must be one of {REPLAY_POLICIES}.")
+        for name in players:
+            if not 1 <= len(name.strip()) <= NAME_LIMIT or not name.isprintable():
+                raise SetupError("bad_player_name", f"A player's name is 1 to {NAME_LIMIT} "
+                                 f"printable characters, not {name[:NAME_LIMIT]!r}.")
         used = {cid for deck in decks for cid in deck}
         config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
@@ -125,7 +130,7 @@ class Recorder(Application):
         self.save(match, secret)
         return match_id
 
-    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: str,
+    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,
                expected_version: int | None = None) -> Recorded:
         """Validate ``action`` through the rules and store it; IllegalAction stores nothing.
@@ -154,7 +159,7 @@ class Recorder(Application):
                 self._end(match, outcome.__dict__, recorded_by)
         return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
 
-    def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: str,
+    def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: RecordedBy,
              expected_version: int | None = None) -> Recorded:
         """Void the last ``count`` live actions by appending ActionsUndone; nothing is erased."""
         if not reason or not reason.strip():
@@ -190,7 +195,7 @@ class Recorder(Application):
             yield match
             self._save(match)
 
-    def _end(self, match: Match, result: Mapping[str, Any], recorded_by: str) -> None:
+    def _end(self, match: Match, result: Mapping[str, Any], recorded_by: RecordedBy) -> None:
         self._trigger(match, Match.Ended, {
             "winners": list(result["winners"]), "losers": list(result["losers"]),
             "reason": result["reason"], "drawn": bool(result["drawn"]),

@@ -23,6 +23,7 @@ from engine.registry import get_game
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
+from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder
 from replay.audit import AuditReport, verify_records
@@ -37,6 +38,7 @@ class Kiroku:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
+        self.credentials = Credentials(recorder)
 
     @classmethod
     def open(cls, url: str | None = None) -> Kiroku:
@@ -50,7 +52,7 @@ class Kiroku:
     # ----- recording ---------------------------------------------------------------------------
     def new_match(self, game: str, players: Sequence[str], decks: Sequence[str | Deck],
                   *, cards: Mapping[str, Mapping[str, Any]] | None = None,
-                  options: Mapping[str, Any] | None = None, recorded_by: str = "organizer",
+                  options: Mapping[str, Any] | None = None, recorded_by: RecordedBy = "organizer",
                   replay_policy: str = "open", seed: bytes | None = None,
                   setup_outcomes: Sequence[Any] | None = None) -> UUID:
         """Create a match from deck names or files; ``cards`` defaults to the sample set."""
@@ -60,14 +62,36 @@ class Kiroku:
                                           recorded_by=recorded_by, replay_policy=replay_policy,
                                           seed=seed, setup_outcomes=setup_outcomes)
 
-    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: str,
+    def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,
                expected_version: int | None = None) -> Recorded:
         """Record one action (validated by the rules first)."""
         return self.recorder.record(match_id, action, recorded_by=recorded_by, outcomes=outcomes,
                                     expected_version=expected_version)
 
-    def undo(self, match_id: UUID, count: int, *, reason: str, recorded_by: str,
+    def seat_credentials(self, match_id: UUID, issued_by: Identity) -> list[dict[str, Any]]:
+        """One new credential per seat of a match, tokens included (shown this once)."""
+        players = self.recorder.get_match(match_id).players
+        return [self._seat_credential(*self.credentials.issue(
+                    Role.SEAT, name, issued_by=str(issued_by.credential_id),
+                    match_id=match_id, seat=seat))
+                for seat, name in enumerate(players, start=1)]
+
+    def reissue_seat(self, match_id: UUID, seat: int, issued_by: Identity) -> dict[str, Any]:
+        """A new credential for one seat; the seat's earlier ones stop working."""
+        players = self.recorder.get_match(match_id).players
+        if not 1 <= seat <= len(players):
+            raise ActionError("bad_seat", f"There is no seat {seat} in this match "
+                              f"({len(players)} players).")
+        return self._seat_credential(*self.credentials.reissue_seat(
+            match_id, seat, players[seat - 1], issued_by=str(issued_by.credential_id)))
+
+    @staticmethod
+    def _seat_credential(identity: Identity, token: str) -> dict[str, Any]:
+        return {"seat": identity.seat, "name": identity.name,
+                "credential_id": str(identity.credential_id), "token": token}
+
+    def undo(self, match_id: UUID, count: int, *, reason: str, recorded_by: RecordedBy,
              expected_version: int | None = None) -> Recorded:
         """Void the last ``count`` actions (an appended event; nothing is erased)."""
         return self.recorder.undo(match_id, count, reason=reason, recorded_by=recorded_by,
@@ -278,7 +302,8 @@ class _TranscriptWriter(Visitor):
 
     @staticmethod
     def _head(record: Record) -> str:
-        return f"v{record['version']:<4} {record['recorded_at'][:19]}Z {record['recorded_by']}:"
+        return (f"v{record['version']:<4} {record['recorded_at'][:19]}Z "
+                f"{author_name(record['recorded_by'])}:")
 
     def created(self, record: Record, state: GameState) -> None:
         """The title, the seats and the setup outcomes the viewer may see."""

@@ -213,8 +213,9 @@ def _tamper(db_file: Path, match_id: str, version: int) -> None:
         assert blob[0] == 1  # the storage format byte
         obj = msgpack.unpackb(blob[1:], raw=False, strict_map_key=False,
                               ext_hook=lambda code, data: msgpack.ExtType(code, data))
-        assert obj["recorded_by"] == "tester"
-        obj["recorded_by"] = "mallory"
+        assert obj["recorded_by"]["name"] == "tester"
+        assert obj["recorded_by"]["role"] == "organiser"  # the command line acts as organiser
+        obj["recorded_by"] = {**obj["recorded_by"], "name": "mallory"}
         new = bytes([1]) + msgpack.packb(obj, use_bin_type=True)
         con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
                     "originator_version = ?", (new, originator_id, version))

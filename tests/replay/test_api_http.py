@@ -1,18 +1,15 @@
 """The HTTP service against a real uvicorn server in a subprocess (no in-process TestClient).
 
-One session-scoped server on a temporary SQLite file serves most tests; the import test starts a
-second server on another file, so a match can really travel from one store to another.
+One session-scoped server on a temporary SQLite file serves most tests, called as its organiser
+(who may do everything; tests/replay/test_roles_http.py checks every other role); the import test
+starts a second server on another file, so a match can really travel from one store to another.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import socket
-import subprocess
-import sys
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,73 +19,19 @@ import httpx
 import msgpack
 import pytest
 
+from tests.replay.conftest import Server, serve
+
 ROOT = Path(__file__).resolve().parents[2]
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 DECKS = ["solar_vanguard", "pleiades_bloom"]
 MSGPACK = "application/msgpack"
 
-LAUNCHER = ("import uvicorn; from replay.service import Kiroku; from replay.api import create_app; "
-            "uvicorn.run(create_app(Kiroku.open({url!r})), host='127.0.0.1', port={port}, "
-            "log_level='warning')")
-
-
-# ----- server fixtures ---------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _serve(db_path: Path) -> Iterator[str]:
-    """Start uvicorn on ``db_path``, yield its base URL once GET /games answers, then stop it."""
-    port = _free_port()
-    log_path = db_path.with_suffix(".log")
-    code = LAUNCHER.format(url="sqlite:///" + str(db_path), port=port)
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited with {proc.returncode}:\n"
-                            f"{log_path.read_text(errors='replace')}")
-            try:
-                if httpx.get(f"{base}/games", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer within 20 s:\n"
-                            f"{log_path.read_text(errors='replace')}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from _serve(tmp_path_factory.mktemp("kiroku-http") / "main.db")
-
-
-@pytest.fixture(scope="session")
-def client(server: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server, timeout=30) as c:
-        yield c
-
-
+# ----- server fixtures (the server itself: tests/replay/conftest.py) -----------------------------
 @pytest.fixture
 def second_client(tmp_path: Path) -> Iterator[httpx.Client]:
-    """A second server on its own database."""
-    for base in _serve(tmp_path / "second.db"):
-        with httpx.Client(base_url=base, timeout=30) as c:
+    """A second server on its own database, as its organiser."""
+    for other in serve(tmp_path / "second.db"):
+        with other.client(other.organiser_token) as c:
             yield c
 
 
@@ -129,7 +72,7 @@ def choose(actions: list[dict[str, Any]]) -> dict[str, Any]:
 def post_action(client: httpx.Client, match_id: str, action: dict[str, Any],
                 **extra: Any) -> httpx.Response:
     return client.post(f"/matches/{match_id}/actions",
-                       json={"action": action, "recorded_by": "tester", **extra})
+                       json={"action": action, **extra})
 
 
 def events(client: httpx.Client, match_id: str, viewer: str = "judge") -> list[dict[str, Any]]:
@@ -298,7 +241,7 @@ def test_stale_expected_version_is_409(client: httpx.Client) -> None:
     assert post_action(client, match_id, end, expected_version=2).status_code == 201
 
 
-def test_racing_clients_append_exactly_once(server: str, client: httpx.Client) -> None:
+def test_racing_clients_append_exactly_once(server: Server, client: httpx.Client) -> None:
     match_id = new_match(client)["match_id"]
     stun = first_of(legal(client, match_id, 1), "stun")
     n = 8
@@ -307,7 +250,7 @@ def test_racing_clients_append_exactly_once(server: str, client: httpx.Client) -
     lock = threading.Lock()
 
     def race() -> None:
-        with httpx.Client(base_url=server, timeout=30) as own:
+        with server.client(server.organiser_token) as own:
             barrier.wait()
             resp = post_action(own, match_id, stun, expected_version=1)
         with lock:
@@ -335,7 +278,7 @@ def test_undo_appends_and_voids(client: httpx.Client) -> None:
     assert summary(client, match_id)["positions"] == 1
 
     resp = client.post(f"/matches/{match_id}/undo",
-                       json={"reason": "wrong card", "recorded_by": "judge"})
+                       json={"reason": "wrong card"})
     assert resp.status_code == 201, resp.text
     assert resp.json()["version"] == 3
 
@@ -361,8 +304,8 @@ def test_undo_needs_a_reason(client: httpx.Client) -> None:
     assert post_action(client, match_id, first_of(legal(client, match_id, 1), "stun")
                        ).status_code == 201
     url = f"/matches/{match_id}/undo"
-    assert_error(client.post(url, json={"recorded_by": "judge"}), 422, "malformed_request")
-    assert_error(client.post(url, json={"reason": "   ", "recorded_by": "judge"}), 422,
+    assert_error(client.post(url, json={}), 422, "malformed_request")
+    assert_error(client.post(url, json={"reason": "   "}), 422,
                  "illegal_action", "reason_required")
     assert summary(client, match_id)["version"] == 2
 
@@ -486,7 +429,7 @@ def test_play_a_match_to_its_end(client: httpx.Client, finished: dict[str, Any])
 
     resp = post_action(client, match_id, {"type": "end_turn", "seat": s["active"]})
     assert_error(resp, 422, "illegal_action", "match_over")
-    resp = client.post(f"/matches/{match_id}/undo", json={"reason": "x", "recorded_by": "j"})
+    resp = client.post(f"/matches/{match_id}/undo", json={"reason": "x"})
     assert_error(resp, 422, "illegal_action", "match_over")
     assert summary(client, match_id)["version"] == s["version"]
 

@@ -2,13 +2,12 @@
 
 For every game, random playouts with several player counts are recorded for real. At many
 positions, for every viewer (each seat and a spectator; after the end under the closed replay
-policy), every reading channel of the service and of the command line is called, and its whole
-output is searched for the card ids (and card names) the viewer cannot know. What a viewer may
-know is worked out from the zone table alone, independently of the channels: the cards it has
-seen in a place it may see at any position so far, and its own deck list.
-
-Identity (credentials deciding the viewer) is not built yet: the channels here take the viewer
-as an argument; the HTTP endpoints join this scanner once they derive it from a credential.
+policy), every reading channel is called: the service, the command line, and every HTTP
+endpoint of a real server, called with the seat's own credential (or none, as a spectator) so
+that the credential decides the viewer, including the refusals a seat gets when it asks for
+more. Each whole output is searched for the card ids (and card names) the viewer cannot know.
+What a viewer may know is worked out from the zone table alone, independently of the channels:
+the cards it has seen in a place it may see at any position so far, and its own deck list.
 """
 
 from __future__ import annotations
@@ -28,7 +27,9 @@ from engine import JUDGE, SPECTATOR, Viewer, games
 from engine.core.contract import GameState, Ruleset
 from ledger.catalog import Deck
 from ledger.fold import Fold, Record, Visitor
+from ledger.identity import Identity
 from replay.service import Kiroku
+from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
 
 CASES = [(g, n) for g in games() for n in sorted({g.min_players, min(g.max_players, 4)})]
@@ -113,20 +114,53 @@ def _leaks(text: str, hidden: set[str], names: dict[str, str], known: set[str]) 
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, str]]:
-    url = f"sqlite:///{tmp_path_factory.mktemp('leaks') / 'kiroku.db'}"
-    service = Kiroku.open(url)
-    yield service, url
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, str, Server]]:
+    """The store the playouts are recorded in, and a real server reading it."""
+    path = tmp_path_factory.mktemp("leaks") / "kiroku.db"
+    service = Kiroku.open(f"sqlite:///{path}")
+    for server in serve(path):
+        yield service, server.db_url, server
     service.close()
+
+
+def _http(server: Server, token: str | None, match_id: UUID, positions: list[int],
+          viewer: Viewer) -> dict[str, str]:
+    """Every HTTP reading channel, as the holder of ``token`` (None: a spectator) calls it,
+    including what it is answered when it asks for more than it may."""
+    url = f"/matches/{match_id}"
+    out: dict[str, str] = {}
+    with server.client(token) as c:
+        for at in positions:
+            out[f"http state at {at}"] = c.get(f"{url}/state", params={"at": at}).text
+        for path in ("events", "transcript", "export?format=jsonl", "audit", ""):
+            out[f"http {path or 'summary'}"] = c.get(f"{url}/{path}".rstrip("/")).text
+        out["http /matches"] = c.get("/matches").text
+        out["http asks for the judge's view"] = c.get(f"{url}/state",
+                                                      params={"viewer": "judge"}).text
+        other = 1 if viewer.seat != 1 else 2
+        out["http legal of another seat"] = c.get(f"{url}/legal", params={"seat": other}).text
+        out["http acts for another seat"] = c.post(f"{url}/actions", json={
+            "action": {"type": "pass", "seat": other}}).text
+        out["http adjusts a card"] = c.post(f"{url}/actions", json={"action": {
+            "type": "adjust", "seat": other, "reason": "probe",
+            "move": {"card": "x", "from_zone": "hand", "to_zone": "nowhere"}}}).text
+        if viewer.seat is not None:
+            out["http legal"] = c.get(f"{url}/legal").text
+    assert all(text for text in out.values())
+    return out
 
 
 @pytest.mark.parametrize(("ruleset", "players"), CASES,
                          ids=[f"{g.game_id}-{n}p" for g, n in CASES])
 @pytest.mark.parametrize("stop", [None, 25], ids=["ended", "live"])
 def test_no_channel_names_a_card_its_viewer_may_not_know(
-        store: tuple[Kiroku, str], ruleset: Ruleset, players: int, stop: int | None) -> None:
-    kiroku, url = store
+        store: tuple[Kiroku, str, Server], ruleset: Ruleset, players: int,
+        stop: int | None) -> None:
+    kiroku, url, server = store
     match_id = _record_playout(kiroku, ruleset, players, seed=11 + players, stop=stop)
+    tokens: dict[str, str | None] = {"spectator": None}
+    tokens.update({f"seat:{s['seat']}": s["token"]
+                   for s in kiroku.seat_credentials(match_id, Identity.operator())})
     viewers = [SPECTATOR, *(Viewer("seat", s) for s in range(1, players + 1))]
     full = kiroku.records(match_id, JUDGE)
     knowledge = _Knowledge(ruleset, viewers)
@@ -152,6 +186,7 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
             "cli replay": _cli(url, "replay", str(match_id), "--as", str(viewer)),
             "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
         }
+        channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer))
         if viewer.seat is not None:
             channels["legal"] = json.dumps(kiroku.legal_actions(match_id, viewer.seat))
             channels["cli legal"] = _cli(url, "match", "legal", str(match_id), "--seat",

@@ -1,0 +1,71 @@
+"""Recording: actions by the seat that takes them (or a judge), undo by judges, and each seat's
+legal actions. Who may do what is decided before the rules see the request (replay.access)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from replay import access
+from replay.api.wire import CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["recording"])
+
+
+class ActionCreate(BaseModel):
+    """One action to record; ``recorded_by`` is the credential's identity, never the body's."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: dict[str, Any] = Field(description="The game action; see GET /games/{game}/actions.")
+    outcomes: list[Any] | None = Field(
+        default=None, description="Chance outcomes from a physical table (cards drawn, dice).")
+    expected_version: int | None = Field(default=None, description="Append only if the match is "
+                                         "still at this version (else 409).")
+
+
+class UndoCreate(BaseModel):
+    """Void the last ``count`` actions (a judge's backup)."""
+
+    model_config = ConfigDict(extra="forbid")
+    count: int = Field(default=1, ge=1)
+    reason: str = Field(min_length=1, max_length=500)
+    expected_version: int | None = None
+
+
+@router.post("/matches/{match_id}/actions", status_code=201)
+def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+                  body: ActionCreate) -> Response:
+    """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
+    match = kiroku.recorder.get_match(match_id)
+    by = access.actor(caller, match_id, body.action, outcomes=body.outcomes is not None,
+                      table_match=match.setup_from_table)
+    done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
+                         outcomes=body.outcomes, expected_version=body.expected_version)
+    return respond(request, {"match_id": str(match_id), "version": done.version,
+                             "seq": done.seq, "digest": done.digest,
+                             "result": done.result}, 201)
+
+
+@router.post("/matches/{match_id}/undo", status_code=201)
+def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+         body: UndoCreate) -> Response:
+    """Void the last actions by appending ActionsUndone (judges and organisers)."""
+    by = access.staff(caller, "Undoing actions")
+    done = kiroku.undo(match_id, body.count, reason=body.reason, recorded_by=by.recorded_by,
+                       expected_version=body.expected_version)
+    return respond(request, {"match_id": str(match_id), "version": done.version,
+                             "digest": done.digest}, 201)
+
+
+@router.get("/matches/{match_id}/legal")
+def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+          seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
+                                            "seat; a seat's credential lists its own.")]
+          = None) -> Response:
+    """The game actions a seat may take now."""
+    chosen = access.legal_seat(caller, match_id, seat)
+    return respond(request, kiroku.legal_actions(match_id, chosen))

@@ -1,0 +1,98 @@
+"""Every error the HTTP service answers: one body, one mapping from domain errors to statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
+from ledger.errors import (
+    BadPosition,
+    ConcurrentAppend,
+    CorruptRecord,
+    Forbidden,
+    ImportRejected,
+    LedgerError,
+    MatchNotFound,
+)
+from ledger.identity import CredentialRefused, Unauthenticated
+from replay.api.wire import respond
+
+
+class ErrorBody(BaseModel):
+    """Every error: a stable code, the rule's reason code where one applies, and a message."""
+
+    code: str = Field(description="unauthenticated, forbidden, illegal_action, "
+                      "malformed_action, malformed_request, setup_error, bad_request, "
+                      "match_not_found, concurrent_append, import_rejected, bad_position, "
+                      "credential_refused")
+    reason: str = Field(description="The rule's reason code (e.g. 'priority', 'deck_too_small') "
+                        "or, for 403, what was refused (e.g. 'not_your_seat').")
+    message: str
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "No credential where one is needed, or an unknown "
+                                             "or revoked one"},
+    403: {"model": ErrorBody, "description": "More than the credential may see or do (another "
+                                             "seat, a judge's task, a spectator of a match that "
+                                             "refuses or delays spectators)"},
+    404: {"model": ErrorBody, "description": "Unknown match or game"},
+    409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
+    500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
+    422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
+}
+
+
+def error_status(exc: Exception) -> tuple[int, str, str]:
+    """The one mapping from domain errors to (HTTP status, code, reason)."""
+    if isinstance(exc, Unauthenticated):
+        return 401, exc.code, exc.code
+    if isinstance(exc, MatchNotFound):
+        return 404, exc.code, exc.code
+    if isinstance(exc, ConcurrentAppend):
+        return 409, exc.code, exc.code
+    if isinstance(exc, CorruptRecord):
+        return 500, exc.code, exc.code
+    if isinstance(exc, Forbidden):
+        return 403, exc.code, exc.reason
+    if isinstance(exc, (ImportRejected, BadPosition, CredentialRefused, LedgerError)):
+        return 422, exc.code, exc.code
+    if isinstance(exc, MalformedAction):
+        return 422, "malformed_action", exc.reason
+    if isinstance(exc, IllegalAction):
+        return 422, "illegal_action", exc.reason
+    if isinstance(exc, SetupError):
+        return 422, "setup_error", exc.reason
+    if isinstance(exc, ActionError):
+        status = 404 if exc.reason == "unknown_game" else 422
+        return status, "bad_request", exc.reason
+    raise exc
+
+
+def install(app: FastAPI) -> None:
+    """Answer domain errors and malformed requests with ``ErrorBody``."""
+
+    @app.exception_handler(ActionError)
+    @app.exception_handler(LedgerError)
+    async def domain_error(request: Request, exc: Exception) -> Response:
+        status, code, reason = error_status(exc)
+        details = getattr(exc, "details", {}) or {}
+        body = ErrorBody(code=code, reason=reason, message=getattr(exc, "message", str(exc)),
+                         details=details)
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return respond(request, body.model_dump(), status, headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        errors = [{"loc": [str(p) for p in e["loc"]], "msg": e["msg"]} for e in exc.errors()]
+        first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+        body = ErrorBody(code="malformed_request", reason="malformed_request",
+                         message=f"{'.'.join(first['loc'])}: {first['msg']}",
+                         details={"errors": errors})
+        return respond(request, body.model_dump(), 422)

@@ -1,0 +1,25 @@
+"""The games Kiroku knows and their actions' schemas (public)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from engine.registry import games, get_game
+from replay.api.wire import respond
+
+router = APIRouter(tags=["games"])
+
+
+@router.get("/games")
+def list_games(request: Request) -> Response:
+    """The registered games."""
+    return respond(request, [{"id": g.game_id, "title": g.title, "version": g.version,
+                              "players": [g.min_players, g.max_players],
+                              "actions": g.action_types()} for g in games()])
+
+
+@router.get("/games/{game}/actions")
+def action_schema(request: Request, game: str) -> Response:
+    """JSON schema of the game's actions."""
+    return respond(request, get_game(game).action_schema())

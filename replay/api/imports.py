@@ -1,0 +1,23 @@
+"""Importing a judge's export from another store (judges and organisers)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import Response
+
+from replay import access
+from replay.api.wire import CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["matches"])
+
+
+@router.post("/matches/import", status_code=201)
+def import_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                 data: Annotated[bytes, Body(media_type="application/octet-stream")]
+                 ) -> Response:
+    """Import an exported match after verifying it; nothing is stored if it fails."""
+    access.staff(caller, "Importing a match")
+    match_id = kiroku.import_match(data)
+    return respond(request, kiroku.summary(match_id), 201)

@@ -1,0 +1,73 @@
+"""Matches: created by an organiser with one credential per seat; listed and summed up for
+anyone; a seat's credential reissued by a judge."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from uuid import UUID
+
+from fastapi import APIRouter, Path, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from ledger.catalog import Deck
+from replay import access
+from replay.api.wire import CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["matches"])
+
+
+class MatchCreate(BaseModel):
+    """A new match. Decks are sample deck names or {card id: copies} lists."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = "worldgainer"
+    players: list[str]
+    decks: list[str | dict[str, int]]
+    cards: dict[str, dict[str, Any]] | None = Field(
+        default=None, description="Card definitions by id; the game's sample set when omitted.")
+    options: dict[str, Any] = Field(default_factory=dict, description="Regulation options, "
+                                    "including decklists (closed/open), spectators (live, "
+                                    "delayed, refused) and spectator_delay.")
+    replay_policy: str = Field(default="open", description="open: after the end everyone sees "
+                               "everything; closed: hidden information stays hidden.")
+    setup_outcomes: list[Any] | None = Field(
+        default=None, description="Chance outcomes of setup seen at a physical table; seats "
+                                  "of such a match may enter their own outcomes later.")
+
+
+@router.post("/matches", status_code=201)
+def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                 body: MatchCreate) -> Response:
+    """Create a match (decks checked first). The answer's ``seats`` hold each seat's
+    credential, shown this once: hand each player theirs."""
+    by = access.organiser(caller, "Creating a match")
+    decks = [d if isinstance(d, str) else Deck(body.game, "", "inline", d) for d in body.decks]
+    match_id = kiroku.new_match(body.game, body.players, decks, cards=body.cards,
+                                options=body.options, recorded_by=by.recorded_by,
+                                replay_policy=body.replay_policy,
+                                setup_outcomes=body.setup_outcomes)
+    return respond(request, {**kiroku.summary(match_id),
+                             "seats": kiroku.seat_credentials(match_id, by)}, 201)
+
+
+@router.get("/matches")
+def list_matches(request: Request, kiroku: KirokuDep) -> Response:
+    """Every match, oldest first."""
+    return respond(request, [{"match_id": str(m.match_id), "game": m.game,
+                              "players": m.players, "created_at": m.created_at,
+                              "result": m.result} for m in kiroku.list_matches()])
+
+
+@router.get("/matches/{match_id}")
+def get_match(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
+    """A match's summary: players, options, version, positions, result, seed commitment."""
+    return respond(request, kiroku.summary(match_id))
+
+
+@router.post("/matches/{match_id}/seats/{seat}/credential", status_code=201)
+def reissue_seat(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+                 seat: Annotated[int, Path(ge=1, le=64)]) -> Response:
+    """A new credential for a seat (a lost or shared device); its earlier ones stop working."""
+    by = access.staff(caller, "Reissuing a seat's credential")
+    return respond(request, kiroku.reissue_seat(match_id, seat, by), 201)

@@ -1,0 +1,57 @@
+"""Reading a match: positions, events, transcripts, exports and the audit, each seen as the
+caller's credential allows (replay.access.viewer_for): the one per-viewer filter."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from replay import access
+from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["replay"])
+
+
+@router.get("/matches/{match_id}/state")
+def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+          viewer: AskedViewer,
+          at: Annotated[int | None, Query(ge=0, description="Position; now if omitted")]
+          = None) -> Response:
+    """The position after ``at`` live actions, as the caller sees it."""
+    return respond(request, kiroku.view(match_id, at,
+                                        access.viewer_for(caller, match_id, viewer)))
+
+
+@router.get("/matches/{match_id}/events")
+def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+           viewer: AskedViewer) -> Response:
+    """Every event, filtered for the caller."""
+    return respond(request, kiroku.records(match_id, access.viewer_for(caller, match_id, viewer)))
+
+
+@router.get("/matches/{match_id}/transcript")
+def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+               viewer: AskedViewer) -> Response:
+    """One line per event, as the caller may see it."""
+    lines = kiroku.transcript(match_id, access.viewer_for(caller, match_id, viewer))
+    return respond(request, {"match_id": str(match_id), "lines": lines})
+
+
+@router.get("/matches/{match_id}/audit")
+def audit(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
+    """Recompute the hash chain and every digest; name the first failing event. Anyone may
+    ask: the report names versions and reasons, never a hidden value."""
+    return respond(request, kiroku.audit(match_id).to_dict())
+
+
+@router.get("/matches/{match_id}/export")
+def export(kiroku: KirokuDep, caller: CallerDep, match_id: UUID, viewer: AskedViewer,
+           format: Annotated[str, Query(pattern="^(msgpack|jsonl)$")] = "msgpack") -> Response:
+    """The whole match as a msgpack document or JSON lines, as the caller sees it (only a
+    judge's export can be imported again)."""
+    media = MSGPACK if format == "msgpack" else "application/x-ndjson"
+    seen_as = access.viewer_for(caller, match_id, viewer)
+    return Response(kiroku.export(match_id, format, seen_as), media_type=media)

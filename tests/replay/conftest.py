@@ -1,0 +1,96 @@
+"""A real HTTP server for the replay tests: ``kiroku serve`` in a subprocess on a fresh SQLite
+file, and the organiser's credential it prints on its first start (no in-process TestClient)."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN_LINE = re.compile(r"^\s{4}(\S{40,})$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Server:
+    """A running service: its base URL, database URL and the first organiser's token."""
+
+    base: str
+    db_url: str
+    organiser_token: str
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        """A client sending ``token`` as its bearer credential (none: a spectator)."""
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.base, timeout=30, headers=headers)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def serve(db_path: Path) -> Iterator[Server]:
+    """Run ``kiroku serve`` on ``db_path`` until GET /games answers, yield it, then stop it."""
+    port = _free_port()
+    log_path = db_path.with_suffix(".log")
+    db_url = "sqlite:///" + str(db_path)
+    command = [sys.executable, "-c", "from cli.main import main; main()", "--db", db_url,
+               "serve", "--port", str(port), "--no-demo"]
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"the server exited with {proc.returncode}:\n"
+                            f"{log_path.read_text(errors='replace')}")
+            try:
+                if httpx.get(f"{base}/games", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not answer within 30 s:\n"
+                            f"{log_path.read_text(errors='replace')}")
+            time.sleep(0.1)
+        found = TOKEN_LINE.search(log_path.read_text(errors="replace"))
+        assert found, f"no organiser token on first start:\n{log_path.read_text()}"
+        yield Server(base, db_url, found.group(1))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the session."""
+    yield from serve(tmp_path_factory.mktemp("kiroku-http") / "main.db")
+
+
+@pytest.fixture(scope="session")
+def client(server: Server) -> Iterator[httpx.Client]:
+    """The organiser's client."""
+    with server.client(server.organiser_token) as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def anonymous(server: Server) -> Iterator[httpx.Client]:
+    """A client without a credential: a spectator."""
+    with server.client() as c:
+        yield c

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.replay.conftest import Server
+from tests.replay.conftest import Server, serve
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
 
@@ -108,6 +109,17 @@ def test_an_unknown_or_malformed_credential_is_401_everywhere(server: Server) ->
         with httpx.Client(base_url=server.base, headers=headers, timeout=30) as c:
             error(c.get("/games"), 401, "unauthenticated")
             error(c.get("/matches"), 401, "unauthenticated")
+
+
+def test_only_the_first_start_prints_an_organisers_token(tmp_path: Path) -> None:
+    for first in serve(tmp_path / "k.db"):
+        assert first.organiser_token
+        with first.client(first.organiser_token) as c:
+            assert c.get("/me").json()["role"] == "organiser"
+    for again in serve(tmp_path / "k.db"):
+        assert again.organiser_token == ""
+        with again.client(first.organiser_token) as c:
+            assert c.get("/me").json()["role"] == "organiser", "the first token still works"
 
 
 # ----- credentials --------------------------------------------------------------------------------

@@ -325,8 +325,9 @@ def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | Non
 def import_match(ctx: click.Context, file: str) -> None:
     """Verify and import an exported match (msgpack or JSON lines)."""
     with _service(ctx) as kiroku:
-        match_id = kiroku.import_match(Path(file).read_bytes())
-        click.echo(f"imported {match_id}")
+        done = kiroku.import_match(Path(file).read_bytes())
+        click.echo(f"imported {done.match_id}" if done.stored else
+                   f"already stored, with exactly these events: {done.match_id}")
 
 
 @main.command()

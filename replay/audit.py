@@ -105,6 +105,7 @@ class _Walker(Visitor):
     the match (ledger.fold) reaches: digests, seeded outcomes, the result."""
 
     def __init__(self, records: Sequence[dict[str, Any]]) -> None:
+        self.match_id = records[0].get("match_id") if records else None
         self.prev = GENESIS
         self.version = 0
         self.fold = Fold(self)
@@ -184,6 +185,9 @@ class _Walker(Visitor):
 
     def _check_chain(self, record: dict[str, Any]) -> None:
         self.version += 1
+        if record.get("match_id") != self.match_id:
+            raise _Failed("foreign_record", f"this event belongs to match "
+                          f"{record.get('match_id')}, not {self.match_id}")
         if record.get("version") != self.version:
             raise _Failed("version_gap", f"expected version {self.version}, found "
                           f"{record.get('version')}")

@@ -3,10 +3,12 @@ export/import (read side). The CLI and the HTTP service are thin layers over thi
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -30,6 +32,17 @@ from replay.audit import AuditReport, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
+MAX_IMPORT_BYTES = 32 * 1024 * 1024
+MAX_IMPORT_DEPTH = 32
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the match, and whether it was stored (False: the identical match
+    was already here)."""
+
+    match_id: UUID
+    stored: bool
 MAX_SIMULATED_ACTIONS = 20_000
 
 
@@ -206,24 +219,53 @@ class Kiroku:
             return ("\n".join(lines) + "\n").encode()
         raise ActionError("bad_format", f"Unknown export format {fmt!r}: use msgpack or jsonl.")
 
-    def import_match(self, data: bytes) -> UUID:
-        """Verify an exported match and store it exactly; nothing is stored if it fails."""
+    def import_match(self, data: bytes) -> Imported:
+        """Verify an exported match and store it exactly; nothing is stored if it fails.
+
+        Every record must belong to the one match the export names; a match already stored
+        here is refused, unless the file holds exactly its events (then nothing is stored and
+        the answer says so)."""
+        if len(data) > MAX_IMPORT_BYTES:
+            raise ImportRejected(f"An export is at most {MAX_IMPORT_BYTES} bytes.")
         header, records = parse_export(data)
         if header.get("viewer") != "judge" or any("redacted_for" in r for r in records):
             raise ImportRejected("Only a full (judge) export can be imported: this one has "
                                  "hidden information removed.")
-        report = verify_records(records)
+        try:
+            report = verify_records(records)
+            events = [_to_event(r) for r in records] if report.ok else []
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError,
+                RecursionError) as exc:
+            raise ImportRejected(f"The export is malformed: {type(exc).__name__}") from None
         if not report.ok:
             raise ImportRejected(f"The match failed verification at event "
                                  f"{report.failure and report.failure['version']}: "
                                  f"{report.failure and report.failure['message']}",
                                  failure=report.failure)
-        match_id = UUID(records[0]["match_id"])
+        match_id = UUID(str(records[0]["match_id"]))
+        if header.get("match_id") not in (None, str(match_id)):
+            raise ImportRejected("The export's header names another match than its events.")
+        existing = self._stored_records(match_id)
+        if existing is not None:
+            if _canonical(existing) == _canonical(records):
+                return Imported(match_id, stored=False)
+            raise ImportRejected(f"Match {match_id} is already stored here with other events; "
+                                 "nothing was imported.", match_id=str(match_id))
         try:
-            self.recorder.events.put([_to_event(r) for r in records])
+            self.recorder.events.put(events)
         except IntegrityError:
             raise ImportRejected(f"Match {match_id} is already stored here.") from None
-        return match_id
+        return Imported(match_id, stored=True)
+
+    def _stored_records(self, match_id: UUID) -> list[dict[str, Any]] | None:
+        """Every stored event of a match as a judge's records, or None if there is none (or
+        the id is some other stream's, such as a credential's)."""
+        stored = list(self.recorder.events.get(match_id))
+        if not stored:
+            return None
+        if not isinstance(stored[0], Match.Created):
+            raise ImportRejected(f"{match_id} is not a match id here.")
+        return [to_record(e) for e in stored]
 
     # ----- simulation --------------------------------------------------------------------------
     def simulate(self, game: str, count: int, seed: int, players: int = 2,
@@ -350,17 +392,23 @@ class _TranscriptWriter(Visitor):
 
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Read a msgpack or JSON-lines export into (header, records)."""
+    """Read a msgpack or JSON-lines export into (header, records); anything else, or anything
+    nested deeper than a match ever is, is ImportRejected."""
     try:
         if data[:1] == b"{":
-            lines = [json.loads(line) for line in data.decode("utf-8").splitlines()
-                     if line.strip()]
+            text = data.decode("utf-8")
+            if _depth(text) > MAX_IMPORT_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_IMPORT_DEPTH} levels")
+            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
             header, records = lines[0], lines[1:]
         else:
-            doc = msgpack.unpackb(data, raw=False)
+            doc = msgpack.unpackb(data, raw=False, strict_map_key=True)
             header, records = doc, doc.get("records", [])
-    except (ValueError, msgpack.UnpackException, IndexError, AttributeError) as exc:
-        raise ImportRejected(f"Not a Kiroku match export: {exc}") from None
+            if _depth(doc) > MAX_IMPORT_DEPTH:
+                raise ValueError(f"nested deeper than {MAX_IMPORT_DEPTH} levels")
+    except (ValueError, msgpack.UnpackException, IndexError, AttributeError, TypeError,
+            RecursionError) as exc:
+        raise ImportRejected(f"Not a Kiroku match export: {str(exc)[:200]}") from None
     if not isinstance(header, dict) or header.get("format") != EXPORT_FORMAT:
         raise ImportRejected(f"Not a Kiroku match export (format must be {EXPORT_FORMAT!r}).")
     if not records or not all(isinstance(r, dict) and r.get("event") in NAME_TO_CLASS
@@ -369,10 +417,53 @@ def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     return header, records
 
 
+def _depth(data: str | Any) -> int:
+    """How deeply a JSON text (counted by its brackets, outside strings) or a decoded document
+    is nested, without recursion."""
+    if isinstance(data, str):
+        deepest = depth = 0
+        in_string = escaped = False
+        for char in data:
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    in_string = False
+            elif char == '"':
+                in_string = True
+            elif char in "[{":
+                depth += 1
+                deepest = max(deepest, depth)
+            elif char in "]}":
+                depth -= 1
+            elif char == "\n":
+                depth = 0
+        return deepest
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            if level > MAX_IMPORT_DEPTH:
+                break
+            values = item.values() if isinstance(item, dict) else item
+            stack.extend((v, level + 1) for v in values)
+    return deepest
+
+
+def _canonical(records: Sequence[dict[str, Any]]) -> list[str]:
+    return [json.dumps(r, sort_keys=True, ensure_ascii=False, default=str) for r in records]
+
+
 def _to_event(record: dict[str, Any]) -> Any:
     cls = NAME_TO_CLASS[record["event"]]
     fields = {k: v for k, v in record.items()
               if k not in ("event", "match_id", "version", "timestamp", "redacted_for")}
+    unknown = set(fields) - {f.name for f in dataclasses.fields(cls)}
+    if unknown:
+        raise TypeError(f"unknown field(s) {sorted(unknown)} in {record['event']}")
     fields.update(originator_id=UUID(record["match_id"]), originator_version=record["version"],
                   timestamp=datetime.fromisoformat(record["timestamp"]))
     if cls is Match.Created:

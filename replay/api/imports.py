@@ -17,7 +17,9 @@ router = APIRouter(tags=["matches"])
 def import_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                  data: Annotated[bytes, Body(media_type="application/octet-stream")]
                  ) -> Response:
-    """Import an exported match after verifying it; nothing is stored if it fails."""
+    """Import an exported match after verifying it; nothing is stored if it fails. 201 when
+    stored; 200 with ``"stored": false`` when exactly this match is already here."""
     access.staff(caller, "Importing a match")
-    match_id = kiroku.import_match(data)
-    return respond(request, kiroku.summary(match_id), 201)
+    done = kiroku.import_match(data)
+    return respond(request, {**kiroku.summary(done.match_id), "stored": done.stored},
+                   201 if done.stored else 200)

@@ -52,7 +52,7 @@ def test_golden_match_replays_to_the_same_outcome_and_views(path: Path, store: K
     """Imported and replayed, the match ends (or stands) as recorded, and the judge sees the
     same positions as when it was recorded."""
     data, _, _, expected = _load(path)
-    match_id = store.import_match(data)
+    match_id = store.import_match(data).match_id
     summary = store.summary(match_id)
     assert summary["game"] == expected["game"]
     assert (summary["positions"], summary["version"]) == (expected["positions"],
@@ -68,7 +68,7 @@ def test_golden_match_replays_to_the_same_outcome_and_views(path: Path, store: K
 def test_golden_match_is_stored_exactly(path: Path, store: Kiroku) -> None:
     """Importing stores the events byte for byte: exporting again gives the same records."""
     data, _, records, _ = _load(path)
-    match_id = store.import_match(data)
+    match_id = store.import_match(data).match_id
     _, again = parse_export(store.export(match_id, "jsonl", JUDGE))
     assert again == records
 

@@ -159,7 +159,7 @@ def test_a_match_imported_without_its_seed_records_no_hidden_value(kiroku: Kirok
     match_id = _live_match(kiroku)
     other = Kiroku.open("sqlite:///:memory:")
     try:
-        imported = other.import_match(kiroku.export(match_id, "jsonl", JUDGE))
+        imported = other.import_match(kiroku.export(match_id, "jsonl", JUDGE)).match_id
         version = other.summary(imported)["version"]
         deck = other.recorder.get_match(imported).state.player(2).deck  # seat 2 draws next
         with pytest.raises(Exception) as info:

@@ -251,7 +251,8 @@ def test_the_aggregate_transcript_and_audit_agree_on_the_live_line(path: Path,
     fold = Fold(seen).feed_all(records)
     game = records[0]["game"]
 
-    match = store.recorder.get_match(store.import_match((path / "match.jsonl").read_bytes()))
+    imported = store.import_match((path / "match.jsonl").read_bytes())
+    match = store.recorder.get_match(imported.match_id)
     assert match.live == fold.live
     assert _digest(game, match.state) == _digest(game, fold.state)
     assert match.next_seq == max(r.get("seq", 0) for r in records) + 1

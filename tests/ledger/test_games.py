@@ -87,6 +87,6 @@ def test_a_match_is_recorded_undone_audited_exported_and_imported(
     report = kiroku.audit(match_id)
     assert report.ok, report.failure
     assert any("[undone]" in line for line in kiroku.transcript(match_id, JUDGE))
-    again = other.import_match(kiroku.export(match_id, "jsonl", JUDGE))
+    again = other.import_match(kiroku.export(match_id, "jsonl", JUDGE)).match_id
     assert other.audit(again).ok
     assert other.view(again, None, JUDGE) == kiroku.view(match_id, None, JUDGE)

@@ -39,7 +39,7 @@ def test_simulated_matches_audit_clean_and_reimport(kiroku: Kiroku, tmp_path: Pa
         assert report.actions == summary["positions"]
     other = Kiroku.open(f"sqlite:///{tmp_path}/other.db")
     try:
-        moved = other.import_match(kiroku.export(ids[0], "msgpack"))
+        moved = other.import_match(kiroku.export(ids[0], "msgpack")).match_id
         assert moved == ids[0] and other.audit(moved).ok
         assert other.transcript(moved) == kiroku.transcript(ids[0])
     finally:

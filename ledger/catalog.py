@@ -113,6 +113,15 @@ def sample_decks(game: str) -> dict[str, Deck]:
     return decks
 
 
+def sample_deck(game: str, name: str) -> Deck:
+    """A sample deck by name only (never a file: what the HTTP service accepts)."""
+    samples = sample_decks(game)
+    if name not in samples:
+        raise SetupError("unknown_deck", f"No sample deck {name[:64]!r} for {game}; sample "
+                         f"decks: {', '.join(samples)}; or send the deck as a list.")
+    return samples[name]
+
+
 def resolve_deck(game: str, ref: str) -> Deck:
     """A deck by sample name (``solar_vanguard``) or by file path."""
     samples = sample_decks(game)

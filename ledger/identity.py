@@ -203,6 +203,9 @@ class Credentials:
 
     def revoke(self, credential: UUID, *, reason: str, revoked_by: str) -> None:
         """Revoke a credential by its id; its token stops working at once."""
+        reason = reason.strip()
+        if not 1 <= len(reason) <= 200 or not reason.isprintable():
+            raise CredentialRefused("A revocation's reason is 1 to 200 printable characters.")
         try:
             found: Any = self.app.repository.get(credential)
         except AggregateNotFoundError:

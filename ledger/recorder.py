@@ -164,6 +164,9 @@ class Recorder(Application):
         """Void the last ``count`` live actions by appending ActionsUndone; nothing is erased."""
         if not reason or not reason.strip():
             raise IllegalAction("reason_required", "An undo must say why.")
+        if not reason.strip().isprintable() or len(reason) > 500:
+            raise IllegalAction("bad_reason", "An undo's reason is up to 500 visible, printable "
+                                "characters (no control or invisible characters).")
         over = "The match is over and its seed revealed; it can no longer be undone."
         with self._appending(match_id, expected_version, over) as match:
             if count < 1 or count > len(match.live):

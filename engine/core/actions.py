@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.core.zones import CardFlow
 
@@ -79,10 +79,18 @@ class Adjust(Action):
     """C3: a judge's (or both players') manual adjustment for a card effect, with a reason."""
 
     type: Literal["adjust"] = "adjust"
-    reason: str = Field(min_length=3, description="Why, in words: shown in every transcript.")
+    reason: str = Field(min_length=3, max_length=500,
+                        description="Why, in words: shown in every transcript.")
     move: CardMove | None = None
     counter: CounterChange | None = None
     turn: TurnChange | None = None
+
+    @field_validator("reason")
+    @classmethod
+    def _visible(cls, reason: str) -> str:
+        if len(reason.strip()) < 3 or not reason.isprintable():
+            raise ValueError("a reason is at least 3 visible, printable characters")
+        return reason
 
     @model_validator(mode="after")
     def _one_change(self) -> Adjust:

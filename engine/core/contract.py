@@ -86,12 +86,15 @@ class GameState:
         return [s for s in self.seats() if s not in self.eliminated]
 
 
+MAX_DECK_CARDS = 500  # far above any game's deck; bounds the work a deck_check 'off' allows
+
+
 class Options(BaseModel):
     """Regulation options every game accepts; games subclass to add their own."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     turn_limit: int | None = Field(
-        default=None, ge=1,
+        default=None, ge=1, le=10_000,
         description="A tournament time call: after this many turns the match ends, won on the "
                     "game's own score where it has one, else drawn.")
     deck_check: Literal["on", "off"] = Field(
@@ -256,6 +259,9 @@ class Ruleset(ABC):
                                  f"{', '.join(unknown[:5])}.", seat=i)
             if any(count < 1 for count in deck.values()):
                 raise SetupError("bad_deck", f"Seat {i}'s deck has a count below 1.", seat=i)
+            if sum(deck.values()) > MAX_DECK_CARDS:
+                raise SetupError("deck_too_large", f"Seat {i}'s deck has more than "
+                                 f"{MAX_DECK_CARDS} cards, even without a deck check.", seat=i)
         if options.deck_check == "on":
             self.check_decks(config.decks, cards)
         return self._setup(config, options, cards, chance)

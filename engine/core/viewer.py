@@ -25,7 +25,7 @@ class Viewer:
         if raw in ("spectator", "public", ""):
             return SPECTATOR
         number = raw.removeprefix("seat:").removeprefix("seat")
-        if number.isdigit() and int(number) >= 1:
+        if number.isascii() and number.isdigit() and 1 <= len(number) <= 3 and int(number):
             return cls("seat", int(number))
         raise ActionError("bad_viewer",
                           f"Unknown viewer {text!r}: use judge, spectator or a seat like seat:1.")

@@ -67,7 +67,7 @@ class WorldGainerOptions(Options):
 
     first_player: Literal[1, 2] | None = Field(
         default=None, description="Seat that plays first; chosen at random (recorded) when unset.")
-    victory_points: int = Field(default=15, ge=1, description="W4 points threshold.")
+    victory_points: int = Field(default=15, ge=1, le=1000, description="W4 points threshold.")
     stack_compare: Literal["top", "total"] = Field(
         default="top", description="Stacking on your own square of the same colour needs a cost "
         "above the top card ('top', default) or above the square's total ('total').")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fastapi import Depends, FastAPI
 
 from replay.api import actions, credentials, errors, games, imports, matches, views
+from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
 
@@ -22,6 +23,7 @@ def create_app(kiroku: Kiroku) -> FastAPI:
                               "are a spectator.",
                   dependencies=[Depends(caller)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
+    app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views):
         app.include_router(module.router)

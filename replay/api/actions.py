@@ -3,7 +3,7 @@ legal actions. Who may do what is decided before the rules see the request (repl
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Query, Request
@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from replay import access
+from replay.api.limits import Plain
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["recording"])
@@ -20,20 +21,22 @@ class ActionCreate(BaseModel):
     """One action to record; ``recorded_by`` is the credential's identity, never the body's."""
 
     model_config = ConfigDict(extra="forbid")
-    action: dict[str, Any] = Field(description="The game action; see GET /games/{game}/actions.")
-    outcomes: list[Any] | None = Field(
+    action: dict[Annotated[str, Field(max_length=60)], Plain] = Field(
+        description="The game action; see GET /games/{game}/actions.")
+    outcomes: list[Plain] | None = Field(
         default=None, description="Chance outcomes from a physical table (cards drawn, dice).")
-    expected_version: int | None = Field(default=None, description="Append only if the match is "
-                                         "still at this version (else 409).")
+    expected_version: int | None = Field(
+        default=None, ge=0, le=2**53,
+        description="Append only if the match is still at this version (else 409).")
 
 
 class UndoCreate(BaseModel):
     """Void the last ``count`` actions (a judge's backup)."""
 
     model_config = ConfigDict(extra="forbid")
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=100_000)
     reason: str = Field(min_length=1, max_length=500)
-    expected_version: int | None = None
+    expected_version: int | None = Field(default=None, ge=0, le=2**53)
 
 
 @router.post("/matches/{match_id}/actions", status_code=201)

@@ -8,6 +8,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
 from ledger.errors import (
@@ -87,6 +88,14 @@ def install(app: FastAPI) -> None:
                          details=details)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         return respond(request, body.model_dump(), status, headers)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code,
+                                                                   "malformed_request")
+        body = ErrorBody(code=code, reason=code, message=str(exc.detail))
+        return respond(request, body.model_dump(), exc.status_code,
+                       dict(exc.headers) if exc.headers else None)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:

@@ -3,15 +3,19 @@ anyone; a seat's credential reissued by a judge."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from uuid import UUID
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ledger.catalog import Deck
+from engine.core.contract import MAX_DECK_CARDS
+from engine.registry import get_game
+from ledger.catalog import Deck, sample_deck
+from ledger.identity import NAME_LIMIT
 from replay import access
+from replay.api.limits import Plain
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["matches"])
@@ -21,17 +25,21 @@ class MatchCreate(BaseModel):
     """A new match. Decks are sample deck names or {card id: copies} lists."""
 
     model_config = ConfigDict(extra="forbid")
-    game: str = "worldgainer"
-    players: list[str]
-    decks: list[str | dict[str, int]]
-    cards: dict[str, dict[str, Any]] | None = Field(
+    game: str = Field(default="worldgainer", max_length=40)
+    players: list[Annotated[str, Field(max_length=NAME_LIMIT)]] = Field(max_length=16)
+    decks: list[Annotated[str, Field(max_length=64)]
+                | dict[Annotated[str, Field(max_length=120)],
+                       Annotated[int, Field(ge=1, le=MAX_DECK_CARDS)]]] = Field(
+        max_length=16, description="Per seat: a sample deck's name or {card id: copies}.")
+    cards: dict[Annotated[str, Field(max_length=120)], dict[str, Plain]] | None = Field(
         default=None, description="Card definitions by id; the game's sample set when omitted.")
-    options: dict[str, Any] = Field(default_factory=dict, description="Regulation options, "
-                                    "including decklists (closed/open), spectators (live, "
-                                    "delayed, refused) and spectator_delay.")
-    replay_policy: str = Field(default="open", description="open: after the end everyone sees "
-                               "everything; closed: hidden information stays hidden.")
-    setup_outcomes: list[Any] | None = Field(
+    options: dict[Annotated[str, Field(max_length=60)], Plain] = Field(
+        default_factory=dict, description="Regulation options, including decklists "
+        "(closed/open), spectators (live, delayed, refused) and spectator_delay.")
+    replay_policy: str = Field(
+        default="open", max_length=20, description="open: after the end everyone sees "
+        "everything; closed: hidden information stays hidden.")
+    setup_outcomes: list[Plain] | None = Field(
         default=None, description="Chance outcomes of setup seen at a physical table; seats "
                                   "of such a match may enter their own outcomes later.")
 
@@ -42,7 +50,9 @@ def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
     """Create a match (decks checked first). The answer's ``seats`` hold each seat's
     credential, shown this once: hand each player theirs."""
     by = access.organiser(caller, "Creating a match")
-    decks = [d if isinstance(d, str) else Deck(body.game, "", "inline", d) for d in body.decks]
+    get_game(body.game)  # an unknown game is a 404 before anything else
+    decks = [sample_deck(body.game, d) if isinstance(d, str) else
+             Deck(body.game, "", "inline", d) for d in body.decks]
     match_id = kiroku.new_match(body.game, body.players, decks, cards=body.cards,
                                 options=body.options, recorded_by=by.recorded_by,
                                 replay_policy=body.replay_policy,

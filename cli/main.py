@@ -198,17 +198,29 @@ def _outcome_value(text: str) -> Any:
 
 @match.command("undo")
 @click.argument("match_ref")
-@click.option("-n", "count", default=1, show_default=True, type=int)
+@click.option("--to", "to_position", type=click.IntRange(0), default=None,
+              help="Back to this position: voids every later action; does nothing if the "
+                   "match already stands there (safe to repeat).")
+@click.option("-n", "count", default=None, type=click.IntRange(1),
+              help="The last N actions, whatever they are (default 1 without --to).")
+@click.option("--expect-version", type=int, default=None,
+              help="Undo only if the match is at this version.")
 @click.option("--reason", required=True)
 @click.option("--by", "operator", default="operator", show_default=True,
               help="The operator's name in the record.")
 @click.pass_context
-def match_undo(ctx: click.Context, match_ref: str, count: int, reason: str,
+def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
+               count: int | None, expect_version: int | None, reason: str,
                operator: str) -> None:
-    """Void the last N actions (appends an event; nothing is erased)."""
+    """Go back to a position, or void the last N actions (appends an event; nothing is
+    erased)."""
+    if count is not None and to_position is not None:
+        raise click.BadParameter("give --to or -n, not both", param_hint="--to")
     with _service(ctx) as kiroku:
-        done = kiroku.undo(_match_id(kiroku, match_ref), count, reason=reason,
-                           recorded_by=Identity.operator(operator).recorded_by)
+        done = kiroku.undo(_match_id(kiroku, match_ref),
+                           count if count is not None or to_position is not None else 1,
+                           reason=reason, recorded_by=Identity.operator(operator).recorded_by,
+                           expected_version=expect_version, to_position=to_position)
         _print_json({"version": done.version, "digest": done.digest})
 
 

@@ -159,9 +159,16 @@ class Recorder(Application):
                 self._end(match, outcome.__dict__, recorded_by)
         return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
 
-    def undo(self, match_id: UUID, count: int = 1, *, reason: str, recorded_by: RecordedBy,
-             expected_version: int | None = None) -> Recorded:
-        """Void the last ``count`` live actions by appending ActionsUndone; nothing is erased."""
+    def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
+             recorded_by: RecordedBy, expected_version: int | None = None,
+             to_position: int | None = None) -> Recorded:
+        """Void live actions by appending ActionsUndone; nothing is erased.
+
+        ``to_position`` ("undo back to here") voids every live action after that position and
+        is idempotent: if the match already stands there nothing is appended, so two judges
+        undoing to the same position, or one retrying, void what they meant and no more.
+        ``count`` voids the last actions, whatever they are (use ``expected_version`` with it).
+        """
         if not reason or not reason.strip():
             raise IllegalAction("reason_required", "An undo must say why.")
         if not reason.strip().isprintable() or len(reason) > 500:
@@ -169,7 +176,15 @@ class Recorder(Application):
                                 "characters (no control or invisible characters).")
         over = "The match is over and its seed revealed; it can no longer be undone."
         with self._appending(match_id, expected_version, over) as match:
-            if count < 1 or count > len(match.live):
+            if to_position is not None:
+                if not 0 <= to_position <= len(match.live):
+                    raise IllegalAction("undo_out_of_range", f"The match has positions 0 to "
+                                        f"{len(match.live)}, not {to_position}.")
+                count = len(match.live) - to_position
+                if count == 0:
+                    return Recorded(match_id, match.version, None,
+                                    get_game(match.game).digest(match.state), None)
+            if count is None or count < 1 or count > len(match.live):
                 raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
                                     f"action(s) here, not {count}.")
             target = len(match.live) - count

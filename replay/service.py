@@ -104,11 +104,13 @@ class Kiroku:
         return {"seat": identity.seat, "name": identity.name,
                 "credential_id": str(identity.credential_id), "token": token}
 
-    def undo(self, match_id: UUID, count: int, *, reason: str, recorded_by: RecordedBy,
-             expected_version: int | None = None) -> Recorded:
-        """Void the last ``count`` actions (an appended event; nothing is erased)."""
+    def undo(self, match_id: UUID, count: int | None, *, reason: str,
+             recorded_by: RecordedBy, expected_version: int | None = None,
+             to_position: int | None = None) -> Recorded:
+        """Void the last ``count`` actions, or every action after ``to_position`` (an appended
+        event; nothing is erased; see Recorder.undo)."""
         return self.recorder.undo(match_id, count, reason=reason, recorded_by=recorded_by,
-                                  expected_version=expected_version)
+                                  expected_version=expected_version, to_position=to_position)
 
     # ----- reading -----------------------------------------------------------------------------
     def list_matches(self) -> list[MatchSummary]:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.errors import ActionError
 from replay import access
 from replay.api.limits import Plain
 from replay.api.wire import CallerDep, KirokuDep, respond
@@ -31,10 +32,15 @@ class ActionCreate(BaseModel):
 
 
 class UndoCreate(BaseModel):
-    """Void the last ``count`` actions (a judge's backup)."""
+    """A judge's backup: back to position ``to_position`` (idempotent, race-free: the way to
+    undo), or the last ``count`` actions (1 when neither is given)."""
 
     model_config = ConfigDict(extra="forbid")
-    count: int = Field(default=1, ge=1, le=100_000)
+    to_position: int | None = Field(default=None, ge=0, le=2**53, description="Void every "
+                                    "action after this position; nothing happens if the match "
+                                    "already stands there.")
+    count: int | None = Field(default=None, ge=1, le=100_000, description="Void the last "
+                              "actions, whatever they are (pair it with expected_version).")
     reason: str = Field(min_length=1, max_length=500)
     expected_version: int | None = Field(default=None, ge=0, le=2**53)
 
@@ -56,12 +62,17 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
 @router.post("/matches/{match_id}/undo", status_code=201)
 def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
          body: UndoCreate) -> Response:
-    """Void the last actions by appending ActionsUndone (judges and organisers)."""
+    """Void actions by appending ActionsUndone (judges and organisers): 201 when something was
+    undone, 200 when the match already stood at ``to_position``."""
     by = access.staff(caller, "Undoing actions")
-    done = kiroku.undo(match_id, body.count, reason=body.reason, recorded_by=by.recorded_by,
-                       expected_version=body.expected_version)
+    if body.count is not None and body.to_position is not None:
+        raise ActionError("bad_undo", "Give to_position or count, not both.")
+    before = kiroku.recorder.get_match(match_id).version
+    count = body.count if body.count is not None or body.to_position is not None else 1
+    done = kiroku.undo(match_id, count, reason=body.reason, recorded_by=by.recorded_by,
+                       expected_version=body.expected_version, to_position=body.to_position)
     return respond(request, {"match_id": str(match_id), "version": done.version,
-                             "digest": done.digest}, 201)
+                             "digest": done.digest}, 201 if done.version != before else 200)
 
 
 @router.get("/matches/{match_id}/legal")

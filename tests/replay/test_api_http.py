@@ -571,3 +571,19 @@ def test_a_match_that_refuses_spectators_answers_403_to_them(client: httpx.Clien
         assert_error(resp, 403, "forbidden", "spectating_refused")
     assert client.get(f"/matches/{match_id}/state", params={"viewer": "seat:1"}).status_code \
         == 200
+
+
+def test_undo_back_to_a_position_is_idempotent(client: httpx.Client) -> None:
+    match_id = new_match(client)["match_id"]
+    for _ in range(3):
+        seat = summary(client, match_id)["active"]
+        assert post_action(client, match_id, choose(legal(client, match_id, seat))).status_code \
+            == 201
+    url = f"/matches/{match_id}/undo"
+    first = client.post(url, json={"to_position": 1, "reason": "backup to after #1"})
+    assert first.status_code == 201, first.text
+    again = client.post(url, json={"to_position": 1, "reason": "backup to after #1"})
+    assert again.status_code == 200 and again.json()["version"] == first.json()["version"]
+    assert summary(client, match_id)["positions"] == 1
+    assert_error(client.post(url, json={"to_position": 0, "count": 1, "reason": "x"}), 422,
+                 "bad_request", "bad_undo")

@@ -148,17 +148,23 @@ def match() -> None:
                    "organiser).")
 @click.option("--credentials/--no-credentials", "with_credentials", default=False,
               help="Also issue one credential per seat and print their tokens.")
+@click.option("--setup-outcome", "setup_outcomes", multiple=True,
+              help="A chance outcome of setup seen at a physical table (card id, die value), "
+                   "in order. A match set up this way takes every later outcome from the "
+                   "table too (--outcome on each action that needs one).")
 @click.pass_context
 def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tuple[str, ...],
               cards: str | None, options: tuple[str, ...], policy: str, operator: str,
-              with_credentials: bool) -> None:
+              with_credentials: bool, setup_outcomes: tuple[str, ...]) -> None:
     """Create a match; prints its id (and, with --credentials, each seat's token)."""
     by = Identity.operator(operator)
     with _service(ctx) as kiroku:
         card_defs = load_card_set(cards).cards if cards else None
         match_id = kiroku.new_match(game, list(players), list(decks), cards=card_defs,
                                     options=_parse_options(options), recorded_by=by.recorded_by,
-                                    replay_policy=policy)
+                                    replay_policy=policy,
+                                    setup_outcomes=[_outcome_value(o) for o in setup_outcomes]
+                                    if setup_outcomes else None)
         click.echo(str(match_id))
         if with_credentials:
             for seat in kiroku.seat_credentials(match_id, by):

@@ -11,6 +11,7 @@ python-chess's PGN visitors:
     undone(record, voided, state)         the last live actions are void; ``state`` is now live
     ended(record, state)                  the match ended at ``state``
     seed_revealed(record)                 the seed was published
+    seed_withheld(record)                 the match ended where its seed is not held
 
 A visitor may also say how a position is computed: ``setup`` and ``apply`` replay the stored
 chance outcomes by default (the audit turns refusals into its findings; the aggregate hands back
@@ -32,7 +33,8 @@ LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
 # one event as a plain record (see the module docstring)
 Record = dict[str, Any]
 # the events a fold reads, by record name
-EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed")
+EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed",
+               "SeedWithheld")
 
 
 class FoldError(Exception):
@@ -127,6 +129,9 @@ class Visitor:
 
     def seed_revealed(self, record: Record) -> None:
         """The match's seed was published."""
+
+    def seed_withheld(self, record: Record) -> None:
+        """The match ended in a store that does not hold its seed (it was imported while on)."""
 
 
 class Fold:
@@ -230,7 +235,11 @@ class Fold:
     def _seed_revealed(self, record: Record) -> None:
         self.visitor.seed_revealed(record)
 
+    def _seed_withheld(self, record: Record) -> None:
+        self.visitor.seed_withheld(record)
+
 
 # what the fold does for each kind of event
 _STEPS: dict[str, Callable[[Fold, Record], None]] = dict(zip(EVENT_KINDS, (
-    Fold._created, Fold._action, Fold._undone, Fold._ended, Fold._seed_revealed)))
+    Fold._created, Fold._action, Fold._undone, Fold._ended, Fold._seed_revealed,
+    Fold._seed_withheld)))

@@ -132,6 +132,21 @@ class Match(Aggregate):
             """Remember the revealed seed."""
             aggregate._fold(self)
 
+    class SeedWithheld(Aggregate.Event):
+        """The match ended in a store that does not hold its seed (imported while it was on):
+        the seed stays with the store that created the match, which can still reveal it."""
+
+        TOPIC = "kiroku:SeedWithheld/1"
+        reason: str
+        recorded_by: RecordedBy
+        recorded_at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Move the chain head."""
+            aggregate._fold(self)
+
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
                  chance_source: str, digest: str, recorded_by: RecordedBy, recorded_at: str,
@@ -202,11 +217,11 @@ class Match(Aggregate):
 
 MATCH_TOPICS = {"created": Match.Created.TOPIC, "action": Match.ActionRecorded.TOPIC,
                 "undone": Match.ActionsUndone.TOPIC, "ended": Match.Ended.TOPIC,
-                "seed": Match.SeedRevealed.TOPIC}
+                "seed": Match.SeedRevealed.TOPIC, "withheld": Match.SeedWithheld.TOPIC}
 EVENT_NAMES: dict[type[Any], str] = {
     Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
                Match.ActionsUndone: "ActionsUndone", Match.Ended: "MatchEnded",
-               Match.SeedRevealed: "SeedRevealed"}
+               Match.SeedRevealed: "SeedRevealed", Match.SeedWithheld: "SeedWithheld"}
 
 
 def commits(cls: type[Any]) -> bool:
@@ -268,6 +283,10 @@ class _Keeper(Visitor):
     def seed_revealed(self, record: Record) -> None:
         """Keep the revealed seed."""
         self.match.seed = record["seed"]
+        self.match.head_hash = record["hash"]
+
+    def seed_withheld(self, record: Record) -> None:
+        """Move the chain head."""
         self.match.head_hash = record["hash"]
 
 

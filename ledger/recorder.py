@@ -142,15 +142,14 @@ class Recorder(Application):
         with self._appending(match_id, expected_version, over) as match:
             ruleset = get_game(match.game)
             act = ruleset.parse_action(action)
-            chance: Chance = (SuppliedChance(outcomes) if outcomes is not None
-                              else SeededChance(self._seed(match_id), len(match.live) + 1))
+            chance = self._chance(match, outcomes)
             state = ruleset.apply(match.state, act, chance)
             if isinstance(chance, SuppliedChance):
                 chance.finish()
             digest = ruleset.digest(state)
             payload = {"seq": match.next_seq, "seat": act.seat,
                        "action": act.model_dump(mode="json"), "outcomes": chance.stored(),
-                       "chance_source": "table" if outcomes is not None else "seed",
+                       "chance_source": "seed" if isinstance(chance, SeededChance) else "table",
                        "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionRecorded, payload)
@@ -197,6 +196,16 @@ class Recorder(Application):
             self._trigger(match, Match.ActionsUndone, payload)
         return Recorded(match_id, match.version, None, digest, None)
 
+    def _chance(self, match: Match, outcomes: Sequence[Any] | None) -> Chance:
+        """Where the next action's chance comes from: the outcomes supplied; in a match set up
+        from a physical table, or imported without its seed, only ever from the table (a
+        forgotten outcome is refused, saying what to enter, never drawn from a seed); else
+        the match's seed."""
+        if outcomes is not None or match.setup_from_table:
+            return SuppliedChance(outcomes or [])
+        seed = self._seed_if_kept(match.id)
+        return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
+
     @contextmanager
     def _appending(self, match_id: UUID, expected_version: int | None,
                    when_over: str) -> Iterator[Match]:
@@ -219,8 +228,14 @@ class Recorder(Application):
             "reason": result["reason"], "drawn": bool(result["drawn"]),
             "detail": result.get("detail", ""), "recorded_by": recorded_by,
             "recorded_at": now()})
+        seed = self._seed_if_kept(match.id)
+        if seed is None:
+            self._trigger(match, Match.SeedWithheld, {
+                "reason": "imported while on, without its seed: the store that created the "
+                          "match holds it", "recorded_by": "kiroku", "recorded_at": now()})
+            return
         self._trigger(match, Match.SeedRevealed, {
-            "seed": self._seed(match.id).hex(), "recorded_by": "kiroku", "recorded_at": now()})
+            "seed": seed.hex(), "recorded_by": "kiroku", "recorded_at": now()})
 
     def _trigger(self, match: Match, cls: type[Any], payload: dict[str, Any]) -> None:
         payload["prev_hash"] = match.head_hash

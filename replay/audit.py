@@ -82,7 +82,17 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
     if report.ok and walker.recorded_version not in (None, walker.replayed_version):
         report.notes.append(f"recorded under {walker.recorded_version}, verified under "
                             f"{walker.replayed_version}: the rules replay it identically")
-    if report.ok and walker.seed is None:
+    if report.ok and walker.over and not walker.sealed:
+        report.ok = False
+        report.failure = {"version": report.events, "event": "MatchEnded",
+                          "reason": "seed_not_revealed",
+                          "message": "the match ended but its seed was never revealed: the "
+                                     "SeedRevealed that follows MatchEnded is missing (a "
+                                     "truncated record)"}
+    if report.ok and walker.withheld:
+        report.notes.append("seed withheld: the match was imported while on and ended here, "
+                            "without its seed; seeded outcomes not re-derived")
+    elif report.ok and walker.seed is None:
         report.notes.append("seed not revealed yet (match in progress): seeded outcomes not "
                             "re-derived")
     if not records:
@@ -120,6 +130,8 @@ class _Walker(Visitor):
             except ValueError:
                 self.seed = None
         self.over = False
+        self.sealed = False  # SeedRevealed or SeedWithheld seen: nothing may follow
+        self.withheld = False
         self.recorded_version: str | None = None
         self.drift: dict[str, Any] | None = None  # once set, only the chain is checked
         self.legacy_digests = 0
@@ -138,8 +150,10 @@ class _Walker(Visitor):
         kind = record["event"]
         if kind != "MatchCreated" and self.game is None:
             raise _Failed("no_creation", "the first event is not MatchCreated")
-        if self.over and kind not in ("SeedRevealed",):
+        if self.over and kind not in ("SeedRevealed", "SeedWithheld"):
             raise _Failed("after_end", f"{kind} recorded after the match ended")
+        if self.sealed:
+            raise _Failed("after_end", f"{kind} recorded after the seed was revealed")
         if kind not in EVENT_KINDS:
             raise _Failed("unknown_event", f"unknown event {kind!r}")
         try:
@@ -180,8 +194,12 @@ class _Walker(Visitor):
 
     def _after_drift(self, record: dict[str, Any]) -> None:
         """Past rules drift the rules cannot judge the events; the chain and seed still can."""
-        if record["event"] == "SeedRevealed":
+        if record["event"] == "MatchEnded":
+            self.over = True
+        elif record["event"] == "SeedRevealed":
             self.seed_revealed(record)
+        elif record["event"] == "SeedWithheld":
+            self.seed_withheld(record)
 
     def _check_chain(self, record: dict[str, Any]) -> None:
         self.version += 1
@@ -286,8 +304,18 @@ class _Walker(Visitor):
                                 f"{result.winners}", "the rules give another result")
         self.over = True
 
+    def seed_withheld(self, record: Record) -> None:
+        """A match ended where its seed is not held: said in the notes, not a failure."""
+        if not self.over:
+            raise _Failed("seed_before_end", "SeedWithheld recorded before the match ended")
+        self.sealed = True
+        self.withheld = True
+
     def seed_revealed(self, record: Record) -> None:
         """The revealed seed against the commitment published at creation."""
+        if not self.over:
+            raise _Failed("seed_before_end", "the seed was revealed before the match ended")
+        self.sealed = True
         if commitment(bytes.fromhex(record["seed"])) != self.commitment:
             raise _Failed("seed_mismatch", "the revealed seed does not match the commitment "
                           "published when the match was created")

@@ -392,6 +392,10 @@ class _TranscriptWriter(Visitor):
         """The published seed."""
         self.lines.append(f"{self._head(record)} seed revealed: {record['seed']}")
 
+    def seed_withheld(self, record: Record) -> None:
+        """Why no seed was published."""
+        self.lines.append(f"{self._head(record)} seed not revealed here: {record['reason']}")
+
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Read a msgpack or JSON-lines export into (header, records); anything else, or anything

@@ -174,7 +174,9 @@ def record(scenario: Scenario, kiroku: Kiroku) -> UUID:
             continue
         action = rng.choice(ruleset.legal_actions(match.state, seat)).model_dump(mode="json")
         outcomes = None
-        if scenario.table_every and (position + 1) % scenario.table_every == 0:
+        # a match set up from the table takes every later outcome from the table too
+        if scenario.table_setup or (scenario.table_every and
+                                    (position + 1) % scenario.table_every == 0):
             outcomes = _table_outcomes(kiroku, match_id, action, rng)
         try:
             kiroku.record(match_id, action, recorded_by=names[seat - 1], outcomes=outcomes)

@@ -238,3 +238,38 @@ def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
         exported = kiroku.export(match_id, "jsonl", Viewer.parse(viewer)).splitlines()[-1]
         assert card.encode() not in exported
     assert kiroku.records(match_id, Viewer.parse("seat:1"))[-1]["action"]["move"]["card"] == card
+
+
+def test_a_deleted_seed_reveal_is_a_truncation(finished: tuple[str, UUID]) -> None:
+    """Deleting SeedRevealed would skip the seed check: a MatchEnded without it fails."""
+    url, match_id = finished
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
+                   (key,))
+    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
+        (key, last))
+    report = _audit(url, match_id)
+    assert report["ok"] is False
+    assert report["failure"]["reason"] == "seed_not_revealed"
+
+
+def test_an_imported_live_match_ends_with_its_seed_withheld(memory_kiroku: Kiroku) -> None:
+    """A match imported while on has no seed here: it can still end (a concession), and the
+    trail says the seed stays with the store that created it."""
+    origin = memory_kiroku
+    match_id = origin.new_match("worldgainer", ["A", "B"], ["solar_vanguard", "pleiades_bloom"],
+                                options={"first_player": 1})
+    other = Kiroku.open("sqlite:///:memory:")
+    try:
+        other.import_match(origin.export(match_id, "jsonl", JUDGE))
+        done = other.record(match_id, {"type": "concede", "seat": 1}, recorded_by="judge")
+        assert done.result is not None and done.result["winners"] == [2]
+        records = other.records(match_id)
+        assert [r["event"] for r in records[-2:]] == ["MatchEnded", "SeedWithheld"]
+        report = other.audit(match_id)
+        assert report.ok, report.failure
+        assert any("seed withheld" in note for note in report.notes)
+        assert "seed not revealed here" in other.transcript(match_id)[-1]
+    finally:
+        other.close()

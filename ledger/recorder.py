@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
+import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoder
 
@@ -72,7 +73,9 @@ class Recorder(Application):
     @classmethod
     def open(cls, url: str | None = None, **extra: str) -> Recorder:
         """A recorder on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite)."""
-        return cls(env={**persistence_env(database_url(url)), **extra})
+        env = {**persistence_env(database_url(url)), **extra}
+        with _one_opener_at_a_time(env):
+            return cls(env=env)
 
     def construct_transcoder(self) -> Transcoder:
         """Events and snapshots are stored as msgpack."""
@@ -350,6 +353,28 @@ class Recorder(Application):
     @staticmethod
     def _secret_id(match_id: UUID) -> UUID:
         return uuid5(match_id, "kiroku-seed")
+
+
+@contextmanager
+def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
+    """On PostgreSQL, hold an advisory lock while eventsourcing creates (or re-creates) its
+    tables and functions: servers started together would otherwise fail with 'tuple
+    concurrently updated'. SQLite needs nothing."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield
+        return
+    with psycopg.connect(host=env["POSTGRES_HOST"], port=int(env["POSTGRES_PORT"]),
+                         dbname=env["POSTGRES_DBNAME"], user=env["POSTGRES_USER"],
+                         password=env["POSTGRES_PASSWORD"], autocommit=True,
+                         connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_OPEN_LOCK,))
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_OPEN_LOCK,))
+
+
+_OPEN_LOCK = 0x6B69726F6B75  # "kiroku": one advisory lock key for every Kiroku store
 
 
 def _sealed(name: str, match_id: UUID, version: int, payload: dict[str, Any],

@@ -17,7 +17,12 @@ from uuid import UUID, uuid4, uuid5
 
 import psycopg
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoder
+from eventsourcing.persistence import (
+    EventStore,
+    IntegrityError,
+    MapperDeserialisationError,
+    Transcoder,
+)
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
@@ -29,6 +34,7 @@ from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import database_url, persistence_env
+from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
@@ -76,6 +82,23 @@ class Recorder(Application):
         env = {**persistence_env(database_url(url)), **extra}
         with _one_opener_at_a_time(env):
             return cls(env=env)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """Snapshots, used only where they agree with the events (ledger.snapshots)."""
+        return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
+            purpose="snapshots"), self.events)
+
+    def snapshot_findings(self, match_id: UUID) -> list[str]:
+        """What is wrong with the stored snapshots of a match (each is ignored)."""
+        store = self.snapshots
+        if not isinstance(store, CheckedSnapshots):
+            return []
+        for snapshot in EventStore.get(store, match_id):
+            store.trusted(snapshot)
+        return [f"the snapshot at v{version} was ignored: {why}"
+                for (found, version), why in sorted(store.rejected.items(),
+                                                    key=lambda item: item[0][1])
+                if found == match_id]
 
     def construct_transcoder(self) -> Transcoder:
         """Events and snapshots are stored as msgpack."""

@@ -201,7 +201,9 @@ class Kiroku:
                                       "reason": "unreadable",
                                       "message": f"the stored event cannot be read: {exc}"}
                 return report
-        return verify_records(records)
+        report = verify_records(records)
+        report.notes += self.recorder.snapshot_findings(match_id)
+        return report
 
     def audit_all(self) -> list[AuditReport]:
         """Verify every stored match."""

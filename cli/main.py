@@ -11,6 +11,7 @@ from typing import Any
 from uuid import UUID
 
 import click
+import msgpack
 
 from engine.core.errors import ActionError
 from engine.core.viewer import Viewer
@@ -44,7 +45,7 @@ def _service(ctx: click.Context) -> Iterator[Kiroku]:
     """Open the store, turn domain errors into a clear message and exit status 2."""
     kiroku = None
     try:
-        kiroku = Kiroku.open(ctx.obj["db"])
+        kiroku = Kiroku.open(ctx.obj["db"], keys=ctx.obj["keys"])
         yield kiroku
     except (ActionError, LedgerError, SettingsError) as exc:
         reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
@@ -77,10 +78,15 @@ def _viewer(text: str) -> Viewer:
 @click.option("--db", envvar="KIROKU_DATABASE_URL", default=None, show_default=False,
               help="Database URL: sqlite:///file.db (default sqlite:///./kiroku.db) or "
                    "postgresql://user:password@host:port/dbname. Env: KIROKU_DATABASE_URL.")
+@click.option("--keys", envvar="KIROKU_KEY_FILE", default=None,
+              help="The deployment's key file (seals seeds, signs receipts), shared by every "
+                   "server of a deployment and kept apart from the database; created on first "
+                   "use. Default: beside an SQLite database, else ./kiroku.keys. "
+                   "Env: KIROKU_KEY_FILE.")
 @click.pass_context
-def main(ctx: click.Context, db: str | None) -> None:
+def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
     """Kiroku (記録): record, replay and audit trading-card-game matches."""
-    ctx.obj = {"db": database_url(db)}
+    ctx.obj = {"db": database_url(db), "keys": keys}
 
 
 @main.command()
@@ -295,12 +301,22 @@ def audit() -> None:
 
 @audit.command("verify")
 @click.argument("match_ref", required=False)
+@click.option("--receipts", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Signed receipts kept outside the store (JSON lines, a JSON list, or an "
+                   "export): proves that no event up to them was removed or changed.")
 @click.pass_context
-def audit_verify(ctx: click.Context, match_ref: str | None) -> None:
+def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None) -> None:
     """Verify one match, or every match; exit status 1 on any failure."""
+    kept = _read_receipts(Path(receipts)) if receipts else []
     with _service(ctx) as kiroku:
-        reports = ([kiroku.audit(_match_id(kiroku, match_ref))] if match_ref
-                   else kiroku.audit_all())
+        if match_ref:
+            match_id = _match_id(kiroku, match_ref)
+            reports = [kiroku.audit(match_id, [r for r in kept
+                                               if r.get("match_id") == str(match_id)])]
+        else:
+            reports = [kiroku.audit(m.match_id, [r for r in kept
+                                                 if r.get("match_id") == str(m.match_id)])
+                       for m in kiroku.list_matches()]
     failed = 0
     for report in reports:
         if report.ok:
@@ -315,6 +331,25 @@ def audit_verify(ctx: click.Context, match_ref: str | None) -> None:
             click.echo(f"        note: {note}")
     click.echo(f"{len(reports) - failed} verified, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def _read_receipts(path: Path) -> list[dict[str, Any]]:
+    """Receipts from a file of JSON lines, a JSON list, or an export's header."""
+    data = path.read_bytes()
+    try:
+        if data[:1] == b"[":
+            found = json.loads(data)
+        elif data[:1] == b"{":
+            lines = [json.loads(line) for line in data.decode().splitlines() if line.strip()]
+            found = [x.get("receipt", x) for x in lines if "receipt" in x or "signature" in x]
+        else:
+            found = [msgpack.unpackb(data, raw=False).get("receipt")]
+    except (ValueError, AttributeError, msgpack.UnpackException) as exc:
+        raise click.BadParameter(f"not receipts: {exc}", param_hint="--receipts") from None
+    receipts = [r for r in found if isinstance(r, dict)]
+    if not receipts:
+        raise click.BadParameter("no receipt in the file", param_hint="--receipts")
+    return receipts
 
 
 @main.command("export")

@@ -291,17 +291,26 @@ class _Keeper(Visitor):
 
 
 class MatchSecret(Aggregate):
-    """The match's seed, kept in its own stream and never served while the match is on."""
+    """The match's seed, kept in its own stream and never served while the match is on;
+    sealed with the deployment's seed key (ledger.keys) since class version 2."""
 
     TOPIC = "kiroku:MatchSecret"
 
     class Created(Aggregate.Created):
-        """SeedSealed."""
+        """SeedSealed: ``seed`` is hex, encrypted when ``sealed`` (plain in version 1)."""
 
         TOPIC = "kiroku:SeedSealed/1"
+        class_version = 2
         match_id: UUID
         seed: str
+        sealed: bool
 
-    def __init__(self, match_id: UUID, seed: str) -> None:
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Seeds stored before sealing existed are plain."""
+            state["sealed"] = False
+
+    def __init__(self, match_id: UUID, seed: str, sealed: bool) -> None:
         self.match_id = match_id
         self.seed = seed
+        self.sealed = sealed

@@ -31,6 +31,7 @@ from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
 from ledger.identity import NAME_LIMIT, RecordedBy
+from ledger.keys import Keyring, key_file
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import database_url, persistence_env
@@ -49,13 +50,15 @@ def now() -> str:
 
 @dataclass(frozen=True)
 class Recorded:
-    """What a command stored: the match's new version and, if it ended, the result."""
+    """What a command stored: the match's new version and, if it ended, the result, with the
+    signed receipt of the match's head (ledger.keys)."""
 
     match_id: UUID
     version: int
     seq: int | None
     digest: str
     result: dict[str, Any] | None
+    receipt: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -77,11 +80,16 @@ class Recorder(Application):
     env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
 
     @classmethod
-    def open(cls, url: str | None = None, **extra: str) -> Recorder:
-        """A recorder on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite)."""
-        env = {**persistence_env(database_url(url)), **extra}
+    def open(cls, url: str | None = None, *, keys: str | None = None,
+             **extra: str) -> Recorder:
+        """A recorder on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite),
+        with the deployment's key file ``keys`` (default: see ledger.keys.key_file)."""
+        url = database_url(url)
+        env = {**persistence_env(url), **extra}
+        path = key_file(url, keys)
+        keyring = Keyring.at(path) if path else Keyring.ephemeral()
         with _one_opener_at_a_time(env):
-            return cls(env=env)
+            return cls(env=env, keyring=keyring)
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """Snapshots, used only where they agree with the events (ledger.snapshots)."""
@@ -104,8 +112,10 @@ class Recorder(Application):
         """Events and snapshots are stored as msgpack."""
         return MsgpackTranscoder()
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None,
+                 keyring: Keyring | None = None) -> None:
         super().__init__(env)
+        self.keyring = keyring or Keyring.ephemeral()
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
 
@@ -152,7 +162,8 @@ class Recorder(Application):
                          len(config.players))
         match = Match._create(Match.Created, id=match_id, **sealed)
         secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
-                                     match_id=match_id, seed=seed.hex())
+                                     match_id=match_id, seed=self.keyring.seal(seed, match_id),
+                                     sealed=True)
         self.save(match, secret)
         return match_id
 
@@ -182,7 +193,8 @@ class Recorder(Application):
             outcome = ruleset.outcome(state)
             if outcome is not None:
                 self._end(match, outcome.__dict__, recorded_by)
-        return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result)
+        return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
+                        self._receipt(match))
 
     def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,
@@ -208,7 +220,8 @@ class Recorder(Application):
                 count = len(match.live) - to_position
                 if count == 0:
                     return Recorded(match_id, match.version, None,
-                                    get_game(match.game).digest(match.state), None)
+                                    get_game(match.game).digest(match.state), None,
+                                    self._receipt(match))
             if count is None or count < 1 or count > len(match.live):
                 raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
                                     f"action(s) here, not {count}.")
@@ -220,7 +233,14 @@ class Recorder(Application):
                        "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionsUndone, payload)
-        return Recorded(match_id, match.version, None, digest, None)
+        return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+
+    def receipt(self, match_id: UUID) -> dict[str, Any]:
+        """A signed receipt for the match's head as it stands."""
+        return self._receipt(self.get_match(match_id))
+
+    def _receipt(self, match: Match) -> dict[str, Any]:
+        return self.keyring.receipt(match.id, match.version, match.head_hash)
 
     def _chance(self, match: Match, outcomes: Sequence[Any] | None) -> Chance:
         """Where the next action's chance comes from: the outcomes supplied; in a match set up
@@ -371,6 +391,8 @@ class Recorder(Application):
         except AggregateNotFoundError:
             raise IllegalAction("seed_unavailable", "This match was imported without its secret "
                                 "seed: supply the chance outcomes seen at the table.") from None
+        if secret.sealed:
+            return self.keyring.unseal(secret.seed, match_id)
         return bytes.fromhex(secret.seed)
 
     @staticmethod

@@ -27,6 +27,7 @@ from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commit, event_hash, salt, value_at
 from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor
+from ledger.keys import key_id, verify_receipt
 from ledger.seed import SeededChance, commitment
 from ledger.visibility import hidden_paths
 from replay.records import payload_of
@@ -100,6 +101,51 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
         report.failure = {"version": None, "event": None, "reason": "empty",
                           "message": "the match has no events"}
     return report
+
+
+def check_receipts(report: AuditReport, records: Sequence[dict[str, Any]],
+                   receipts: Sequence[dict[str, Any]], public_keys: Sequence[str]) -> None:
+    """Hold the records against signed receipts kept outside the store (ledger.keys): each
+    must carry a valid signature by one of ``public_keys`` and name an event the records still
+    hold with that very hash. A receipt past the last record is a truncation; another hash at
+    its version, a rewrite (even if the chain was rebuilt). The first finding fails the report.
+    """
+    keys = {key_id(k): k for k in public_keys}
+    for receipt in receipts:
+        finding = _receipt_finding(report.match_id, records, receipt, keys)
+        if finding is not None:
+            if report.ok:
+                report.ok = False
+                report.failure = finding
+            return
+    if receipts:
+        last = max(int(r["version"]) for r in receipts)
+        report.notes.append(f"{len(receipts)} signed receipt(s) checked, the latest for "
+                            f"v{last}: no event up to v{last} was removed or changed")
+
+
+def _receipt_finding(match_id: str, records: Sequence[dict[str, Any]],
+                     receipt: dict[str, Any], keys: dict[str, str]) -> dict[str, Any] | None:
+    version = receipt.get("version")
+    key = keys.get(str(receipt.get("key_id")))
+    if key is None or not verify_receipt(receipt, key):
+        return {"version": version, "event": None, "reason": "bad_receipt",
+                "message": "a receipt's signature does not verify with the service's key"}
+    if receipt.get("match_id") != match_id:
+        return {"version": version, "event": None, "reason": "bad_receipt",
+                "message": f"a receipt names match {receipt.get('match_id')}, not this one"}
+    if not isinstance(version, int) or version < 1:
+        return {"version": version, "event": None, "reason": "bad_receipt",
+                "message": "a receipt names no version"}
+    if version > len(records):
+        return {"version": version, "event": None, "reason": "truncated",
+                "message": f"a receipt signed v{version}, but the record ends at "
+                           f"v{len(records)}: events were removed"}
+    if records[version - 1].get("hash") != receipt.get("head"):
+        return {"version": version, "event": records[version - 1].get("event"),
+                "reason": "rewritten", "message": f"event v{version} is not the one a "
+                "receipt signed: the record was rewritten from there"}
+    return None
 
 
 class _Drifted(Exception):

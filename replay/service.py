@@ -28,7 +28,7 @@ from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder
-from replay.audit import AuditReport, verify_records
+from replay.audit import AuditReport, check_receipts, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
@@ -54,9 +54,10 @@ class Kiroku:
         self.credentials = Credentials(recorder)
 
     @classmethod
-    def open(cls, url: str | None = None) -> Kiroku:
-        """Kiroku on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite file)."""
-        return cls(Recorder.open(url))
+    def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
+        """Kiroku on the database at ``url`` (default: KIROKU_DATABASE_URL, else SQLite file)
+        with the deployment's key file ``keys`` (default: ledger.keys.key_file)."""
+        return cls(Recorder.open(url, keys=keys))
 
     def close(self) -> None:
         """Release database connections."""
@@ -183,8 +184,10 @@ class Kiroku:
 
 
     # ----- audit -------------------------------------------------------------------------------
-    def audit(self, match_id: UUID) -> AuditReport:
-        """Verify one stored match: readable rows, hash chain, re-projection, seed."""
+    def audit(self, match_id: UUID,
+              receipts: Sequence[dict[str, Any]] = ()) -> AuditReport:
+        """Verify one stored match: readable rows, hash chain, re-projection, seed, and
+        against ``receipts`` kept outside the store (truncation and rewrites)."""
         records: list[dict[str, Any]] = []
         stored = self.recorder.recorder.select_events(match_id)
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
@@ -202,6 +205,7 @@ class Kiroku:
                                       "message": f"the stored event cannot be read: {exc}"}
                 return report
         report = verify_records(records)
+        check_receipts(report, records, receipts, [self.recorder.keyring.public_key])
         report.notes += self.recorder.snapshot_findings(match_id)
         return report
 
@@ -213,8 +217,12 @@ class Kiroku:
     def export(self, match_id: UUID, fmt: str = "msgpack", viewer: Viewer = JUDGE) -> bytes:
         """The whole match as a msgpack document or JSON lines (header line first)."""
         records = self.records(match_id, viewer)
+        keyring = self.recorder.keyring
         header = {"format": EXPORT_FORMAT, "match_id": str(match_id), "game": records[0]["game"],
-                  "viewer": str(viewer), "events": len(records)}
+                  "viewer": str(viewer), "events": len(records),
+                  "receipt": keyring.receipt(match_id, records[-1]["version"],
+                                             records[-1]["hash"]),
+                  "public_key": keyring.public_key}
         if fmt == "msgpack":
             return msgpack.packb({**header, "records": records}, use_bin_type=True)
         if fmt == "jsonl":
@@ -241,6 +249,10 @@ class Kiroku:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError,
                 RecursionError) as exc:
             raise ImportRejected(f"The export is malformed: {type(exc).__name__}") from None
+        if report.ok and isinstance(header.get("receipt"), dict):
+            # the file's own signed head: a file cut short or changed fails it
+            check_receipts(report, records, [header["receipt"]],
+                           [str(header.get("public_key", ""))])
         if not report.ok:
             raise ImportRejected(f"The match failed verification at event "
                                  f"{report.failure and report.failure['version']}: "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -38,11 +39,14 @@ def _drop_schema(name: str) -> None:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """A database URL for an empty store, once per backend."""
+def store_url(request: pytest.FixtureRequest, tmp_path: Path,
+              monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A database URL for an empty store, once per backend (the PostgreSQL store's key file
+    in the test's own folder, as an SQLite store's is beside its database)."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path}/kiroku.db"
         return
+    monkeypatch.setenv("KIROKU_KEY_FILE", str(tmp_path / "kiroku.keys"))
     schema = _postgres_schema()
     if schema is None:
         pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")

@@ -55,8 +55,8 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version)
     return respond(request, {"match_id": str(match_id), "version": done.version,
-                             "seq": done.seq, "digest": done.digest,
-                             "result": done.result}, 201)
+                             "seq": done.seq, "digest": done.digest, "result": done.result,
+                             "receipt": done.receipt}, 201)
 
 
 @router.post("/matches/{match_id}/undo", status_code=201)
@@ -72,7 +72,8 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
     done = kiroku.undo(match_id, count, reason=body.reason, recorded_by=by.recorded_by,
                        expected_version=body.expected_version, to_position=body.to_position)
     return respond(request, {"match_id": str(match_id), "version": done.version,
-                             "digest": done.digest}, 201 if done.version != before else 200)
+                             "digest": done.digest, "receipt": done.receipt},
+                   201 if done.version != before else 200)
 
 
 @router.get("/matches/{match_id}/legal")

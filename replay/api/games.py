@@ -6,7 +6,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from engine.registry import games, get_game
-from replay.api.wire import respond
+from ledger.keys import key_id
+from replay.api.wire import KirokuDep, respond
 
 router = APIRouter(tags=["games"])
 
@@ -17,6 +18,13 @@ def list_games(request: Request) -> Response:
     return respond(request, [{"id": g.game_id, "title": g.title, "version": g.version,
                               "players": [g.min_players, g.max_players],
                               "actions": g.action_types()} for g in games()])
+
+
+@router.get("/.well-known/kiroku-keys", tags=["audit"])
+def keys(request: Request, kiroku: KirokuDep) -> Response:
+    """The public key that signs this deployment's receipts and exports."""
+    key = kiroku.recorder.keyring.public_key
+    return respond(request, {"algorithm": "Ed25519", "public_key": key, "key_id": key_id(key)})
 
 
 @router.get("/games/{game}/actions")

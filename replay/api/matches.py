@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core.contract import MAX_DECK_CARDS
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_deck
+from ledger.errors import Forbidden
 from ledger.identity import NAME_LIMIT
 from replay import access
 from replay.api.limits import Plain
@@ -58,7 +59,8 @@ def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                                 replay_policy=body.replay_policy,
                                 setup_outcomes=body.setup_outcomes)
     return respond(request, {**kiroku.summary(match_id),
-                             "seats": kiroku.seat_credentials(match_id, by)}, 201)
+                             "seats": kiroku.seat_credentials(match_id, by),
+                             "receipt": kiroku.recorder.receipt(match_id)}, 201)
 
 
 @router.get("/matches")
@@ -73,6 +75,17 @@ def list_matches(request: Request, kiroku: KirokuDep) -> Response:
 def get_match(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
     """A match's summary: players, options, version, positions, result, seed commitment."""
     return respond(request, kiroku.summary(match_id))
+
+
+@router.get("/matches/{match_id}/receipt")
+def receipt(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+    """A signed receipt for the match's head as it stands, for its seats and judges to keep:
+    ``kiroku audit verify --receipts`` later proves no event up to it was removed or changed.
+    """
+    if access.viewer_for(caller, match_id).role == "spectator":
+        raise Forbidden("seats_and_judges_only", "Receipts are for the match's seats and its "
+                        "judges; a spectator's proof is an export.")
+    return respond(request, kiroku.recorder.receipt(match_id))
 
 
 @router.post("/matches/{match_id}/seats/{seat}/credential", status_code=201)

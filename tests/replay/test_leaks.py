@@ -135,6 +135,9 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         for path in ("events", "transcript", "export?format=jsonl", "audit", ""):
             out[f"http {path or 'summary'}"] = c.get(f"{url}/{path}".rstrip("/")).text
         out["http /matches"] = c.get("/matches").text
+        out["http receipt"] = c.get(f"{url}/receipt").text
+        out["http keys"] = c.get("/.well-known/kiroku-keys").text
+        out["http me"] = c.get("/me").text
         out["http asks for the judge's view"] = c.get(f"{url}/state",
                                                       params={"viewer": "judge"}).text
         other = 1 if viewer.seat != 1 else 2

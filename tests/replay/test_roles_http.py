@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from ledger.keys import verify_receipt
 from tests.replay.conftest import Server, serve
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -322,3 +323,17 @@ def test_only_judges_take_an_importable_export_and_import(cast: Cast) -> None:
                               headers=headers), 401, "unauthenticated")
     error(cast.judge.post("/matches/import", content=seat_export.content, headers=headers),
           422, "import_rejected")
+
+
+# ----- receipts -----------------------------------------------------------------------------------
+def test_receipts_are_signed_by_the_published_key_and_kept_by_seats_and_judges(
+        cast: Cast) -> None:
+    keys = cast.anonymous.get("/.well-known/kiroku-keys").json()
+    assert keys["algorithm"] == "Ed25519"
+    url = f"/matches/{cast.match_id}/receipt"
+    for role in ("seat1", "judge", "organiser"):
+        receipt = cast.all()[role].get(url).json()
+        assert verify_receipt(receipt, keys["public_key"]), role
+        assert receipt["version"] == version(cast)
+    error(cast.anonymous.get(url), 403, "forbidden", "seats_and_judges_only")
+    error(cast.stranger.get(url), 403, "forbidden", "seats_and_judges_only")

@@ -1,7 +1,7 @@
 """The one fold of a match's events: the live line, undo, and a visitor's hooks.
 
 A match's events are folded into game states in one place. ``Fold`` walks the events in order,
-as records (``{"event": name, "match_id", "version", "timestamp", **payload}``; a stored domain
+as records (``{"event": name, "match_id", "version", **payload}``; a stored domain
 event becomes one with ``ledger.match.to_record``), keeps the live line (the live actions and the
 positions they reach) and applies undo. It tells a ``Visitor`` what happened, in the manner of
 python-chess's PGN visitors:

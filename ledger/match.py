@@ -232,8 +232,9 @@ def commits(cls: type[Any]) -> bool:
 def to_record(event: Any, *, envelope: bool = True) -> Record:
     """A stored domain event of a match as a plain record (the form ledger.fold reads).
 
-    Without ``envelope`` the record leaves out ``match_id`` and ``timestamp``, which the fold
-    never reads: the aggregate folds its events that way, saving their conversion.
+    Without ``envelope`` the record leaves out ``match_id``, which the fold never reads: the
+    aggregate folds its events that way. The library's own ``timestamp`` is never shown: the
+    hash does not cover it, so it proves nothing (``recorded_at``, which it covers, says when).
     """
     payload = dict(vars(event))
     for name in _LIBRARY_FIELDS:
@@ -244,8 +245,7 @@ def to_record(event: Any, *, envelope: bool = True) -> Record:
         return {"event": EVENT_NAMES[type(event)], "version": event.originator_version,
                 **payload}
     return {"event": EVENT_NAMES[type(event)], "match_id": str(event.originator_id),
-            "version": event.originator_version, "timestamp": event.timestamp.isoformat(),
-            **payload}
+            "version": event.originator_version, **payload}
 
 
 class _Keeper(Visitor):

@@ -485,7 +485,7 @@ def _to_event(record: dict[str, Any]) -> Any:
     if unknown:
         raise TypeError(f"unknown field(s) {sorted(unknown)} in {record['event']}")
     fields.update(originator_id=UUID(record["match_id"]), originator_version=record["version"],
-                  timestamp=datetime.fromisoformat(record["timestamp"]))
+                  timestamp=datetime.fromisoformat(record["recorded_at"]))
     if cls is Match.Created:
         fields["originator_topic"] = get_topic(Match)
     if commits(cls):

@@ -66,11 +66,13 @@ def test_golden_match_replays_to_the_same_outcome_and_views(path: Path, store: K
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_golden_match_is_stored_exactly(path: Path, store: Kiroku) -> None:
-    """Importing stores the events byte for byte: exporting again gives the same records."""
+    """Importing stores the events byte for byte: exporting again gives the same records (but
+    the envelope's ``timestamp``, which the hash never covered and which is no longer shown
+    since issue 9: ``recorded_at`` says when)."""
     data, _, records, _ = _load(path)
     match_id = store.import_match(data).match_id
     _, again = parse_export(store.export(match_id, "jsonl", JUDGE))
-    assert again == records
+    assert again == [{k: v for k, v in r.items() if k != "timestamp"} for r in records]
 
 
 @pytest.mark.parametrize("game", [g.game_id for g in games()])

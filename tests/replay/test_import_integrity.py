@@ -108,7 +108,7 @@ def test_every_malformed_file_is_import_rejected(memory_kiroku: Kiroku, case: st
     if case == "deep":
         data = b'{"format": "kiroku-match/1"}\n' + b"[" * 100_000 + b"]" * 100_000
     elif case == "timestamp":
-        data = _one_record_changed(kiroku, lambda rs: rs[1].update(timestamp="yesterday"))
+        data = _one_record_changed(kiroku, lambda rs: rs[1].update(recorded_at="yesterday"))
     elif case == "extra_field":
         data = _one_record_changed(kiroku, lambda rs: rs[1].update(surprise=1))
     elif case == "header_mismatch":

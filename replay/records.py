@@ -2,8 +2,8 @@
 
 A record is ``{"event": name, "match_id", "version", **payload}`` where the payload holds every
 field the event carries, ``prev_hash`` and ``hash`` included (the hash covers all of it but the
-hash itself; the library's unhashed ``timestamp`` is never shown, and an export's is ignored). Records are what the
-HTTP API lists, what exports contain and what the audit verifies.
+hash itself; the library's unhashed ``timestamp`` is never shown, and an export's is ignored).
+Records are what the HTTP API lists, what exports contain and what the audit verifies.
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from replay import access
+from replay.api.limits import Plain
 from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["replay"])
@@ -45,6 +46,15 @@ def audit(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
     """Recompute the hash chain and every digest; name the first failing event. Anyone may
     ask: the report names versions and reasons, never a hidden value."""
     return respond(request, kiroku.audit(match_id).to_dict())
+
+
+@router.post("/matches/{match_id}/audit")
+def audit_with_receipts(request: Request, kiroku: KirokuDep, match_id: UUID,
+                        receipts: Annotated[list[dict[str, Plain]],
+                                            Body(max_length=10_000)]) -> Response:
+    """The audit, and the stored match held against signed receipts its seats or judges kept
+    (a JSON list): a removed or rewritten event up to any of them fails it."""
+    return respond(request, kiroku.audit(match_id, receipts).to_dict())
 
 
 @router.get("/matches/{match_id}/export")

@@ -337,3 +337,12 @@ def test_receipts_are_signed_by_the_published_key_and_kept_by_seats_and_judges(
         assert receipt["version"] == version(cast)
     error(cast.anonymous.get(url), 403, "forbidden", "seats_and_judges_only")
     error(cast.stranger.get(url), 403, "forbidden", "seats_and_judges_only")
+
+
+def test_anyone_can_hold_the_match_against_the_receipts_they_kept(cast: Cast) -> None:
+    kept = [cast.seat1.get(f"/matches/{cast.match_id}/receipt").json()]
+    report = cast.anonymous.post(f"/matches/{cast.match_id}/audit", json=kept).json()
+    assert report["ok"] is True and any("receipt" in n for n in report["notes"])
+    forged = [{**kept[0], "head": "0" * 64}]
+    report = cast.anonymous.post(f"/matches/{cast.match_id}/audit", json=forged).json()
+    assert report["ok"] is False and report["failure"]["reason"] == "bad_receipt"

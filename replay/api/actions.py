@@ -49,9 +49,10 @@ class UndoCreate(BaseModel):
 def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
                   body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
-    match = kiroku.recorder.get_match(match_id)
-    by = access.actor(caller, match_id, body.action, outcomes=body.outcomes is not None,
-                      table_match=match.setup_from_table)
+    supplied = body.outcomes is not None
+    by = access.actor(caller, match_id, body.action, outcomes=supplied,
+                      table_match=supplied and kiroku.recorder.get_match(match_id)
+                      .setup_from_table)
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version)
     return respond(request, {"match_id": str(match_id), "version": done.version,

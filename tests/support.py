@@ -70,7 +70,8 @@ def sample_config(ruleset: Ruleset, players: int,
 
 
 # Random play rarely builds a winning structure in Illuminati: time is called instead.
-PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12}}
+PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12},
+                                              "kami": {"turn_limit": 40}}
 MAX_ACTIONS = 5_000
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.core.chance import CardDrawn, OutcomeKind, SeatChosen
+from engine.core.chance import CardDrawn, HiddenCard, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 
@@ -22,13 +22,14 @@ class Mulligan(Action):
     """K8: the whole hand back into the deck, five new cards; the opponent gains 1 VP."""
 
     type: Literal["mulligan"] = "mulligan"
-    consumes = ("draw",)
+    consumes = ("draw", "ap_card")
 
 
 class KeepHand(Action):
     """kami Q-31: this seat keeps its hand; turn 1 starts when both have kept."""
 
     type: Literal["keep_hand"] = "keep_hand"
+    consumes = ("ap_card",)
 
 
 class DrawCard(Action):
@@ -143,13 +144,14 @@ class RenewDeck(Action):
     """K4: the discard pile shuffled into the deck; the opponent gains 5 VP."""
 
     type: Literal["renew_deck"] = "renew_deck"
+    consumes = ("ap_card",)
 
 
 class EndActionPhase(Action):
     """kami Q-31: the refill phase runs (recovery, invader VP, unit draws)."""
 
     type: Literal["end_action_phase"] = "end_action_phase"
-    consumes = ("draw",)
+    consumes = ("draw", "ap_card")
 
 
 class DiscardToLimit(Action):
@@ -177,6 +179,7 @@ class EndTurn(Action):
     seat's AP refill (K4)."""
 
     type: Literal["end_turn"] = "end_turn"
+    consumes = ("ap_card",)
 
 
 ACTIONS: tuple[type[Action], ...] = (
@@ -186,6 +189,8 @@ ACTIONS: tuple[type[Action], ...] = (
 
 OUTCOME_KINDS = (
     OutcomeKind("draw", CardDrawn, "a card a seat draws from its deck, seen by that seat"),
+    OutcomeKind("ap_card", HiddenCard, "at a renewal, an AP-pile card whose identity was not "
+                                       "fixed yet; nobody at the table sees it (a judge looks)"),
     OutcomeKind("first_player", SeatChosen, "the seat that plays first, when not regulated"),
 )
 SETUP_CONSUMES = ("first_player", "draw")

@@ -8,26 +8,12 @@ reinforcement, one interference force or a pass; two passes in a row resolve the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from engine.core.effects import Effect, emit
+from engine.core.effects import emit
 from engine.core.errors import IllegalAction
 from engine.kami.deck import pay
+from engine.kami.effects import BattleResolved
 from engine.kami.holds import enforce_holds, hold_met, support
 from engine.kami.model import Battle, Card, KamiState, Unit
-
-
-@dataclass(frozen=True)
-class BattleResolved(Effect):
-    """What the damage and end-of-battle steps decided, for the transcript."""
-
-    kind: ClassVar[str] = "battle_resolved"
-    hex: str
-    attack: tuple[tuple[int, int], ...]  # (seat, AT of its stack)
-    destroyed: tuple[str, ...]  # card ids, in the order they were destroyed
-    survivor: int | None  # the seat whose unit holds the hex, None if both fell
-    vp: tuple[tuple[int, int], ...]  # (seat, VP gained)
 
 
 def start_battle(state: KamiState, hex_id: str, attacker: Unit) -> None:
@@ -124,8 +110,9 @@ def unit_df(state: KamiState, battle: Battle | None, seat: int, unit: Unit) -> i
 
 def _allocate(state: KamiState, battle: Battle, seat: int, unit: Unit, damage: int) -> list[str]:
     """K5: damage to ``seat``'s stack from the top down, each reinforcement up to its DF, forces
-    skipped (Q-25), the unit last taking the rest; returns the cards destroyed (Q-11: a card
-    that took no damage is never destroyed)."""
+    skipped (Q-25), the unit last taking the rest; returns the cards destroyed (Q-11: a card is
+    destroyed when its total damage, earlier damage included, is at least 1 and at least its
+    effective DF)."""
     destroyed = []
     for card in reversed(battle.stacks[seat]):
         definition = state.cards[card]
@@ -136,7 +123,8 @@ def _allocate(state: KamiState, battle: Battle, seat: int, unit: Unit, damage: i
         if taken and taken >= definition.df:
             destroyed.append(card)
     unit.damage += damage
-    if damage and unit.damage + unit.lasting_damage >= unit_df(state, battle, seat, unit):
+    total = unit.damage + unit.lasting_damage  # Q-11: earlier damage this turn counts
+    if total >= 1 and total >= unit_df(state, battle, seat, unit):
         destroyed.append(unit.card)
     return destroyed
 
@@ -144,7 +132,9 @@ def _allocate(state: KamiState, battle: Battle, seat: int, unit: Unit, damage: i
 def resolve(state: KamiState, battle: Battle) -> None:
     """The damage step and the end of the battle (K5, K6), then the K7 holds."""
     defender = state.board[battle.hex].unit
-    assert defender is not None
+    if defender is None:  # a judge removed it during the battle (C3): no one to fight
+        _unopposed(state, battle)
+        return
     attacker, a_seat, d_seat = battle.attacker, battle.attacker_seat, defender.owner
     a_at = stack_at(state, battle, a_seat, attacker)
     d_at = stack_at(state, battle, d_seat, defender)
@@ -169,6 +159,17 @@ def resolve(state: KamiState, battle: Battle) -> None:
         hex=battle.hex, attack=((a_seat, a_at), (d_seat, d_at)),
         destroyed=tuple(destroyed_a + destroyed_d), survivor=survivor,
         vp=tuple((s, v) for s, v in gained.items() if v)))
+    state.battle = None
+    state.phase = "action"
+    enforce_holds(state)
+
+
+def _unopposed(state: KamiState, battle: Battle) -> None:
+    """The defender is gone: the attacker takes the hex; the stacks go to the discard piles."""
+    _clear_stacks(battle, state)
+    state.board[battle.hex].unit = battle.attacker
+    emit(state, BattleResolved(hex=battle.hex, attack=(), destroyed=(),
+                               survivor=battle.attacker_seat, vp=(), ended_by="defender gone"))
     state.battle = None
     state.phase = "action"
     enforce_holds(state)

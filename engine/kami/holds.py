@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from engine.core.effects import emit
+from engine.kami.effects import BattleResolved
 from engine.kami.model import COLOURS, HEXES, Card, Colour, KamiState, Unit
 
 
 def support(state: KamiState, seat: int) -> Counter[Colour]:
-    """The icons of ``seat``'s territories and units on the field (Q-29)."""
+    """The icons of ``seat``'s territories and units on the field (Q-29), the attacker of an
+    open battle included (it stands on the battle's hex)."""
     icons: Counter[Colour] = Counter()
     for hex_id in HEXES:
         place = state.board[hex_id]
@@ -24,6 +27,8 @@ def support(state: KamiState, seat: int) -> Counter[Colour]:
             icons.update(state.cards[place.territory].support)
         if place.unit is not None and place.unit.owner == seat:
             icons.update(state.cards[place.unit.card].support)
+    if state.battle is not None and state.battle.attacker.owner == seat:
+        icons.update(state.cards[state.battle.attacker.card].support)
     return icons
 
 
@@ -40,43 +45,56 @@ def hold_met(state: KamiState, card: Card, icons: Counter[Colour]) -> bool:
     return total >= coloured + colourless
 
 
-def failing_holds(state: KamiState) -> tuple[list[str], list[tuple[str, int]]]:
-    """The hexes whose unit's hold fails, and the (hex, option index) of options whose own
-    hold fails, each against its controller's support as it stands."""
-    icons = {seat: support(state, seat) for seat in state.seats()}
-    units, options = [], []
-    for hex_id in HEXES:
-        unit = state.board[hex_id].unit
-        if unit is None:
-            continue
-        if not hold_met(state, state.cards[unit.card], icons[unit.owner]):
-            units.append(hex_id)
-            continue
-        options += [(hex_id, i) for i, o in enumerate(unit.options)
-                    if not hold_met(state, state.cards[o.card], icons[o.owner])]
-    return units, options
+def _units(state: KamiState) -> list[Unit]:
+    """Every unit standing on the field, the attacker of an open battle included."""
+    units = [p.unit for h in HEXES if (p := state.board[h]).unit is not None]
+    if state.battle is not None:
+        units.append(state.battle.attacker)
+    return units  # type: ignore[return-value]
 
 
 def enforce_holds(state: KamiState) -> None:
-    """K7: discard every unit and option whose hold fails, all at once, until none does. The
-    options of a discarded unit go with it (Q-21); every card to its owner's discard pile, in
-    hex order, options after their unit."""
+    """K7: discard every unit and option whose hold fails against its controller's support,
+    all at once, until none does. The options of a discarded unit go with it (Q-21); every card
+    to its owner's discard pile, in hex order (the attacker of an open battle last), options
+    after their unit; no VP (Q-9). An attacker discarded so ends its battle: the defender
+    holds the hex and the stacks go to the discard piles."""
     while True:
-        units, options = failing_holds(state)
-        if not units and not options:
-            return
-        for hex_id in HEXES:
-            unit = state.board[hex_id].unit
-            if unit is None:
-                continue
-            if hex_id in units:
-                state.board[hex_id].unit = None
+        icons = {seat: support(state, seat) for seat in state.seats()}
+        changed = False
+        for unit in _units(state):
+            if not hold_met(state, state.cards[unit.card], icons[unit.owner]):
+                _remove(state, unit)
                 discard_unit(state, unit)
+                changed = True
                 continue
-            failing = [i for h, i in options if h == hex_id]
-            for option in [unit.options[i] for i in failing]:
-                state.discard[option.owner].append(option.card)
-            unit.options = [o for i, o in enumerate(unit.options) if i not in failing]
+            kept = [o for o in unit.options
+                    if hold_met(state, state.cards[o.card], icons[o.owner])]
+            for option in unit.options:
+                if option not in kept:
+                    state.discard[option.owner].append(option.card)
+                    changed = True
+            unit.options = kept
+        if not changed:
+            return
+
+
+def _remove(state: KamiState, unit: Unit) -> None:
+    """Take a unit off the field (ending its battle if it was attacking)."""
+    battle = state.battle
+    if battle is not None and battle.attacker is unit:
+        for seat, stack in battle.stacks.items():
+            state.discard[seat].extend(stack)
+        defender = state.board[battle.hex].unit
+        emit(state, BattleResolved(hex=battle.hex, attack=(), destroyed=(),
+                                   survivor=defender.owner if defender else None, vp=(),
+                                   ended_by="attacker's hold"))
+        state.battle = None
+        state.phase = "action"
+        return
+    for hex_id in HEXES:
+        if state.board[hex_id].unit is unit:
+            state.board[hex_id].unit = None
 
 
 def discard_unit(state: KamiState, unit: Unit) -> None:

@@ -28,6 +28,7 @@ from engine.kami.actions import (
     TeleportUnit,
 )
 from engine.kami.battle import reinforce_cost
+from engine.kami.deck import ap
 from engine.kami.holds import hold_met, support
 from engine.kami.model import HEXES, MULLIGANS, NEIGHBOURS, KamiState, area_of, mirror, spot_of
 from engine.kami.setup import still_deciding
@@ -75,7 +76,7 @@ def _battle(state: KamiState, seat: int) -> list[Action]:
 
 
 def _usable(state: KamiState, seat: int, card: str, cost: int) -> bool:
-    return state.ap[seat] >= cost and hold_met(state, state.cards[card], support(state, seat))
+    return ap(state, seat) >= cost and hold_met(state, state.cards[card], support(state, seat))
 
 
 def _interference(state: KamiState, seat: int) -> list[Action]:
@@ -86,7 +87,7 @@ def _interference(state: KamiState, seat: int) -> list[Action]:
 
 def _action_phase(state: KamiState, seat: int) -> list[Action]:
     out: list[Action] = [listed(EndActionPhase, seat=seat)]
-    if state.ap[seat] >= 1:
+    if ap(state, seat) >= 1:
         out.append(listed(DrawCard, seat=seat))
     if state.discard[seat]:
         out.append(listed(RenewDeck, seat=seat))
@@ -109,12 +110,12 @@ def _territory_hexes(state: KamiState, seat: int) -> list[str]:
 
 def _plays(state: KamiState, seat: int, card: str) -> list[Action]:
     definition = state.cards[card]
-    ap = state.ap[seat]
+    points = ap(state, seat)
     if definition.kind == "territory":
         hexes = _territory_hexes(state, seat)
         return [listed(SetTerritory if state.board[h].territory is None else ReplaceTerritory,
                        seat=seat, card=card, hex=h) for h in hexes
-                if ap >= ((definition.set_cost if state.board[h].territory is None
+                if points >= ((definition.set_cost if state.board[h].territory is None
                            else definition.replace_cost) or 0)]
     if not _usable(state, seat, card, definition.cost or 0):
         return []
@@ -136,14 +137,14 @@ def _movements(state: KamiState, seat: int) -> list[Action]:
             continue
         definition = state.cards[unit.card]
         area = area_of(hex_id)
-        if definition.move_cost is not None and state.ap[seat] >= definition.move_cost:
+        if definition.move_cost is not None and ap(state, seat) >= definition.move_cost:
             for spot in NEIGHBOURS[spot_of(hex_id)]:
                 to = f"A{area}:{spot}"
                 there = state.board[to].unit
                 if there is None or there.owner != seat:
                     out.append(listed(MoveUnit, seat=seat, from_hex=hex_id, to_hex=to))
         there = state.board[mirror(hex_id)].unit
-        if definition.teleport_cost is not None and state.ap[seat] >= \
+        if definition.teleport_cost is not None and ap(state, seat) >= \
                 definition.teleport_cost and (there is None or there.owner != seat):
             out.append(listed(TeleportUnit, seat=seat, from_hex=hex_id))
     return out

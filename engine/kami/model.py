@@ -167,6 +167,14 @@ class Battle:
 
 
 @dataclass(kw_only=True)
+class Run:
+    """``count`` cards of layer ``layer`` lying together in a deck (engine.kami.deck)."""
+
+    layer: int
+    count: int
+
+
+@dataclass(kw_only=True)
 class Declaration:
     """A victory declared in a judgment phase, tested at the end of the opponent's next turn
     (K2)."""
@@ -180,18 +188,17 @@ class KamiState(GameState):
     """A Kami no Kijutsu position. Seat-owned zones are dicts keyed by seat number.
 
     The deck and the AP pile are face down and nobody sees them, so a card's identity is fixed
-    only when someone sees it (kami Q-15, the lazy encoding of the digest's section 8): the
-    ``pool`` of a seat is every card of its deck and AP pile, ``deck`` and ``ap`` count how many
-    of them lie in each. All such cards are alike to everyone at the table, so drawing one is a
-    recorded pick from the pool (C1), and paying AP, refilling and renewing only move counts.
+    only when it must be (kami Q-15, the lazy encoding of the digest's section 8): see
+    engine.kami.deck for ``layers``, ``deck_top``, ``deck_under`` and ``ap``.
     """
 
     cards: dict[str, Card] = field(default_factory=dict)
     phase: str = "mulligan"
     first_player: int = 1
-    pool: dict[int, list[str]] = field(default_factory=dict)
-    deck: dict[int, int] = field(default_factory=dict)
-    ap: dict[int, int] = field(default_factory=dict)
+    layers: dict[int, list[list[str]]] = field(default_factory=dict)
+    deck_top: dict[int, list[str | int]] = field(default_factory=dict)
+    deck_under: dict[int, list[Run]] = field(default_factory=dict)
+    ap: dict[int, list[str | int]] = field(default_factory=dict)
     hands: dict[int, list[str]] = field(default_factory=dict)
     discard: dict[int, list[str]] = field(default_factory=dict)
     forces: dict[int, list[str]] = field(default_factory=dict)  # kami Q-18, in effect
@@ -202,7 +209,6 @@ class KamiState(GameState):
     board: dict[str, Hex] = field(default_factory=dict)
     battle: Battle | None = None
     declaration: Declaration | None = None
-    declared_this_turn: bool = False
 
     shared_fields = ("cards",)
 
@@ -214,10 +220,11 @@ class KamiState(GameState):
 ZONES: tuple[Zone, ...] = (
     Zone("hand", "seat", False, Visibility.OWNER, description="手札: its owner's, limit 5."),
     Zone("deck", "seat", True, Visibility.JUDGES,
-         description="デッキ, face down. With the AP pile it is one pool of unseen cards: a "
-                     "card drawn is a recorded pick from the pool (kami Q-15)."),
+         description="デッキ, face down: AP cards paid back on top (K3), then cards whose "
+                     "identity is fixed only when drawn, a recorded pick (kami Q-15)."),
     Zone("ap", "seat", True, Visibility.JUDGES, adjustable=False,
-         description="AP置場, face down: its size is the seat's AP (0-10); nobody sees it."),
+         description="AP置場, face down: its size is the seat's AP (0-10); nobody at the table "
+                     "sees it; its cards' identities are fixed at a renewal."),
     Zone("discard", "seat", False, Visibility.EVERYONE,
          description="捨札置場, face up (kami Q-30); every card goes to its owner's."),
     Zone("field", "seat", False, Visibility.EVERYONE, address="hex A1:1L-A2:3R",

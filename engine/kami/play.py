@@ -151,7 +151,9 @@ def play_force(state: KamiState, seat: int, card: str, lasting: bool) -> None:
 
 
 def end_force(state: KamiState, seat: int, card: str) -> None:
-    """Q-18: a lasting force of one's own ends: to the discard pile."""
+    """Q-18: a lasting force of one's own ends, in its owner's action phase: to the discard
+    pile."""
+    require_action_phase(state, seat)
     if card not in state.forces[seat]:
         raise IllegalAction("card_not_in_zone", f"{card} is not among seat {seat}'s forces in "
                             "effect.")
@@ -227,9 +229,9 @@ def teleport_unit(state: KamiState, seat: int, from_hex: str) -> None:
     _arrive(state, to_hex, unit)
 
 
-def renew_deck(state: KamiState, seat: int) -> None:
+def renew_deck(state: KamiState, seat: int, chance: Chance) -> None:
     """K4: a voluntary renewal; refused with an empty discard pile (Q-13)."""
     require_action_phase(state, seat)
     if not state.discard[seat]:
         raise IllegalAction("discard_empty", "There is no discard pile to shuffle in.")
-    renew(state, seat)
+    renew(state, seat, chance)

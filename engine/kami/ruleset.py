@@ -16,6 +16,7 @@ from engine.core.zones import Zone
 from engine.kami import actions as act
 from engine.kami import battle, play, setup, turn
 from engine.kami.adjust import adjust
+from engine.kami.deck import unseen
 from engine.kami.holds import enforce_holds
 from engine.kami.legal import legal_actions
 from engine.kami.model import HEXES, PHASES, ZONES, Card, KamiState
@@ -36,6 +37,9 @@ class KamiOptions(Options):
                                                         "option's VP.")
     hold_colourless: Literal["additional", "overlapping"] = Field(
         default="additional", description="kami Q-10: colourless hold on top of coloured.")
+    renewal: Literal["shuffle_all", "discard_under"] = Field(
+        default="shuffle_all", description="kami Q-14: a renewal shuffles the discard pile with "
+        "the whole deck, or puts it, shuffled, under the deck.")
     spoils: Literal["off", "on"] = Field(
         default="off", description="§戦利品ルール: the spoils' value is reported at the end.")
 
@@ -49,7 +53,7 @@ Handler = Callable[[KamiState, Any, Chance], None]
 
 HANDLERS: dict[type[Action], Handler] = {
     act.Mulligan: lambda s, a, c: setup.mulligan(s, a.seat, c),
-    act.KeepHand: lambda s, a, c: setup.keep_hand(s, a.seat),
+    act.KeepHand: lambda s, a, c: setup.keep_hand(s, a.seat, c),
     act.DrawCard: lambda s, a, c: play.draw_card(s, a.seat, c),
     act.SetTerritory: lambda s, a, c: play.set_territory(s, a.seat, a.card, a.hex),
     act.ReplaceTerritory: lambda s, a, c: play.replace_territory(s, a.seat, a.card, a.hex),
@@ -64,12 +68,12 @@ HANDLERS: dict[type[Action], Handler] = {
     act.Reinforce: lambda s, a, c: battle.reinforce(s, a.seat, a.card),
     act.Interfere: lambda s, a, c: battle.interfere(s, a.seat, a.card),
     act.PassBattle: lambda s, a, c: battle.pass_battle(s, a.seat),
-    act.RenewDeck: lambda s, a, c: play.renew_deck(s, a.seat),
+    act.RenewDeck: lambda s, a, c: play.renew_deck(s, a.seat, c),
     act.EndActionPhase: lambda s, a, c: turn.end_action_phase(s, a.seat, c),
     act.DiscardToLimit: lambda s, a, c: turn.discard_to_limit(s, a.seat, list(a.cards)),
     act.DeclareVictory: lambda s, a, c: turn.declare_victory(s, a.seat),
     act.DeclareDefeat: lambda s, a, c: turn.declare_defeat(s, a.seat),
-    act.EndTurn: lambda s, a, c: turn.end_turn(s, a.seat),
+    act.EndTurn: lambda s, a, c: turn.end_turn(s, a.seat, c),
 }
 
 
@@ -132,8 +136,9 @@ class Kami(Ruleset):
         out: dict[Place, list[str]] = {}
         for seat in s.seats():
             out[Place("hand", seat)] = list(s.hands[seat])
-            out[Place("deck", seat)] = list(s.pool[seat])
-            out[Place("ap", seat)] = []
+            out[Place("deck", seat)] = [c for c in s.deck_top[seat] if isinstance(c, str)] + \
+                unseen(s, seat)
+            out[Place("ap", seat)] = [c for c in s.ap[seat] if isinstance(c, str)]
             out[Place("discard", seat)] = list(s.discard[seat])
             out[Place("forces", seat)] = list(s.forces[seat])
             stack = s.battle.stacks.get(seat, []) if s.battle else []
@@ -158,7 +163,7 @@ class Kami(Ruleset):
         values: dict[str, Any] = {"phase": s.phase}
         for seat in s.seats():
             values[f"vp:{seat}"] = s.vp[seat]
-            values[f"ap:{seat}"] = s.ap[seat]
+            values[f"ap:{seat}"] = len(s.ap[seat])
         return values
 
     def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
@@ -168,9 +173,11 @@ class Kami(Ruleset):
 
     def _set_phase(self, state: GameState, phase: str) -> None:
         s = _state(state)
-        if phase == "battle" and s.battle is None:
-            raise IllegalAction("bad_phase", "No battle is open.")
+        if (phase == "battle") != (s.battle is not None):
+            raise IllegalAction("bad_phase", "The battle phase is exactly the time a battle is "
+                                "open: resolve it (or open one) by recording its actions.")
         s.phase = phase
+        turn.settle_hand_limit(s)
 
     def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
         return view(_state(state), viewer, self.sees)

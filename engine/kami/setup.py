@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine.core.chance import Chance
 from engine.core.contract import MatchConfig, Options
 from engine.core.errors import IllegalAction, SetupError
-from engine.kami.deck import draw, refill_ap
+from engine.kami.deck import draw, refill_ap, shuffle_in
 from engine.kami.model import (
     DECK_SIZE,
     HAND_LIMIT,
@@ -50,15 +50,16 @@ def initial_state(config: MatchConfig, options: Options, cards: dict[str, Card],
     state = KamiState(
         game="kami", players=list(config.players), options=options.recorded(), cards=cards,
         active=first, first_player=first,
-        pool={s: [c for c, n in sorted(deck.items()) for _ in range(n)]
-              for s, deck in zip(seats, config.decks)},
-        deck={s: sum(deck.values()) for s, deck in zip(seats, config.decks)},
-        ap={s: 0 for s in seats}, hands={s: [] for s in seats},
+        layers={s: [] for s in seats}, deck_top={s: [] for s in seats},
+        deck_under={s: [] for s in seats},
+        ap={s: [] for s in seats}, hands={s: [] for s in seats},
         discard={s: [] for s in seats}, forces={s: [] for s in seats},
         vp={s: 0 for s in seats}, mulligans={s: 0 for s in seats},
         kept={s: False for s in seats}, hand_limit={s: HAND_LIMIT for s in seats},
         board={h: Hex() for h in HEXES})
     state.vp[state.other(first)] += SECOND_PLAYER_VP
+    for seat, deck in zip(seats, config.decks):  # §開始準備: each deck shuffled
+        shuffle_in(state, seat, [c for c, n in sorted(deck.items()) for _ in range(n)])
     for seat in seats:
         for _ in range(OPENING_HAND):
             draw(state, seat, chance)
@@ -84,33 +85,30 @@ def mulligan(state: KamiState, seat: int, chance: Chance) -> None:
     if state.mulligans[seat] >= MULLIGANS:
         raise IllegalAction("mulligan_limit", f"Seat {seat} has used its {MULLIGANS} "
                             "mulligans.")
-    hand = state.hands[seat]
-    state.pool[seat].extend(hand)
-    state.deck[seat] += len(hand)
-    hand.clear()
+    shuffle_in(state, seat, state.hands[seat])
+    state.hands[seat] = []
     for _ in range(OPENING_HAND):
         draw(state, seat, chance)
     state.mulligans[seat] += 1
     state.vp[state.other(seat)] += 1
     if state.mulligans[seat] == MULLIGANS:
-        _keep(state, seat)
+        _keep(state, seat, chance)
 
 
-def keep_hand(state: KamiState, seat: int) -> None:
+def keep_hand(state: KamiState, seat: int, chance: Chance) -> None:
     """kami Q-31: the seat keeps its hand."""
     _in_mulligans(state, seat)
-    _keep(state, seat)
+    _keep(state, seat, chance)
 
 
-def _keep(state: KamiState, seat: int) -> None:
+def _keep(state: KamiState, seat: int, chance: Chance) -> None:
     state.kept[seat] = True
     if all(state.kept.values()):
-        start_turn(state, state.first_player)
+        start_turn(state, state.first_player, chance)
 
 
-def start_turn(state: KamiState, seat: int) -> None:
+def start_turn(state: KamiState, seat: int, chance: Chance) -> None:
     """A turn begins with its action phase and the AP refill (K4)."""
     state.active = seat
     state.phase = "action"
-    state.declared_this_turn = False
-    refill_ap(state, seat)
+    refill_ap(state, seat, chance)

@@ -41,6 +41,13 @@ def _excess(state: KamiState, seat: int) -> int:
     return max(0, len(state.hands[seat]) - state.hand_limit[seat])
 
 
+def settle_hand_limit(state: KamiState) -> None:
+    """The hand-limit step ends by itself once nothing is over the limit (a judge raised the
+    limit or moved a card out of the hand)."""
+    if state.phase == "hand_limit" and not _excess(state, state.active):
+        state.phase = "judgment"
+
+
 def discard_to_limit(state: KamiState, seat: int, cards: list[str]) -> None:
     """§補充フェイズ: exactly the excess cards, from the hand, face up to the discard pile."""
     if state.phase != "hand_limit" or seat != state.active:
@@ -79,7 +86,6 @@ def declare_victory(state: KamiState, seat: int) -> None:
     if refusal is not None:
         raise refusal
     state.declaration = Declaration(seat=seat, turn=state.turn)
-    state.declared_this_turn = True
 
 
 def victory_refusal(state: KamiState, seat: int) -> IllegalAction | None:
@@ -101,7 +107,7 @@ def declare_defeat(state: KamiState, seat: int) -> None:
     _end(state, state.other(seat), "defeat_declared", f"seat {seat} declared defeat")
 
 
-def end_turn(state: KamiState, seat: int) -> None:
+def end_turn(state: KamiState, seat: int, chance: Chance) -> None:
     """The end of the turn: the opponent's pending declaration is tested (K2); the turn limit
     (Q-19); else the other seat's turn begins with its AP refill (K4)."""
     _require_judgment(state, seat)
@@ -119,9 +125,14 @@ def end_turn(state: KamiState, seat: int) -> None:
     limit = state.options.get("turn_limit")
     if limit and state.turn > limit:
         return  # the kernel calls time on scores (Q-19)
-    start_turn(state, state.other(seat))
+    start_turn(state, state.other(seat), chance)
 
 
 def _end(state: KamiState, winner: int, reason: str, detail: str) -> None:
+    """The game ends; under ``spoils: on`` the detail reports the spoils' value
+    (§戦利品ルールについて: the VP difference if the winner has more, else 1)."""
+    if state.options.get("spoils") == "on":
+        lead = state.vp[winner] - state.vp[state.other(winner)]
+        detail += f"; spoils value {lead if lead > 0 else 1}"
     state.result = MatchResult(winners=[winner], losers=[state.other(winner)], reason=reason,
                                detail=detail)

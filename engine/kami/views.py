@@ -10,7 +10,8 @@ from engine.core.contract import Action
 from engine.core.effects import Effect
 from engine.core.viewer import Viewer
 from engine.kami import actions as act
-from engine.kami.battle import BattleResolved
+from engine.kami.deck import ap, deck_size, unseen
+from engine.kami.effects import BattleResolved
 from engine.kami.model import HEXES, KamiState, Unit
 from engine.kami.setup import still_deciding
 
@@ -27,6 +28,11 @@ def _cards(state: KamiState, cards: Sequence[str]) -> list[dict[str, Any]]:
     return [_card(state, c) for c in cards]
 
 
+def _entries(state: KamiState, entries: Sequence[str | int]) -> list[dict[str, Any] | None]:
+    """Cards of the deck's top or the AP pile; None for one whose identity is not fixed."""
+    return [_card(state, e) if isinstance(e, str) else None for e in entries]
+
+
 def _unit(state: KamiState, unit: Unit) -> dict[str, Any]:
     return {**_card(state, unit.card), "owner": unit.owner, "damage": unit.damage,
             "lasting_damage": unit.lasting_damage,
@@ -39,10 +45,13 @@ def view(state: KamiState, viewer: Viewer, sees: Sees) -> dict[str, Any]:
     seats = []
     for s in state.seats():
         seats.append({
-            "seat": s, "vp": state.vp[s], "ap": state.ap[s], "deck_count": state.deck[s],
+            "seat": s, "vp": state.vp[s], "ap": ap(state, s), "deck_count": deck_size(state, s),
             "hand": _cards(state, sorted(state.hands[s])) if sees(viewer, "hand", s) else None,
             "hand_count": len(state.hands[s]), "hand_limit": state.hand_limit[s],
-            "unseen": _cards(state, sorted(state.pool[s])) if sees(viewer, "deck", s) else None,
+            "unseen": _cards(state, sorted(unseen(state, s))) if sees(viewer, "deck", s)
+            else None,
+            "deck_top": _entries(state, state.deck_top[s]) if sees(viewer, "deck", s) else None,
+            "ap_pile": _entries(state, state.ap[s]) if sees(viewer, "ap", s) else None,
             "discard": _cards(state, state.discard[s]), "forces": _cards(state, state.forces[s]),
             "mulligans": state.mulligans[s], "kept": state.kept[s]})
     board = {}
@@ -135,6 +144,12 @@ def _phrase(action: Action, before: KamiState | None, viewer: Viewer, sees: Sees
 
 
 def _battle_line(effect: BattleResolved, before: KamiState | None) -> str:
+    if effect.ended_by == "defender gone":
+        return f"The battle on {effect.hex} ends: the defender is gone, seat " \
+               f"{effect.survivor}'s attacker holds the hex."
+    if effect.ended_by:
+        return f"The battle on {effect.hex} ends: the attacker's hold failed and it is " \
+               "discarded (K7)."
     at = ", ".join(f"seat {s} AT {v}" for s, v in effect.attack)
     dead = ", ".join(_name(before, c) for c in effect.destroyed) or "nothing"
     held = f"seat {effect.survivor} holds {effect.hex}" if effect.survivor else \

@@ -81,8 +81,19 @@ def _adjust_illuminati(view: dict[str, Any], seat: int) -> dict[str, Any]:
             "move": {"card": card_id, "from_zone": "group_hand", "to_zone": "discard"}}
 
 
+def _adjust_kami(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A force's text discards the seat's first hand card (or gives it 1 VP)."""
+    hand = view["seats"][seat - 1]["hand"]
+    if hand:
+        return {"type": "adjust", "seat": seat, "reason": "force text: discard a card",
+                "move": {"card": hand[0]["id"], "from_zone": "hand", "to_zone": "discard"}}
+    vp = view["seats"][seat - 1]["vp"]
+    return {"type": "adjust", "seat": seat, "reason": "ability text: gain 1 VP",
+            "counter": {"name": "vp", "value": vp + 1}}
+
+
 ADJUSTERS: dict[str, Callable[[dict[str, Any], int], dict[str, Any]]] = {
-    "worldgainer": _adjust_worldgainer, "illuminati": _adjust_illuminati}
+    "worldgainer": _adjust_worldgainer, "illuminati": _adjust_illuminati, "kami": _adjust_kami}
 
 SCENARIOS = [
     Scenario("worldgainer", "short-concession", ["short", "undo", "concession"],
@@ -119,6 +130,17 @@ SCENARIOS = [
     Scenario("illuminati", "three-players-position-digests", ["position digests p1", "3 players",
                                                               "undo", "adjust", "turn limit"],
              players=3, options={"turn_limit": 5}, undo_at={25: 1}, adjust_at=[35]),
+    Scenario("kami", "short-concession", ["2 players", "short", "undo", "concession",
+                                          "position digests p1"],
+             undo_at={6: 1}, concede_at={14: 1}),
+    Scenario("kami", "declared-victory", ["long", "undo", "adjust", "natural end",
+                                          "position digests p1"],
+             options={"turn_limit": 60}, undo_at={30: 2}, adjust_at=[20, 50],
+             view_positions=4),
+    Scenario("kami", "table-turn-limit", ["table setup", "table chance", "turn limit", "adjust"],
+             options={"turn_limit": 6, "first_player": 2}, table_setup=True, adjust_at=[12]),
+    Scenario("kami", "in-progress", ["live match", "undo", "table chance"],
+             table_every=3, undo_at={12: 3}, stop_at=25),
 ]
 
 

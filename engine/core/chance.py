@@ -86,6 +86,10 @@ class HiddenCard(Outcome):
         """The stored form, marked hidden."""
         return {"kind": self.kind, "value": self.value, "hidden": True}
 
+    def needed(self) -> str:
+        """What a physical table enters for it: a judge looks at the face-down card."""
+        return f"the face-down card a judge looks at ({self.kind})"
+
 
 @dataclass(frozen=True)
 class CardRevealed(Outcome):

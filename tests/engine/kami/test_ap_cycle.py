@@ -12,6 +12,7 @@ import pytest
 
 from engine import JUDGE
 from engine.core.chance import SuppliedChance
+from engine.core.errors import IllegalAction
 from engine.kami.model import KamiState
 from tests.engine.kami.helpers import (
     RULES,
@@ -190,3 +191,13 @@ def test_q14_discard_under_keeps_the_remaining_deck_on_top() -> None:
     refused(state, act("end_action_phase", 1), "outcome_impossible", SuppliedChance(["SCOUT"]))
     state = play_with(state, act("end_action_phase", 1), "ROCK")
     assert state.hands[1] == ["ROCK"]
+
+
+def test_q15_a_table_renewal_asks_for_the_ap_cards_a_judge_looks_at() -> None:
+    """kami Q-15, K4: at a physical table nobody turns the AP pile over, so a renewal asks for
+    its unfixed cards as hidden outcomes a judge enters; none entered: refused, saying so."""
+    state = build(pool={1: rocks(10)}, ap={1: 5}, discard={1: ["SCOUT"]})
+    with pytest.raises(IllegalAction) as refusal:
+        RULES.apply(state, act("renew_deck", 1), SuppliedChance([]))
+    assert refusal.value.reason == "outcome_missing"
+    assert "a judge looks at" in refusal.value.message

@@ -196,7 +196,8 @@ def state_copier(name: str) -> Iterator[None]:
 
 
 ENGINE_GAMES = [("World Gainer, 2 players", "worldgainer", 2, {}),
-                ("Illuminati, 4 players", "illuminati", 4, ILLUMINATI_OPTIONS)]
+                ("Illuminati, 4 players", "illuminati", 4, ILLUMINATI_OPTIONS),
+                ("Kami no Kijutsu, 2 players", "kami", 2, {"turn_limit": 40})]
 
 
 def engine_rates(repeats: int, quick: bool) -> None:

@@ -66,16 +66,17 @@ def organiser(caller: Caller, what: str) -> Identity:
 
 
 def actor(caller: Caller, match_id: UUID, action: Mapping[str, Any], *,
-          outcomes: bool, table_match: bool) -> Identity:
+          outcomes: bool, table_match: bool, judges_only: bool) -> Identity:
     """Who records ``action`` in ``match_id``, checked before the rules see it (so a refusal
     says nothing about the game): staff for any seat, a seat credential for its own seat only;
-    adjustments are the judges'; a seat supplies chance outcomes only in a match whose setup
-    was entered from a physical table, never in one the seed decides."""
+    a judge's acts (adjustments, rulings: ``judges_only``) are the judges'; a seat supplies
+    chance outcomes only in a match whose setup was entered from a physical table, never in one
+    the seed decides."""
     identity = signed_in(caller, "Recording an action")
     if identity.is_staff:
         return identity
-    if action.get("type") == "adjust":
-        raise Forbidden("judges_only", "Adjustments are made by judges.")
+    if judges_only:
+        raise Forbidden("judges_only", "Adjustments and rulings are made by judges.")
     seat = action.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or \
             not identity.may_act_for(match_id, seat):

@@ -71,7 +71,9 @@ def sample_config(ruleset: Ruleset, players: int,
 
 # Random play rarely builds a winning structure in Illuminati: time is called instead.
 PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12},
-                                              "kami": {"turn_limit": 40}}
+                                              "kami": {"turn_limit": 40},
+                                              "grail": {"turn_limit": 30,
+                                                        "max_combat_rounds": 20}}
 MAX_ACTIONS = 5_000
 
 

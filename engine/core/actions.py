@@ -20,6 +20,7 @@ class Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     card_flows: ClassVar[tuple[CardFlow, ...]] = ()
     consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds it may ask chance for, in order
+    judges_only: ClassVar[bool] = False  # a judge's act (a ruling), never a player's
 
     seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
 
@@ -79,6 +80,7 @@ class Adjust(Action):
     """C3: a judge's (or both players') manual adjustment for a card effect, with a reason."""
 
     type: Literal["adjust"] = "adjust"
+    judges_only = True
     reason: str = Field(min_length=3, max_length=500,
                         description="Why, in words: shown in every transcript.")
     move: CardMove | None = None

@@ -215,6 +215,11 @@ class Ruleset(ABC):
         types = {k.kind: k.type for k in self.outcome_kinds}
         return [outcome_from_data(o, types) for o in outcomes]
 
+    def judges_only(self, action_type: object) -> bool:
+        """Whether actions of ``action_type`` are a judge's (an adjustment, a ruling)."""
+        model = self._models.get(str(action_type))
+        return model is not None and model.judges_only
+
     def action_types(self) -> list[str]:
         """The action type names, game actions first."""
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)

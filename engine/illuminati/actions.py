@@ -276,6 +276,7 @@ class RuleClaim(Action):
     """A judge's ruling on the disputed claim of ``seat`` (the claimant)."""
 
     type: Literal["rule_claim"] = "rule_claim"
+    judges_only = True
     upheld: bool
     reason: str = Field(min_length=3, max_length=300)
 

@@ -11,6 +11,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import ActionError
+from engine.registry import get_game
 from replay import access
 from replay.api.limits import Plain
 from replay.api.wire import CallerDep, KirokuDep, respond
@@ -49,10 +50,10 @@ class UndoCreate(BaseModel):
 def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
                   body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
-    supplied = body.outcomes is not None
-    by = access.actor(caller, match_id, body.action, outcomes=supplied,
-                      table_match=supplied and kiroku.recorder.get_match(match_id)
-                      .setup_from_table)
+    match = kiroku.recorder.get_match(match_id)
+    by = access.actor(caller, match_id, body.action, outcomes=body.outcomes is not None,
+                      table_match=match.setup_from_table,
+                      judges_only=get_game(match.game).judges_only(body.action.get("type")))
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version)
     return respond(request, {"match_id": str(match_id), "version": done.version,

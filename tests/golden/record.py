@@ -92,8 +92,23 @@ def _adjust_kami(view: dict[str, Any], seat: int) -> dict[str, Any]:
             "counter": {"name": "vp", "value": vp + 1}}
 
 
+def _adjust_grail(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event's text costs the seat's first warrior 1 valor (or moves a hand card to the
+    court discard pile)."""
+    me = view["seats"][seat - 1]
+    if me["warriors"]:
+        warrior = me["warriors"][0]
+        return {"type": "adjust", "seat": seat, "reason": "event text: -1 valor",
+                "counter": {"name": f"valor:{warrior['id']}",
+                            "value": max(1, warrior["valor"] - 1)}}
+    return {"type": "adjust", "seat": seat, "reason": "event text: discard a card",
+            "move": {"card": me["hand"][0]["id"], "from_zone": "hand",
+                     "to_zone": "court_discard"}}
+
+
 ADJUSTERS: dict[str, Callable[[dict[str, Any], int], dict[str, Any]]] = {
-    "worldgainer": _adjust_worldgainer, "illuminati": _adjust_illuminati, "kami": _adjust_kami}
+    "worldgainer": _adjust_worldgainer, "illuminati": _adjust_illuminati, "kami": _adjust_kami,
+    "grail": _adjust_grail}
 
 SCENARIOS = [
     Scenario("worldgainer", "short-concession", ["short", "undo", "concession"],
@@ -141,6 +156,20 @@ SCENARIOS = [
              options={"turn_limit": 6, "first_player": 2}, table_setup=True, adjust_at=[12]),
     Scenario("kami", "in-progress", ["live match", "undo", "table chance"],
              table_every=3, undo_at={12: 3}, stop_at=25),
+    Scenario("grail", "two-players-long", ["2 players", "long", "undo", "adjust",
+                                          "position digests p1"],
+             options={"max_combat_rounds": 20}, max_actions=700, undo_at={60: 2},
+             adjust_at=[40, 200], view_positions=4),
+    Scenario("grail", "three-players-concession", ["3 players", "concession", "undo",
+                                                  "turn limit"],
+             players=3, options={"max_combat_rounds": 20, "turn_limit": 12},
+             undo_at={30: 1}, concede_at={80: 3}),
+    Scenario("grail", "four-players-table", ["4 players", "table setup", "table chance",
+                                            "turn limit", "adjust"],
+             players=4, options={"max_combat_rounds": 20, "turn_limit": 6}, table_setup=True,
+             adjust_at=[25]),
+    Scenario("grail", "in-progress", ["live match", "undo", "table chance"],
+             options={"max_combat_rounds": 20}, table_every=4, undo_at={20: 2}, stop_at=60),
 ]
 
 

@@ -32,7 +32,8 @@ from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
 
-CASES = [(g, n) for g in games() for n in sorted({g.min_players, min(g.max_players, 4)})]
+CASES = [(g, n) for g in games()
+         for n in sorted({g.min_players, min(g.max_players, 3), min(g.max_players, 4)})]
 
 
 def _card_id(instance: str) -> str:
@@ -106,10 +107,13 @@ def _hidden(knowledge: _Knowledge, position: int, viewer: Viewer) -> set[str]:
 
 
 def _leaks(text: str, hidden: set[str], names: dict[str, str], known: set[str]) -> list[str]:
-    known_names = {names.get(c) for c in known}
+    known_names = {names[c] for c in known if c in names}
     found = [c for c in hidden if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", text)]
+    shown = text  # a hidden name inside a known card's longer name is no leak ("Sunholt" in
+    for name in sorted(known_names, key=len, reverse=True):  # "King Berenger of Sunholt")
+        shown = shown.replace(name, "")
     found += [names[c] for c in hidden if c in names and names[c] not in known_names
-              and names[c] in text]
+              and names[c] in shown]
     return sorted(found)
 
 
@@ -217,3 +221,6 @@ def test_the_scanner_finds_a_leak() -> None:
     assert _leaks(text, {"WGS-021"}, names, set()) == ["Solar Union Cadet"]
     assert _leaks(text, {"WGS-021"}, names, {"WGS-099"}) == []
     assert _leaks(text, set(), names, set()) == []
+    kings = {"K": "King Berenger of Sunholt", "D": "Sunholt"}
+    assert _leaks('{"name": "King Berenger of Sunholt"}', {"D"}, kings, {"K"}) == []
+    assert _leaks('{"name": "Sunholt"}', {"D"}, kings, {"K"}) == ["Sunholt"]

@@ -346,3 +346,16 @@ def test_anyone_can_hold_the_match_against_the_receipts_they_kept(cast: Cast) ->
     forged = [{**kept[0], "head": "0" * 64}]
     report = cast.anonymous.post(f"/matches/{cast.match_id}/audit", json=forged).json()
     assert report["ok"] is False and report["failure"]["reason"] == "bad_receipt"
+
+
+def test_a_ruling_is_a_judges_act_not_a_players(server: Server, cast: Cast) -> None:
+    """A claim's ruling (Illuminati's rule_claim here) is refused to a seat, like an
+    adjustment, whatever the claim: a player never rules on their own dispute."""
+    with server.client(server.organiser_token) as organiser:
+        made = organiser.post("/matches", json={
+            "game": "illuminati", "players": ["Ann", "Ben"],
+            "decks": ["paper_trail", "boardroom_shadows"]}).json()
+    with server.client(made["seats"][0]["token"]) as seat:
+        error(seat.post(f"/matches/{made['match_id']}/actions", json={"action": {
+            "type": "rule_claim", "seat": 1, "upheld": True, "reason": "I say so"}}),
+            403, "forbidden", "judges_only")

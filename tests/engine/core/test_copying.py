@@ -25,6 +25,8 @@ from engine.core import copying
 from engine.core.contract import Ruleset, replace_state
 from engine.core.copying import copier_for, copy_any, copy_state
 from engine.core.data import to_data
+from engine.grail.model import Claim as GrailClaim
+from engine.grail.model import GrailAttempt, GrailState, HonourOffer
 from engine.illuminati.model import Claim, IlluminatiState, Link
 from tests.engine.test_conformance import playout
 
@@ -109,7 +111,19 @@ def states(request: pytest.FixtureRequest) -> list[GameState]:
         found += playout(rules, seed, players)["states"]
     if game == "illuminati":
         found.append(_with_claim_and_link(found[len(found) // 2]))
+    if game == "grail":
+        found.append(_with_grail_and_claims(found[len(found) // 2]))
     return found
+
+
+def _with_grail_and_claims(state: Any) -> GrailState:
+    """Random play seldom seeks the grail or claims an alternate victory: added by hand."""
+    made: GrailState = copy_state(state)
+    made.grail = GrailAttempt(seat=1, knight="k@1.1", eligible=["q@1.2"])
+    made.victory_claim = GrailClaim(seat=1, what="alternate_victory", about="k@1.1")
+    made.claims.append(GrailClaim(seat=2, what="quest", about="q@2.1", disputed_by=1))
+    made.honour_offer = HonourOffer(challenger="a@1.1", target="b@2.1")
+    return made
 
 
 def _with_claim_and_link(state: Any) -> IlluminatiState:

@@ -1,0 +1,127 @@
+"""The basic rules every section uses (基本構成細則 L44-59): drawing and deck-out (C2), quest
+reveals and reshuffles (L236, OQ-5), valor and destruction at 0 (L52, OQ-30), winning."""
+
+from __future__ import annotations
+
+from engine.core.chance import Chance
+from engine.core.contract import MatchResult
+from engine.core.errors import IllegalAction
+from engine.grail.model import GrailState, Warrior
+
+
+def draw_court(state: GrailState, seat: int, chance: Chance) -> None:
+    """One court card into the hand, a recorded pick seen by its seat; an empty court deck
+    loses (C2, 勝利条件 L21)."""
+    deck = state.court[seat]
+    if not deck:
+        lose(state, seat, "deck_out", f"seat {seat} had to draw from an empty court deck")
+        return
+    card = chance.draw("draw", deck, seat)
+    deck.remove(card)
+    state.hands[seat].append(card)
+
+
+def reveal_quest(state: GrailState, seat: int, chance: Chance) -> str | None:
+    """A new active quest for ``seat``: a public pick from its quest deck, the quest discard
+    shuffled in first when the deck is empty (L236, OQ-5); None if there is no quest card at
+    all (OQ-6)."""
+    deck = state.quests[seat]
+    if not deck:
+        deck.extend(state.quest_discard[seat])
+        state.quest_discard[seat].clear()
+    if not deck:
+        state.active_quest[seat] = None
+        return None
+    card = chance.reveal("quest", deck)
+    deck.remove(card)
+    state.active_quest[seat] = card
+    return card
+
+
+def owner_of(instance: str) -> int:
+    """The seat that owns a card instance (``card@seat.n``)."""
+    return int(instance.partition("@")[2].partition(".")[0])
+
+
+def find_warrior(state: GrailState, instance: str) -> Warrior:
+    """A warrior on the field, or ``not_on_field``."""
+    found = state.warrior(instance)
+    if found is None:
+        raise IllegalAction("not_on_field", f"{instance} is not a warrior on the field.")
+    return found
+
+
+def own_warrior(state: GrailState, seat: int, instance: str) -> Warrior:
+    """One of ``seat``'s warriors, or ``not_your_warrior``."""
+    found = state.warrior(instance)
+    if found is None or found.owner != seat:
+        raise IllegalAction("not_your_warrior", f"{instance} is not a warrior of seat {seat}.")
+    return found
+
+
+def destroy(state: GrailState, warrior: Warrior) -> None:
+    """A warrior leaves the field: it and everything attached to it go to its owner's court
+    discard pile (仲間 L297, 報酬 L313); a king's pending victory challenge is void (L187)."""
+    state.warriors[warrior.owner] = [w for w in state.warriors[warrior.owner]
+                                     if w is not warrior]
+    state.court_discard[warrior.owner].append(warrior.card)
+    for card in warrior.attached:
+        state.court_discard[owner_of(card)].append(card)
+    warrior.attached = []
+    offer = state.honour_offer
+    if offer is not None and warrior.card in (offer.challenger, offer.target):
+        state.honour_offer = None  # the challenge ends with its warrior gone
+    kings = state.victory_challenges.get(warrior.owner, [])
+    if warrior.card in kings:
+        kings.remove(warrior.card)
+        if not kings:
+            del state.victory_challenges[warrior.owner]
+
+
+def change_valor(state: GrailState, warrior: Warrior, delta: int) -> None:
+    """Valor changes at once and stays (L52); it never goes below 0 and a warrior at 0 is
+    destroyed at once (OQ-30)."""
+    warrior.valor = max(0, warrior.valor + delta)
+    if warrior.valor == 0 and state.warrior(warrior.card) is warrior:
+        destroy(state, warrior)
+
+
+def win(state: GrailState, seat: int, reason: str, detail: str) -> None:
+    """``seat`` wins the match."""
+    state.result = MatchResult(winners=[seat], losers=[s for s in state.seats() if s != seat],
+                               reason=reason, detail=detail)
+
+
+def lose(state: GrailState, seat: int, reason: str, detail: str) -> None:
+    """``seat`` loses: in 2 players the other wins; with more it is eliminated (OQ-3
+    ``deck_out_multiplayer: eliminate``, or ``others_win``: the match ends)."""
+    others = [s for s in state.in_play() if s != seat]
+    if len(others) == 1 or state.options.get("deck_out_multiplayer") == "others_win":
+        state.result = MatchResult(winners=others, losers=[seat], reason=reason, detail=detail)
+        return
+    eliminate(state, seat)
+
+
+def eliminate(state: GrailState, seat: int) -> None:
+    """OQ-37: all the seat's cards leave the game; its combat ends with no result, its grail
+    attempt and victory challenge are void; the turn passes on if it was active."""
+    state.eliminated.append(seat)
+    for warrior in list(state.warriors[seat]):
+        destroy(state, warrior)
+    quest = state.active_quest[seat]
+    if quest is not None:
+        state.quest_discard[seat].append(quest)
+    state.active_quest[seat] = None
+    state.victory_challenges.pop(seat, None)
+    if state.combat is not None and any(s.seat == seat for s in state.combat.sides):
+        state.combat = None
+    if state.grail is not None and state.grail.seat == seat:
+        state.grail = None
+    offer = state.honour_offer
+    if offer is not None and seat in (owner_of(offer.challenger), owner_of(offer.target)):
+        state.honour_offer = None
+    if state.reward_due is not None and owner_of(state.reward_due) == seat:
+        state.reward_due, state.reward_value = None, 0
+    if state.victory_claim is not None and state.victory_claim.seat == seat:
+        state.victory_claim = None
+    state.claims = [c for c in state.claims if c.seat != seat]

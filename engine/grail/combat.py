@@ -1,0 +1,218 @@
+"""Combat (各戦闘の処理 L189-219; G1; grail OQ-13, OQ-14, OQ-15, OQ-16, OQ-21, OQ-29, OQ-30,
+OQ-31, OQ-33, OQ-34).
+
+A combat has two sides. Each round: a card window (combat actions, spells in a mortal combat),
+then ``roll_round``: both sides roll 2d6; round prowess = PRO + dice + modifiers; the higher hits,
+both on a tie; a hit deals strength minus the target's armour; normal plus permanent damage at
+endurance is a mortal wound (G1). Rounds repeat until a mortal wound or an accepted surrender.
+Then the result (E1), healing (E2: knights and kings, 1 valor, mortal combats only) and the
+consequences of the kind of combat (E3), which ``engine.grail.outcomes`` applies.
+"""
+
+from __future__ import annotations
+
+from engine.core.chance import Chance
+from engine.core.errors import IllegalAction
+from engine.grail.basics import change_valor, destroy, owner_of
+from engine.grail.model import Combat, GrailState, Side
+
+FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
+
+
+def start_combat(state: GrailState, kind: str, first: Side, second: Side) -> None:
+    """戦闘の開始 L191-192: one against one; the first side attacks (both defend in a title
+    challenge)."""
+    state.combat = Combat(kind=kind, sides=[first, second])  # type: ignore[arg-type]
+
+
+def require_combat(state: GrailState) -> Combat:
+    """The combat in progress, or ``no_combat``."""
+    if state.combat is None:
+        raise IllegalAction("no_combat", "No combat is in progress.")
+    return state.combat
+
+
+def participant(combat: Combat, seat: int) -> int:
+    """The index of ``seat``'s warrior side (``not_in_combat``)."""
+    for i, side in enumerate(combat.sides):
+        if side.seat == seat and not side.quest:
+            return i
+    raise IllegalAction("not_in_combat", f"Seat {seat} has no warrior in this combat.")
+
+
+def stats(state: GrailState, side: Side) -> tuple[int, int, int, int]:
+    """(prowess, strength, endurance, armour) of a side: printed values; armour adds the
+    printed armour of the rewards attached to a warrior (OQ-33)."""
+    card = state.card(side.fighter)
+    armour = card.armour
+    warrior = state.warrior(side.fighter)
+    if warrior is not None:
+        armour += sum(state.card(c).armour for c in warrior.attached)
+    return card.prowess, card.strength, card.endurance, armour
+
+
+def damage_of(state: GrailState, side: Side) -> int:
+    """Normal plus permanent damage of a side (a quest keeps its own, 討伐クエスト L153)."""
+    warrior = state.warrior(side.fighter)
+    if warrior is None:
+        return side.damage
+    return warrior.damage + warrior.permanent_damage
+
+
+def _hit(state: GrailState, side: Side, amount: int) -> None:
+    warrior = state.warrior(side.fighter)
+    if warrior is None:
+        side.damage += amount
+    else:
+        warrior.damage += amount
+
+
+def roll_round(state: GrailState, seat: int, prowess: list[int], strength: list[int],
+               armour: list[int], chance: Chance) -> tuple[tuple[int, int], ...]:
+    """G1: one round; returns each side's (dice total, round prowess). The modifiers are the
+    ones declared for this round (OQ-32)."""
+    combat = require_combat(state)
+    participant(combat, seat)
+    if combat.step != "cards":
+        raise IllegalAction("decision_pending", "The combat waits on a surrender answer or "
+                            "on healing.")
+    rolls, totals, strengths, armours = [], [], [], []
+    for i, side in enumerate(combat.sides):
+        pro, strg, _, arm = stats(state, side)
+        dice = chance.roll("die", 6) + chance.roll("die", 6)
+        rolls.append(dice)
+        totals.append(pro + dice + prowess[i])
+        strengths.append(strg + strength[i])
+        armours.append(arm + armour[i])
+    hits = [totals[0] >= totals[1], totals[1] >= totals[0]]  # a tie: both hit
+    for i in (0, 1):
+        if hits[i]:
+            _hit(state, combat.sides[1 - i], max(0, strengths[i] - armours[1 - i]))
+    for side in combat.sides:
+        if damage_of(state, side) >= stats(state, side)[2]:
+            side.wounded = True
+    combat.round += 1
+    if any(side.wounded for side in combat.sides):
+        fix_result(state, combat)
+    elif combat.round >= int(state.options.get("max_combat_rounds") or 0) > 0:
+        combat.result = "draw"  # OQ-31: time called on the combat, nobody wounded
+        combat.heal_pending = []
+        combat.step = "heal"
+    return tuple(zip(rolls, totals))
+
+
+def fix_result(state: GrailState, combat: Combat, surrendered: int | None = None) -> None:
+    """E1 (戦闘の終了 L215-217): a surrender loses; else the one side free of a mortal wound
+    wins; both wounded is a draw. A king under a victory challenge whose side loses is
+    discarded at once, before healing (L186, OQ-21). Then the heal window, if anyone may heal
+    (mortal combats, knights and kings)."""
+    if surrendered is not None:
+        combat.result = f"win:{1 - surrendered}"
+        combat.surrendered = True
+    else:
+        free = [i for i, s in enumerate(combat.sides) if not s.wounded]
+        combat.result = f"win:{free[0]}" if len(free) == 1 else "draw"
+    for side in combat.sides:
+        side.was_wounded = side.wounded
+    _victory_challenge_losses(state, combat)
+    combat.heal_pending = [] if combat.kind in FORMAL else [
+        i for i, s in enumerate(combat.sides) if not s.quest and _healable(state, s)]
+    combat.step = "heal"
+
+
+def loser(combat: Combat) -> int | None:
+    """The index of the side that lost, None for a draw or no result yet."""
+    if combat.result.startswith("win:"):
+        return 1 - int(combat.result[4:])
+    return None
+
+
+def _victory_challenge_losses(state: GrailState, combat: Combat) -> None:
+    lost = loser(combat)
+    if lost is None:
+        return
+    side = combat.sides[lost]
+    king = side.for_king or side.fighter
+    seat = owner_of(king)
+    if king in state.victory_challenges.get(seat, []):
+        warrior = state.warrior(king)
+        if warrior is not None:
+            destroy(state, warrior)
+
+
+def _healable(state: GrailState, side: Side) -> bool:
+    warrior = state.warrior(side.fighter)
+    return warrior is not None and state.card(warrior.card).is_knight and (
+        warrior.damage > 0 or side.wounded)
+
+
+def support(state: GrailState, seat: int, warrior_id: str) -> None:
+    """OQ-28: in a mortal combat's card window, a warrior of a participant's controller that is
+    not fighting supports once per combat; on its controller's own turn it uses its challenge
+    action."""
+    combat = require_combat(state)
+    participant(combat, seat)
+    if combat.kind in FORMAL:
+        raise IllegalAction("no_support_in_duel", "Nobody supports in a formal combat (決闘 "
+                            "L141).")
+    if combat.step != "cards":
+        raise IllegalAction("wrong_step", "Support comes before a roll.")
+    warrior = state.warrior(warrior_id)
+    if warrior is None or warrior.owner != seat:
+        raise IllegalAction("not_your_warrior", f"{warrior_id} is not a warrior of seat {seat}.")
+    if any(s.fighter == warrior_id for s in combat.sides) or warrior_id in combat.supporters:
+        raise IllegalAction("cannot_support", "A fighter, or a warrior that has supported in "
+                            "this combat, does not support.")
+    if seat == state.active:
+        if warrior.acted:
+            raise IllegalAction("already_acted", f"{state.card(warrior_id).name} has acted.")
+        warrior.acted = True
+    combat.supporters.append(warrior_id)
+
+
+def request_surrender(state: GrailState, seat: int) -> None:
+    """交戦処理 L206-208, OQ-13: once per participant per combat, after a round and before the
+    next roll, never in a title challenge. A quest always accepts, with a certain mortal wound
+    (OQ-15)."""
+    combat = require_combat(state)
+    index = participant(combat, seat)
+    side = combat.sides[index]
+    if combat.kind == "title":
+        raise IllegalAction("no_surrender_in_title", "There is no surrender in a title "
+                            "challenge (タイトルチャレンジ L179).")
+    if combat.step != "cards" or combat.round < 1:
+        raise IllegalAction("wrong_step", "A surrender is asked after a round, before the next "
+                            "roll.")
+    if side.surrender_used:
+        raise IllegalAction("surrender_used", "This side has asked to surrender in this combat.")
+    side.surrender_used = True
+    if combat.sides[1 - index].quest:
+        side.wounded = True  # L212: to a quest the wound is certain
+        fix_result(state, combat, surrendered=index)
+        return
+    combat.surrender_by = index
+    combat.step = "surrender_answer"
+
+
+def answer_surrender(state: GrailState, seat: int, accept: bool, wound: bool) -> None:
+    """L208-213: refusing costs a knight or king 2 valor (its king's, for a champion, OQ-16);
+    accepted, a mortal combat may wound the surrenderer; either way the surrenderer loses."""
+    combat = require_combat(state)
+    if combat.step != "surrender_answer" or combat.surrender_by is None:
+        raise IllegalAction("no_surrender", "No surrender waits for an answer.")
+    asked = combat.surrender_by
+    answering = combat.sides[1 - asked]
+    if answering.seat != seat:
+        raise IllegalAction("not_your_decision", f"Seat {answering.seat} answers.")
+    combat.surrender_by = None
+    if not accept:
+        combat.step = "cards"
+        payer = state.warrior(answering.for_king or answering.fighter)
+        if payer is not None and state.card(payer.card).is_knight:
+            change_valor(state, payer, -2)
+            if state.warrior(answering.fighter) is None:  # OQ-30: gone, it loses
+                fix_result(state, combat, surrendered=1 - asked)
+        return
+    if wound and combat.kind not in FORMAL:
+        combat.sides[asked].wounded = True
+    fix_result(state, combat, surrendered=asked)

@@ -190,6 +190,13 @@ class Support(Action):
     warrior: str = Instance
 
 
+class NameChampion(Action):
+    """OQ-17 (``title_champion: on``): a king in a title challenge names a champion, or none."""
+
+    type: Literal["name_champion"] = "name_champion"
+    champion: str | None = Field(default=None, min_length=3, max_length=60)
+
+
 class RequestSurrender(Action):
     """交戦処理 L206-208: once per participant per combat, never in a title challenge."""
 
@@ -270,7 +277,8 @@ ACTIONS: tuple[type[Action], ...] = (
     ClaimAlternateVictory, RefreshQuest, EndPhase, PlaceDomain, DeployWarrior, AttachCard,
     TransferCard, PayUpkeep, AttemptQuest, TakeQuestReward, StartGrailQuest, AbandonGrailQuest,
     ChallengeHonour, AnswerHonour, ChallengeMortal, DeclareVictoryChallenge, PlayCombatAction,
-    CastSpell, PlayEvent, RollRound, Support, RequestSurrender, AnswerSurrender, Heal, FinishCombat,
+    CastSpell, PlayEvent, RollRound, Support, NameChampion,
+    RequestSurrender, AnswerSurrender, Heal, FinishCombat,
     ChooseRewardLoss, EndTurn, AcceptClaim, Dispute, RuleClaim, EndCombat)
 
 OUTCOME_KINDS = (

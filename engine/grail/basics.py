@@ -115,6 +115,7 @@ def eliminate(state: GrailState, seat: int) -> None:
     state.victory_challenges.pop(seat, None)
     if state.combat is not None and any(s.seat == seat for s in state.combat.sides):
         state.combat = None
+        state.champions_to_name = []
     if state.grail is not None and state.grail.seat == seat:
         state.grail = None
     offer = state.honour_offer

@@ -21,8 +21,35 @@ FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
 
 def start_combat(state: GrailState, kind: str, first: Side, second: Side) -> None:
     """戦闘の開始 L191-192: one against one; the first side attacks (both defend in a title
-    challenge)."""
-    state.combat = Combat(kind=kind, sides=[first, second])  # type: ignore[arg-type]
+    challenge). Under ``title_champion: on`` (OQ-17) each king of a title challenge may first
+    name a champion."""
+    combat = Combat(kind=kind, sides=[first, second])  # type: ignore[arg-type]
+    if kind == "title" and state.options.get("title_champion") == "on":
+        state.champions_to_name = [i for i, s in enumerate(combat.sides)
+                                   if state.card(s.fighter).kind == "king"]
+        if state.champions_to_name:
+            combat.step = "champions"
+    state.combat = combat
+
+
+def name_champion(state: GrailState, seat: int, champion: str | None) -> None:
+    """OQ-17 (``title_champion: on``): a king in a title challenge names another warrior of
+    his own field to fight for him (or none); the results fall on the king."""
+    combat = require_combat(state)
+    index = next((i for i in state.champions_to_name if combat.sides[i].seat == seat), None)
+    if combat.step != "champions" or index is None:
+        raise IllegalAction("no_champion", "No king of this seat names a champion now.")
+    side = combat.sides[index]
+    if champion is not None:
+        stand_in = state.warrior(champion)
+        if stand_in is None or stand_in.owner != seat or \
+                any(s.fighter == champion for s in combat.sides):
+            raise IllegalAction("no_champion", "A champion is another warrior of the king's "
+                                "own field.")
+        side.for_king, side.fighter = side.fighter, champion
+    state.champions_to_name.remove(index)
+    if not state.champions_to_name:
+        combat.step = "cards"
 
 
 def require_combat(state: GrailState) -> Combat:

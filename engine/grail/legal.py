@@ -28,6 +28,8 @@ def to_act(state: GrailState) -> list[int]:
         return waiting_on(state)
     combat = state.combat
     if combat is not None:
+        if combat.step == "champions":
+            return sorted({combat.sides[i].seat for i in state.champions_to_name})
         if combat.step == "cards":
             return sorted({s.seat for s in combat.sides if not s.quest})
         if combat.step == "surrender_answer" and combat.surrender_by is not None:
@@ -77,6 +79,11 @@ def legal_actions(state: GrailState, seat: int) -> list[Action]:
 def _combat(state: GrailState, seat: int) -> list[Action]:
     combat = state.combat
     assert combat is not None
+    if combat.step == "champions":
+        fighters = {s.fighter for s in combat.sides}
+        return [listed(act.NameChampion, seat=seat)] + [
+            listed(act.NameChampion, seat=seat, champion=w.card)
+            for w in state.warriors[seat] if w.card not in fighters]
     if combat.step == "cards":
         out: list[Action] = [listed(act.RollRound, seat=seat)]
         side = next(s for s in combat.sides if s.seat == seat and not s.quest)

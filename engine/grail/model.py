@@ -122,7 +122,7 @@ class Combat:
     kind: Literal["quest", "mortal", "honour", "title"]
     sides: list[Side] = field(default_factory=list)
     round: int = 0
-    step: Literal["cards", "surrender_answer", "heal", "honour_reward"] = "cards"
+    step: Literal["champions", "cards", "surrender_answer", "heal", "honour_reward"] = "cards"
     surrender_by: int | None = None  # side index asking
     result: str = ""  # "", "win:0", "win:1", "draw" once fixed (E1)
     surrendered: bool = False  # the result came from an accepted surrender
@@ -191,8 +191,12 @@ class GrailState(GameState):
     accepted: list[int] = field(default_factory=list)  # seats that accepted it
     first_player: int = 1
     spells_cast: list[str] = field(default_factory=list)  # casters this round (OQ-25)
+    # the combat's king sides still to name a champion (OQ-17 ``title_champion: on``); a late
+    # field, left out of positions while empty
+    champions_to_name: list[int] = field(default_factory=list)
 
     shared_fields = ("cards",)
+    late_fields = ("champions_to_name",)
 
     def card(self, instance: str) -> Card:
         """The definition of a card instance."""

@@ -87,15 +87,15 @@ def _quest(state: GrailState, combat: Combat, lost: int | None, chance: Chance) 
 
 
 def _title(state: GrailState, combat: Combat, lost: int | None) -> None:
-    """L180-181: the loser is discarded, both on a draw; the winner's damage resets; no valor."""
+    """L180-181: the loser is discarded (a king, not his champion: OQ-17), both on a draw; the
+    winner's damage resets; no valor."""
     for i, side in enumerate(combat.sides):
-        warrior = state.warrior(side.fighter)
-        if warrior is None:
-            continue
-        if lost is None or lost == i:
-            destroy(state, warrior)
-        else:
-            warrior.damage = 0
+        fighter = state.warrior(side.fighter)
+        if fighter is not None:
+            fighter.damage = 0
+        staked = state.warrior(side.for_king or side.fighter)
+        if staked is not None and (lost is None or lost == i):
+            destroy(state, staked)
 
 
 def _honour(state: GrailState, combat: Combat, lost: int | None) -> None:

@@ -38,8 +38,9 @@ class GrailOptions(Options):
                                                                        description="OQ-20.")
     spell_limit: Literal["per_round", "per_turn"] = Field(default="per_round",
                                                           description="OQ-25.")
-    title_champion: Literal["off"] = Field(default="off", description="OQ-17: no champion in "
-                                           "a title challenge ('on' is not offered yet).")
+    title_champion: Literal["off", "on"] = Field(default="off", description="OQ-17: whether a "
+                                                 "king may name a champion in a title "
+                                                 "challenge.")
     max_combat_rounds: int | None = Field(default=None, ge=1, le=1000, description="OQ-31: "
                                           "a combat still going after this many rounds is a "
                                           "draw, nobody wounded.")
@@ -82,6 +83,7 @@ HANDLERS: dict[type[Action], Handler] = {
     act.RollRound: lambda s, a, c: _roll(s, a, c),
     act.RequestSurrender: lambda s, a, c: combat.request_surrender(s, a.seat),
     act.Support: lambda s, a, c: combat.support(s, a.seat, a.warrior),
+    act.NameChampion: lambda s, a, c: combat.name_champion(s, a.seat, a.champion),
     act.AnswerSurrender: lambda s, a, c: combat.answer_surrender(s, a.seat, a.accept, a.wound),
     act.Heal: lambda s, a, c: outcomes.heal(s, a.seat, a.warrior, c),
     act.FinishCombat: lambda s, a, c: outcomes.finish_combat(s, a.seat, c),

@@ -161,6 +161,8 @@ def _phrase(action: Action, before: GrailState | None) -> str:
         act.RollRound: lambda: "rolls the round",
         act.RequestSurrender: lambda: "asks to surrender",
         act.Support: lambda: f"supports with {name('warrior')}",
+        act.NameChampion: lambda: f"names {name('champion')} champion"
+        if f["champion"] else "names no champion",
         act.AnswerSurrender: lambda: "accepts the surrender"
         if f["accept"] else "refuses the surrender",
         act.Heal: lambda: f"heals {name('warrior')} for 1 valor",

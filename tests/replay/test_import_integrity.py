@@ -73,7 +73,8 @@ def test_a_match_already_here_is_never_written_into(memory_kiroku: Kiroku) -> No
     kiroku = memory_kiroku
     match_id = _live_match(kiroku, actions=2)
     early = kiroku.export(match_id, "jsonl", JUDGE)
-    kiroku.record(match_id, kiroku.legal_actions(match_id, 1)[-1], recorded_by="judge")
+    seat = kiroku.recorder.get_match(match_id).state.active
+    kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[-1], recorded_by="judge")
     now = kiroku.export(match_id, "jsonl", JUDGE)
     with pytest.raises(ImportRejected, match="already stored here with other events"):
         kiroku.import_match(early)

@@ -7,8 +7,6 @@ own Sir Alan (valor 6). Side 0 is seat 2's (already there), side 1 seat 1's newc
 
 from __future__ import annotations
 
-import pytest
-
 from engine.grail.model import GrailState
 from tests.engine.grail.helpers import (
     RULES,
@@ -90,11 +88,42 @@ def test_l176_play_waits_for_the_title_challenge() -> None:
     refused(title(), act("deploy_warrior", 1, card="SOLDIER@1.4"), "decision_pending")
 
 
-@pytest.mark.xfail(strict=True, reason="engine gap: GrailOptions offers only title_champion: "
-                   "off; 'on' (a champion in a title challenge, OQ-17) is not implemented")
 def test_oq17_the_title_champion_option_exists_and_is_off_by_default() -> None:
     """grail OQ-17 (Option: yes, title_champion: off|on, default off), X1 (a proposed option
     exists with its default): the option is recorded off by default and accepts on. (Off: the
     two same-name cards fight each other, as every test above shows.)"""
     assert RULES.parse_options({}).recorded()["title_champion"] == "off"
     assert RULES.parse_options({"title_champion": "on"}).recorded()["title_champion"] == "on"
+
+
+def test_oq17_with_title_champion_on_a_king_names_a_champion_and_bears_the_result() -> None:
+    """grail OQ-17 (``title_champion: on``), [王 L285-287]: seat 2's King Wulf of Sunholt meets
+    seat 1's newly deployed King Hal of Sunholt (same domain). Seat 2 first names its Gate Guard
+    (PRO 4, STR 2, END 10); seat 1 names none. Round: King Hal 5 + 12 = 17 against the Guard
+    4 + 2 = 6: the Guard takes 4 - 0 = 4 (< 10). Round 2: Hal 5 + 12 = 17 against 4 + 2 = 6
+    again, 8; round 3: 12 >= 10, the Guard's side loses: King Wulf (not the Guard) is
+    discarded, and the Guard stands with its damage reset."""
+    state = build(phase="deployment", hands={1: ["KING-S@1.1"]},
+                  warriors=[W("KING-W@2.1"), W("GUARD@2.2")],
+                  options={"title_champion": "on"})
+    state = play(state, act("deploy_warrior", 1, card="KING-S@1.1"))
+    assert combat_of(state).step == "champions" and RULES.to_act(state) == [1, 2]
+    refused(state, act("roll_round", 1), "decision_pending")
+    state = play(state, act("name_champion", 2, champion="GUARD@2.2"))
+    state = play(state, act("name_champion", 1))
+    assert combat_of(state).step == "cards"
+    for _ in range(3):
+        state = roll(state, 1, 1, 1, 6, 6)
+    assert combat_of(state).result == "win:1"
+    state = play(state, act("finish_combat", 1))
+    assert not on_field(state, "KING-W@2.1") and on_field(state, "GUARD@2.2")
+    assert warrior_of(state, "GUARD@2.2").damage == 0
+
+
+def test_oq17_off_by_default_no_champion_is_asked() -> None:
+    """grail OQ-17 default ``off``: the two kings fight each other at once."""
+    state = build(phase="deployment", hands={1: ["KING-S@1.1"]},
+                  warriors=[W("KING-W@2.1"), W("GUARD@2.2")])
+    state = play(state, act("deploy_warrior", 1, card="KING-S@1.1"))
+    assert combat_of(state).step == "cards"
+    refused(state, act("name_champion", 2, champion="GUARD@2.2"), "no_champion")

@@ -199,7 +199,8 @@ ENGINE_GAMES = [("World Gainer, 2 players", "worldgainer", 2, {}),
                 ("Illuminati, 4 players", "illuminati", 4, ILLUMINATI_OPTIONS),
                 ("Kami no Kijutsu, 2 players", "kami", 2, {"turn_limit": 40}),
                 ("Quest for the Grail, 3 players", "grail", 3,
-                 {"turn_limit": 30, "max_combat_rounds": 20})]
+                 {"turn_limit": 30, "max_combat_rounds": 20}),
+                ("On the Edge, 4 players", "edge", 4, {"turn_limit": 30})]
 
 
 def engine_rates(repeats: int, quick: bool) -> None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from engine.core.contract import Ruleset
 from engine.core.errors import ActionError
+from engine.edge import Edge
 from engine.grail import Grail
 from engine.illuminati import Illuminati
 from engine.kami import Kami
 from engine.worldgainer import WorldGainer
 
-SHIPPED: tuple[Ruleset, ...] = (Grail(), Illuminati(), Kami(), WorldGainer())
+SHIPPED: tuple[Ruleset, ...] = (Edge(), Grail(), Illuminati(), Kami(), WorldGainer())
 _GAMES: dict[str, Ruleset] = {r.game_id: r for r in SHIPPED}
 
 

@@ -73,7 +73,8 @@ def sample_config(ruleset: Ruleset, players: int,
 PLAYOUT_OPTIONS: dict[str, dict[str, Any]] = {"illuminati": {"turn_limit": 12},
                                               "kami": {"turn_limit": 40},
                                               "grail": {"turn_limit": 30,
-                                                        "max_combat_rounds": 20}}
+                                                        "max_combat_rounds": 20},
+                                              "edge": {"turn_limit": 30}}
 MAX_ACTIONS = 5_000
 
 

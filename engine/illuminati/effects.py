@@ -58,6 +58,10 @@ def places(st: IlluminatiState) -> dict[Place, list[str]]:
         out[Place("resources", seat)] = [r.card for r in p.resources]
         for zone in ("agents", "plots", "loose", "discard", "destroyed"):
             out[Place(zone, seat)] = list(getattr(p, zone))
+    attack = st.attack
+    if attack is not None and attack.paid_with not in ("", "token"):
+        # the attack plot paying an attack lies face up until the attack ends (then discarded)
+        out[Place("plots", attack.seat)].append(attack.paid_with)
     for seat, card in st.chosen.items():
         out[Place("chosen", seat)] = [card]
     out[Place("set_aside")] = list(st.set_aside)

@@ -106,9 +106,19 @@ def _adjust_grail(view: dict[str, Any], seat: int) -> dict[str, Any]:
                      "to_zone": "court_discard"}}
 
 
+def _adjust_edge(view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A whammy's text costs the seat 1 influence (or discards a hand card to the dead pile)."""
+    me = view["seats"][seat - 1]
+    if me["hand"]:
+        return {"type": "adjust", "seat": seat, "reason": "whammy text: discard a card",
+                "move": {"card": me["hand"][0]["id"], "from_zone": "hand", "to_zone": "dead"}}
+    return {"type": "adjust", "seat": seat, "reason": "whammy text: -1 influence",
+            "counter": {"name": "influence", "value": me["influence"] - 1}}
+
+
 ADJUSTERS: dict[str, Callable[[dict[str, Any], int], dict[str, Any]]] = {
     "worldgainer": _adjust_worldgainer, "illuminati": _adjust_illuminati, "kami": _adjust_kami,
-    "grail": _adjust_grail}
+    "grail": _adjust_grail, "edge": _adjust_edge}
 
 SCENARIOS = [
     Scenario("worldgainer", "short-concession", ["short", "undo", "concession"],
@@ -170,6 +180,24 @@ SCENARIOS = [
              adjust_at=[25]),
     Scenario("grail", "in-progress", ["live match", "undo", "table chance"],
              options={"max_combat_rounds": 20}, table_every=4, undo_at={20: 2}, stop_at=60),
+    Scenario("edge", "two-players-long", ["2 players", "long", "undo", "adjust",
+                                         "position digests p1"],
+             options={"turn_limit": 40}, max_actions=600, undo_at={50: 2}, adjust_at=[30, 150],
+             view_positions=4),
+    Scenario("edge", "three-players-concession", ["3 players", "concession", "undo",
+                                                 "turn limit"],
+             players=3, options={"turn_limit": 15}, undo_at={20: 1}, concede_at={60: 2}),
+    Scenario("edge", "four-players-table", ["4 players", "table setup", "table chance",
+                                           "turn limit", "adjust"],
+             players=4, options={"turn_limit": 8}, table_setup=True, adjust_at=[25]),
+    Scenario("edge", "five-players-turn-limit", ["5 players", "turn limit"],
+             players=5, options={"turn_limit": 10}),
+    Scenario("edge", "six-players-in-progress", ["6 players", "live match", "undo"],
+             players=6, undo_at={30: 1}, stop_at=80),
+    Scenario("edge", "seven-players-turn-limit", ["7 players", "turn limit", "adjust"],
+             players=7, options={"turn_limit": 8}, adjust_at=[20]),
+    Scenario("edge", "eight-players-turn-limit", ["8 players", "turn limit"],
+             players=8, options={"turn_limit": 9}),
 ]
 
 
@@ -187,7 +215,7 @@ def record(scenario: Scenario, kiroku: Kiroku) -> UUID:
     rng = random.Random(scenario.seed)
     ruleset = get_game(scenario.game)
     decks = list(sample_decks(scenario.game))
-    names = ["Aiko", "Ben", "Chen", "Dana", "Emil", "Fumi"][:scenario.players]
+    names = ["Aiko", "Ben", "Chen", "Dana", "Emil", "Fumi", "Goro", "Hana"][:scenario.players]
     chosen = [decks[s % len(decks)] for s in range(scenario.players)]
     setup = None
     if scenario.table_setup:

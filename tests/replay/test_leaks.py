@@ -33,7 +33,8 @@ from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
 
 CASES = [(g, n) for g in games()
-         for n in sorted({g.min_players, min(g.max_players, 3), min(g.max_players, 4)})]
+         for n in sorted({g.min_players, min(g.max_players, 3), min(g.max_players, 4),
+                          min(g.max_players, 6)})]
 
 
 def _card_id(instance: str) -> str:

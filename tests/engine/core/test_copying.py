@@ -25,6 +25,7 @@ from engine.core import copying
 from engine.core.contract import Ruleset, replace_state
 from engine.core.copying import copier_for, copy_any, copy_state
 from engine.core.data import to_data
+from engine.edge.model import CardClaim, EdgeState
 from engine.grail.model import Claim as GrailClaim
 from engine.grail.model import GrailAttempt, GrailState, HonourOffer
 from engine.illuminati.model import Claim, IlluminatiState, Link
@@ -113,6 +114,10 @@ def states(request: pytest.FixtureRequest) -> list[GameState]:
         found.append(_with_claim_and_link(found[len(found) // 2]))
     if game == "grail":
         found.append(_with_grail_and_claims(found[len(found) // 2]))
+    if game == "edge":
+        made: EdgeState = copy_state(found[len(found) // 2])
+        made.claim = CardClaim(seat=1, card="s@1.1", reason="card text", accepted=[2])
+        found.append(made)
     return found
 
 

@@ -1,0 +1,160 @@
+"""The shell: On the Edge's declarations, options and dispatch to its sections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from pydantic import Field
+
+from engine.core.chance import Chance, Outcome
+from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
+from engine.core.effects import Effect, Place
+from engine.core.errors import IllegalAction
+from engine.core.viewer import Viewer
+from engine.core.zones import Zone
+from engine.edge import actions as act
+from engine.edge import claims, combat, operations, setup, turn
+from engine.edge.adjust import adjust
+from engine.edge.basics import eliminate
+from engine.edge.legal import legal_actions, to_act
+from engine.edge.model import STEPS, ZONES, Card, EdgeState
+from engine.edge.views import describe, view
+
+
+class EdgeOptions(Options):
+    """On the Edge's regulation options (docs/games/edge.md; edge digest section 9)."""
+
+    draw_per_turn: int = Field(default=1, ge=1, le=5, description="E2, OQ31.")
+    first_player: int | None = Field(default=None, ge=1, le=8, description="OQ7: the seat that "
+                                     "plays first; a recorded pick when unset.")
+    goal_basis: Literal["starting", "remaining"] = Field(default="starting",
+                                                         description="OQ8, E1.")
+    influence_goal: int | None = Field(default=None, ge=1, le=1000, description="OQ8: "
+                                       "overrides the E1 table.")
+    voluntary_crank: Literal["on", "off"] = Field(default="on", description="OQ9.")
+
+
+def _state(state: GameState) -> EdgeState:
+    assert isinstance(state, EdgeState)
+    return state
+
+
+Handler = Callable[[EdgeState, Any, Chance], None]
+
+HANDLERS: dict[type[Action], Handler] = {
+    act.DiscardUnplayable: lambda s, a, c: turn.discard_unplayable(s, a.seat, list(a.cards), c),
+    act.Draw: lambda s, a, c: turn.draw_step(s, a.seat, c),
+    act.PlaceCharacter: lambda s, a, c: operations.place_character(
+        s, a.seat, a.card, a.rank, a.file, a.from_characters, a.from_others),
+    act.PlacePermanent: lambda s, a, c: operations.place_permanent(
+        s, a.seat, a.card, a.from_characters, a.from_others),
+    act.Attach: lambda s, a, c: operations.attach(s, a.seat, a.card, a.host,
+                                                  a.from_characters, a.from_others),
+    act.PlayWhammy: lambda s, a, c: operations.play_whammy(s, a.seat, a.card),
+    act.MoveCharacter: lambda s, a, c: operations.move_character(s, a.seat, a.character,
+                                                                 a.rank, a.file),
+    act.CrankCharacter: lambda s, a, c: operations.crank_character(s, a.seat, a.character),
+    act.GeneratePull: lambda s, a, c: operations.generate_pull(s, a.seat, a.source),
+    act.DeclareAttack: lambda s, a, c: combat.declare_attack(s, a.seat, a.attacker, a.defender,
+                                                             a.target, a.los_override),
+    act.ResolveCombat: lambda s, a, c: combat.resolve_combat(s, a.seat, a.attacker_modifier,
+                                                             a.target_modifier),
+    act.EndOperations: lambda s, a, c: turn.end_operations(s, a.seat),
+    act.ShiftGear: lambda s, a, c: operations.shift_gear(s, a.seat, a.gear, a.to),
+    act.EndTurn: lambda s, a, c: turn.end_turn(s, a.seat),
+    act.ClaimCardVictory: lambda s, a, c: claims.claim_card_victory(s, a.seat, a.card,
+                                                                    a.reason),
+    act.AcceptClaim: lambda s, a, c: claims.accept_claim(s, a.seat),
+    act.Dispute: lambda s, a, c: claims.dispute(s, a.seat),
+    act.RuleClaim: lambda s, a, c: claims.rule_claim(s, a.seat, a.upheld),
+}
+
+
+class Edge(Ruleset):
+    """On the Edge: conspirators on ranks and files attack each other's conspiracies and turn
+    unspent character pull into influence; the first to start a turn at the goal wins."""
+
+    game_id = "edge"
+    title = "On the Edge"
+    version = "1.0"
+    min_players = 2
+    max_players = 8
+    state_class = EdgeState
+    card_model = Card
+    options_model = EdgeOptions
+    actions = act.ACTIONS
+    zones = ZONES
+    phases = STEPS
+    outcome_kinds = act.OUTCOME_KINDS
+    setup_consumes = act.SETUP_CONSUMES
+
+    def check_decks(self, decks: Sequence[Any], cards: Any) -> None:
+        """C5 (engine.edge.setup.check_decks)."""
+        setup.check_decks(decks, cards)
+
+    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+               chance: Chance) -> GameState:
+        state = setup.initial_state(config, options, cards, chance)
+        turn.start_turn(state, state.first_player)
+        return state
+
+    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+        HANDLERS[type(action)](_state(state), action, chance)
+
+    def _adjust(self, state: GameState, action: Adjust) -> None:
+        adjust(_state(state), action)
+
+    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
+        s = _state(state)
+        eliminate(s, seat)
+        if s.result is None and s.active == seat:
+            turn.next_turn(s, seat)
+
+    def to_act(self, state: GameState) -> list[int]:
+        """The seats the game waits on (engine.edge.legal.to_act)."""
+        return to_act(_state(state))
+
+    def scores(self, state: GameState) -> dict[int, int] | None:
+        """Influence (OQ26: the turn limit is won on it)."""
+        return dict(_state(state).influence)
+
+    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        return legal_actions(_state(state), seat)
+
+    def _places(self, state: GameState) -> dict[Place, list[str]]:
+        s = _state(state)
+        out: dict[Place, list[str]] = {}
+        for seat in s.seats():
+            out[Place("hand", seat)] = list(s.hands[seat])
+            out[Place("deck", seat)] = list(s.decks[seat])
+            out[Place("dead", seat)] = list(s.dead[seat])
+            out[Place("field", seat)] = [c for p in s.permanents[seat]
+                                         for c in (p.card, *p.attached)]
+            for c in s.conspiracies[seat]:
+                out.setdefault(Place("conspiracy", seat, f"{c.rank}.{c.file}"), []).extend(
+                    [c.card, *c.attached])
+        return out
+
+    def _values(self, state: GameState) -> dict[str, Any]:
+        s = _state(state)
+        return {"step": s.step, **{f"influence:{seat}": s.influence[seat]
+                                   for seat in s.seats()}}
+
+    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+        rank, dot, file = address.partition(".")
+        if zone.address and address and not (dot and rank.isdigit() and file.isdigit()):
+            raise IllegalAction("bad_zone", f"{zone.name} takes a rank.file address: "
+                                f"{zone.name}:1.2.")
+        super()._check_address(state, seat, zone, address)
+
+    def _set_phase(self, state: GameState, phase: str) -> None:
+        _state(state).step = phase
+
+    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+        return view(_state(state), viewer, self.sees)
+
+    def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
+                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return describe(action, outcomes, viewer, None if before is None else _state(before),
+                        effects, self.sees)

@@ -1,0 +1,44 @@
+"""docs/games/edge.md stays true: every action has an example that parses and names real card
+instances, and every reason code the engine raises is explained there."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from engine import get_game
+from ledger.catalog import sample_card_set
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = ROOT / "docs" / "games" / "edge.md"
+NAMED = ("card", "host", "character", "source", "attacker", "target", "gear", "to")
+
+
+def _examples() -> list[dict[str, object]]:
+    block = re.search(r"One example of each:\s*```json\n(.*?)```", PAGE.read_text("utf-8"), re.S)
+    assert block is not None
+    return [json.loads(line) for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_every_action_type_has_an_example() -> None:
+    shown = {e["type"] for e in _examples()}
+    assert set(get_game("edge").action_types()) <= shown
+
+
+def test_every_example_parses_and_names_sample_cards() -> None:
+    rules = get_game("edge")
+    cards = set(sample_card_set("edge").cards)
+    for example in _examples():
+        data = rules.parse_action(example).model_dump()
+        named = [data[f] for f in NAMED if isinstance(data.get(f), str)]
+        named += list(data.get("cards") or [])
+        assert {n.partition("@")[0] for n in named} <= cards, example
+
+
+def test_every_reason_code_the_engine_raises_is_explained() -> None:
+    source = "".join(p.read_text("utf-8") for p in (ROOT / "engine" / "edge").glob("*.py"))
+    raised = set(re.findall(r'(?:IllegalAction|SetupError)\(\s*"([a-z_]+)"', source))
+    page = PAGE.read_text("utf-8")
+    missing = sorted(code for code in raised if f"`{code}`" not in page)
+    assert raised and not missing, missing

@@ -16,10 +16,12 @@ import msgpack
 from engine.core.errors import ActionError
 from engine.core.viewer import Viewer
 from engine.registry import games, get_game
+from ledger.annotations import SYMBOLS, VISIBILITIES
 from ledger.catalog import load_card_set
 from ledger.errors import LedgerError, MatchNotFound
 from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
+from replay import annotations as annotating
 from replay.service import Kiroku
 
 
@@ -292,6 +294,47 @@ def transcript(ctx: click.Context, match_ref: str, viewer: str) -> None:
     with _service(ctx) as kiroku:
         for line in kiroku.transcript(_match_id(kiroku, match_ref), _viewer(viewer)):
             click.echo(line)
+
+
+@main.command()
+@click.argument("match_ref")
+@click.option("--text", default="", help="What the annotation says.")
+@click.option("--at", "position", type=int, default=None,
+              help="Position (0 = after setup; default: the current one).")
+@click.option("--symbol", "symbols", multiple=True,
+              type=click.Choice(list(SYMBOLS)), help="A symbol (repeatable).")
+@click.option("--highlight", "highlights", multiple=True,
+              help="A card id, or a zone as ZONE or ZONE#SEAT (repeatable).")
+@click.option("--arrow", "arrows", multiple=True, type=(str, str),
+              help="FROM TO: an arrow between two highlights (repeatable).")
+@click.option("--visibility", default="public", show_default=True,
+              type=click.Choice(list(VISIBILITIES)))
+@click.option("--by", "operator", default="operator", show_default=True,
+              help="The author's name (the command line acts as the organiser).")
+@click.pass_context
+def annotate(ctx: click.Context, match_ref: str, text: str, position: int | None,
+             symbols: tuple[str, ...], highlights: tuple[str, ...],
+             arrows: tuple[tuple[str, str], ...], visibility: str, operator: str) -> None:
+    """Annotate a position of a match: text, symbols, highlighted cards or zones, arrows."""
+    with _service(ctx) as kiroku:
+        made = annotating.add(kiroku, Identity.operator(operator), _match_id(kiroku, match_ref),
+                              position, text, symbols, highlights, [list(a) for a in arrows],
+                              visibility)
+        click.echo(made["annotation_id"])
+
+
+@main.command("annotations")
+@click.argument("match_ref")
+@click.option("--as", "viewer", default="spectator", show_default=True,
+              help="judge, spectator or seat:N: whose readable annotations.")
+@click.pass_context
+def annotations_list(ctx: click.Context, match_ref: str, viewer: str) -> None:
+    """List a match's annotations as a viewer may read them, one per line."""
+    with _service(ctx) as kiroku:
+        match_id = _match_id(kiroku, match_ref)
+        for note in annotating.listing(kiroku, annotating.reader_as(_viewer(viewer), match_id),
+                                       match_id):
+            click.echo(annotating.line(note))
 
 
 @main.group()

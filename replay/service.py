@@ -22,6 +22,7 @@ from engine.core.effects import Effect
 from engine.core.errors import ActionError, SetupError
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
+from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
@@ -52,6 +53,7 @@ class Kiroku:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.credentials = Credentials(recorder)
+        self.annotations = Annotations(recorder)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
@@ -133,7 +135,7 @@ class Kiroku:
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
         """The position after ``position`` live actions (None: the latest ``viewer`` may see)
         as ``viewer`` sees it."""
-        horizon = _horizon(self.recorder.get_match(match_id), viewer)
+        horizon = spectator_horizon(self.recorder.get_match(match_id), viewer)
         if position is None:
             position = horizon
         elif horizon is not None and position > horizon:
@@ -176,7 +178,7 @@ class Kiroku:
     def _seen_events(self, match: Match, viewer: Viewer) -> list[Any]:
         """The match's events up to what ``viewer`` may see (spectators under a delay)."""
         events = self.recorder.stored_events(match.id)
-        horizon = _horizon(match, viewer)
+        horizon = spectator_horizon(match, viewer)
         if horizon is None:
             return events
         last = match.position_version(horizon)
@@ -317,7 +319,7 @@ class Kiroku:
         return self.simulate("worldgainer", 1, seed=2026)[0]
 
 
-def _horizon(match: Match, viewer: Viewer) -> int | None:
+def spectator_horizon(match: Match, viewer: Viewer) -> int | None:
     """The last live position a spectator may see while the match is on (None: no limit), or
     Forbidden where the match refuses spectators (option ``spectators``)."""
     if viewer.role != "spectator" or match.ended:

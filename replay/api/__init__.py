@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import Depends, FastAPI
 
-from replay.api import actions, credentials, errors, games, imports, matches, views
+from replay.api import actions, credentials, errors, games, imports, matches, notes, views
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
@@ -25,6 +25,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.state.kiroku = kiroku
     app.add_middleware(BodyLimit)
     errors.install(app)
-    for module in (games, credentials, imports, matches, actions, views):
+    for module in (games, credentials, imports, matches, actions, views, notes):
         app.include_router(module.router)
     return app

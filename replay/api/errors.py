@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
+from ledger.annotations import AnnotationNotFound
 from ledger.errors import (
     BadPosition,
     ConcurrentAppend,
@@ -54,7 +55,7 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     """The one mapping from domain errors to (HTTP status, code, reason)."""
     if isinstance(exc, Unauthenticated):
         return 401, exc.code, exc.code
-    if isinstance(exc, MatchNotFound):
+    if isinstance(exc, (MatchNotFound, AnnotationNotFound)):
         return 404, exc.code, exc.code
     if isinstance(exc, ConcurrentAppend):
         return 409, exc.code, exc.code

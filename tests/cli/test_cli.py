@@ -325,3 +325,28 @@ def test_illuminati_from_the_command_line(db: str) -> None:
     assert summary["to_act"] == [summary["active"]] == groups["order"][:1]
     assert all(s["power_structure"]["kind"] == "illuminati" for s in groups["seats"])
     assert groups["seats"][0]["plot_hand"] is None and groups["seats"][1]["plot_hand"]
+
+
+def test_annotate_and_list_annotations_as_each_reader(db: str) -> None:
+    match_id = new_match(db)
+    public = kiroku(db, "annotate", match_id, "--text", "a bold keep", "--symbol",
+                    "interesting", "--highlight", "hand#2", "--at", "0").stdout.strip()
+    judges = kiroku(db, "annotate", match_id, "--text", "deck count?", "--symbol",
+                    "rules_question", "--visibility", "judges",
+                    "--by", "Judge Jun").stdout.strip()
+    assert UUID_RE.match(public) and UUID_RE.match(judges)
+    spectators = kiroku(db, "annotations", match_id).stdout
+    assert "!? a bold keep highlights hand#2" in spectators and "deck count" not in spectators
+    judge = kiroku(db, "annotations", match_id, "--as", "judge").stdout
+    assert "[judges] Judge Jun: ?R deck count?" in judge
+
+
+def test_annotate_refuses_what_its_readers_may_not_see(db: str) -> None:
+    match_id = new_match(db)
+    hand = json.loads(kiroku(db, "replay", match_id, "--as", "judge").stdout)
+    card = hand["state"]["seats"][0]["hand"][0]["id"]
+    refused = kiroku(db, "annotate", match_id, "--highlight", card, ok=False)
+    assert refused.exit_code == 2 and "annotation_refused" in refused.output
+    assert kiroku(db, "annotations", match_id, "--as", "judge").stdout == ""
+    bad_seat = kiroku(db, "annotations", match_id, "--as", "seat:5", ok=False)
+    assert bad_seat.exit_code == 2 and "no seat 5" in bad_seat.output

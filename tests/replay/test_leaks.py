@@ -28,6 +28,7 @@ from engine.core.contract import GameState, Ruleset
 from ledger.catalog import Deck
 from ledger.fold import Fold, Record, Visitor
 from ledger.identity import Identity
+from replay import annotations as annotating
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
@@ -140,6 +141,7 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         for path in ("events", "transcript", "export?format=jsonl", "audit", ""):
             out[f"http {path or 'summary'}"] = c.get(f"{url}/{path}".rstrip("/")).text
         out["http /matches"] = c.get("/matches").text
+        out["http annotations"] = c.get(f"{url}/annotations").text
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
@@ -170,6 +172,9 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
     tokens.update({f"seat:{s['seat']}": s["token"]
                    for s in kiroku.seat_credentials(match_id, Identity.operator())})
     viewers = [SPECTATOR, *(Viewer("seat", s) for s in range(1, players + 1))]
+    callers = {"spectator": None, **{seat: kiroku.credentials.authenticate(token)
+                                     for seat, token in tokens.items() if token}}
+    _annotate_hidden_cards(kiroku, match_id, callers)
     full = kiroku.records(match_id, JUDGE)
     knowledge = _Knowledge(ruleset, viewers)
     Fold(knowledge).feed_all(full)
@@ -191,6 +196,8 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
             "transcript": "\n".join(kiroku.transcript(match_id, viewer)),
             "export": kiroku.export(match_id, "jsonl", viewer).decode(),
             "summary": json.dumps(kiroku.summary(match_id)),
+            "annotations": json.dumps(annotating.listing(kiroku, callers[str(viewer)],
+                                                         match_id)),
             "cli replay": _cli(url, "replay", str(match_id), "--as", str(viewer)),
             "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
         }
@@ -202,6 +209,28 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
         for channel, text in channels.items():
             assert not _leaks(text, hidden, names, known), (channel, str(viewer))
     assert scanned, "no viewer ever had anything hidden: the scanner checked nothing"
+
+
+def _annotate_hidden_cards(kiroku: Kiroku, match_id: UUID,
+                           callers: dict[str, Identity | None]) -> None:
+    """Annotations that would leak if shown to the wrong reader: the judge's, for judges,
+    highlighting every card spectators cannot see; each seat's own, for its team and in
+    private, highlighting the cards only it can see."""
+    match = kiroku.recorder.get_match(match_id)
+    at = len(match.live)
+    public = annotating.known_cards(kiroku, match, at, SPECTATOR)
+    judge = Identity.operator("Judge")
+    hidden = sorted(annotating.known_cards(kiroku, match, at, JUDGE) - public)[:20]
+    annotating.add(kiroku, judge, match_id, None, f"judges: {' '.join(hidden)}", [],
+                   hidden, [], "judges")
+    for name, identity in callers.items():
+        if identity is None:
+            continue
+        own = sorted(annotating.known_cards(kiroku, match, at, identity.viewer_of(match_id))
+                     - public)[:20]
+        for visibility in ("team", "private"):
+            annotating.add(kiroku, identity, match_id, None, f"{name}: {' '.join(own)}",
+                           ["key_moment"], own, [], visibility)
 
 
 def _cli(url: str, *args: str) -> str:

@@ -1,0 +1,227 @@
+"""Who may annotate, what an annotation may show, and who sees it (issue 13, first part).
+
+- Authors: judges and organisers on any match; a seat on its own match. Nobody anonymous.
+- An annotation never shows more than its readers may know: the cards it highlights must be ones
+  its author could see at that position, and for a ``public`` annotation ones a spectator could
+  see there (the match's spectator option while it is on, its replay policy after the end).
+- Readers: ``private``: the author; ``team``: the author and its seat (judges for a judge's);
+  ``judges``: judges, organisers and the author; ``public``: anyone who may watch that position
+  (a delayed spectator not past its delay, nobody while spectators are refused, everyone after
+  the end). A withdrawn annotation stays in the list for its readers, marked, without content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID, uuid5
+
+from engine.core.errors import ActionError
+from engine.core.viewer import SPECTATOR, Viewer
+from engine.registry import get_game
+from ledger.annotations import SYMBOLS, TEXT_LIMIT, VISIBILITIES, Annotation, AnnotationRefused
+from ledger.errors import Forbidden
+from ledger.identity import Identity, Role
+from ledger.match import Match
+from ledger.recorder import now
+from ledger.visibility import effective_viewer
+from replay.service import Kiroku, spectator_horizon
+
+
+def _author_of(caller: Identity, match_id: UUID) -> None:
+    if caller.role == Role.SEAT and caller.match_id != match_id:
+        raise Forbidden("not_your_match", "A seat annotates its own match only.")
+
+
+def _check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
+    if len(text) > TEXT_LIMIT or any(ord(c) < 32 and c not in "\n\t" for c in text):
+        raise AnnotationRefused(f"An annotation's text is up to {TEXT_LIMIT} printable "
+                                "characters.")
+    unknown = [s for s in symbols if s not in SYMBOLS]
+    if unknown:
+        raise AnnotationRefused(f"Unknown symbol {unknown[0]!r}: {', '.join(SYMBOLS)}.")
+    if visibility not in VISIBILITIES:
+        raise AnnotationRefused(f"Visibility is one of {', '.join(VISIBILITIES)}.")
+
+
+def known_cards(kiroku: Kiroku, match: Match, position: int, viewer: Viewer) -> set[str]:
+    """The card ids ``viewer`` can see at ``position`` (the zone table's one rule)."""
+    ruleset = get_game(match.game)
+    _, state = kiroku.recorder.state_at(match.id, position)
+    seen = effective_viewer(viewer, match.ended, match.replay_policy)
+    return {card.partition("@")[0] for place, cards in ruleset.places(state).items()
+            if ruleset.sees(seen, place.zone, place.seat) for card in cards}
+
+
+def _check_marks(kiroku: Kiroku, match: Match, position: int, author: Viewer,
+                 visibility: str, highlights: Sequence[str],
+                 arrows: Sequence[Sequence[str]]) -> None:
+    """Highlights are zones (``ZONE`` or ``ZONE#SEAT``) or cards the author (and, for a public
+    annotation, a spectator) may see there; arrows join two highlights. The refusal is the
+    same whether a card is hidden or does not exist, so it reveals nothing."""
+    ruleset = get_game(match.game)
+    zone_names = ruleset.zone_table.zones
+    zones = [h.partition("#") for h in highlights if h.partition("#")[0] in zone_names]
+    if any(sep and not (seat.isdigit() and 1 <= int(seat) <= len(match.players))
+           for _, sep, seat in zones):
+        raise AnnotationRefused(f"A zone is ZONE or ZONE#SEAT, seats 1 to "
+                                f"{len(match.players)}.")
+    cards = [h for h in highlights if h.partition("#")[0] not in zone_names]
+    if cards:
+        allowed = known_cards(kiroku, match, position, author)
+        if visibility == "public":
+            allowed &= known_cards(kiroku, match, position, SPECTATOR)
+        if any(c.partition("@")[0] not in allowed for c in cards):
+            raise AnnotationRefused("Highlight only cards every reader of this annotation may "
+                                    "see at that position.")
+    for arrow in arrows:
+        if len(arrow) != 2 or any(end not in highlights for end in arrow):
+            raise AnnotationRefused("An arrow joins two of the annotation's highlights.")
+
+
+def add(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None, text: str,
+        symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
+        visibility: str) -> dict[str, Any]:
+    """A new annotation by ``caller`` (see the module docstring)."""
+    _author_of(caller, match_id)
+    match = kiroku.recorder.get_match(match_id)
+    at = len(match.live) if position is None else position
+    if not 0 <= at <= len(match.live):
+        raise AnnotationRefused(f"The match has positions 0 to {len(match.live)}.")
+    _check_content(text, symbols, visibility)
+    author = caller.viewer_of(match_id)
+    _check_marks(kiroku, match, at, author, visibility, highlights, arrows)
+    made = kiroku.annotations.add(
+        match_id=str(match_id), position=at, text=text, symbols=list(symbols),
+        highlights=list(highlights), arrows=[list(a) for a in arrows], visibility=visibility,
+        author={**caller.recorded_by, "seat": caller.seat if caller.match_id == match_id
+                else None}, recorded_at=now())
+    return shown(made)
+
+
+def _own(caller: Identity, annotation: Annotation) -> bool:
+    return annotation.author.get("id") == str(caller.credential_id)
+
+
+def amend(kiroku: Kiroku, caller: Identity, annotation_id: UUID, text: str,
+          symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
+          visibility: str) -> dict[str, Any]:
+    """The author's new content (the old stays in the history)."""
+    annotation = kiroku.annotations.get(annotation_id)
+    if not _own(caller, annotation):
+        raise Forbidden("not_the_author", "Only its author amends an annotation.")
+    if annotation.withdrawn:
+        raise AnnotationRefused("That annotation was withdrawn.")
+    match = kiroku.recorder.get_match(UUID(annotation.match_id))
+    _check_content(text, symbols, visibility)
+    _check_marks(kiroku, match, annotation.position, caller.viewer_of(match.id), visibility,
+                 highlights, arrows)
+    kiroku.annotations.amend(annotation, text=text, symbols=list(symbols),
+                             highlights=list(highlights), arrows=[list(a) for a in arrows],
+                             visibility=visibility, recorded_at=now())
+    return shown(annotation)
+
+
+def withdraw(kiroku: Kiroku, caller: Identity, annotation_id: UUID,
+             reason: str) -> dict[str, Any]:
+    """Its author, or a judge, withdraws an annotation."""
+    annotation = kiroku.annotations.get(annotation_id)
+    if not (_own(caller, annotation) or caller.is_staff):
+        raise Forbidden("not_the_author", "Only its author or a judge withdraws an annotation.")
+    if not annotation.withdrawn:
+        kiroku.annotations.withdraw(annotation, reason, caller.recorded_by, now())
+    return shown(annotation)
+
+
+def readable(caller: Identity | None, annotation: Annotation, match: Match) -> bool:
+    """Whether ``caller`` (None: a spectator) may read ``annotation``."""
+    if caller is not None and _own(caller, annotation):
+        return True
+    author_role = annotation.author.get("role")
+    staff = caller is not None and caller.is_staff
+    if annotation.visibility == "private":
+        return False
+    if annotation.visibility == "judges":
+        return staff
+    if annotation.visibility == "team":
+        if author_role in ("judge", "organiser"):
+            return staff
+        return caller is not None and caller.match_id == match.id and \
+            caller.seat == annotation.author.get("seat")
+    viewer = caller.viewer_of(match.id) if caller is not None else SPECTATOR
+    try:
+        horizon = spectator_horizon(match, viewer)
+    except Forbidden:
+        return False
+    return horizon is None or annotation.position <= horizon
+
+
+def shown(annotation: Annotation) -> dict[str, Any]:
+    """An annotation as its readers see it (a withdrawn one without its content)."""
+    out: dict[str, Any] = {"annotation_id": str(annotation.id),
+                           "match_id": annotation.match_id, "position": annotation.position,
+                           "author": annotation.author, "visibility": annotation.visibility,
+                           "recorded_at": annotation.recorded_at,
+                           "amended": annotation.amended, "withdrawn": annotation.withdrawn}
+    if not annotation.withdrawn:
+        out.update(text=annotation.text,
+                   symbols=[{"name": s, "mark": SYMBOLS[s]} for s in annotation.symbols],
+                   highlights=list(annotation.highlights), arrows=list(annotation.arrows))
+    return out
+
+
+def history(kiroku: Kiroku, caller: Identity, annotation_id: UUID) -> list[dict[str, Any]]:
+    """Every event of an annotation, oldest first: for its author and the judges only (an
+    amendment may have narrowed who reads it)."""
+    annotation = kiroku.annotations.get(annotation_id)
+    if not (_own(caller, annotation) or caller.is_staff):
+        raise Forbidden("not_the_author", "Only its author or a judge reads an annotation's "
+                        "history.")
+    return [{"version": event.originator_version, "event": _EVENT_NAMES[type(event)],
+             **{k: v for k, v in event.__dict__.items()
+                if k not in ("originator_id", "originator_version", "timestamp",
+                             "originator_topic")}}
+            for event in kiroku.annotations.history(annotation_id)]
+
+
+_EVENT_NAMES: dict[type, str] = {Annotation.Created: "AnnotationAdded",
+                                 Annotation.Amended: "AnnotationAmended",
+                                 Annotation.Withdrawn: "AnnotationWithdrawn"}
+
+
+def reader_as(viewer: Viewer, match_id: UUID) -> Identity | None:
+    """The reader the operator reads as when asking for ``viewer``'s annotations (the command
+    line's ``--as``): the judge, no credential for a spectator, or the seat's team (its own
+    private annotations stay with the credential that wrote them)."""
+    if viewer.is_judge:
+        return Identity.operator()
+    if viewer.seat is None:
+        return None
+    return Identity(uuid5(match_id, f"seat {viewer.seat}"), Role.SEAT, f"seat {viewer.seat}",
+                    match_id, viewer.seat)
+
+
+def line(note: dict[str, Any]) -> str:
+    """One annotation on one line, as the command line prints it."""
+    head = (f"{note['annotation_id'][:8]}  at {note['position']:<4} [{note['visibility']}] "
+            f"{note['author'].get('name', '?')}:")
+    if note["withdrawn"]:
+        return f"{head} (withdrawn)"
+    marks = " ".join(s["mark"] for s in note["symbols"])
+    shown = [marks, note["text"]] if marks else [note["text"]]
+    if note["highlights"]:
+        shown.append("highlights " + ", ".join(note["highlights"]))
+    if note["arrows"]:
+        shown.append("arrows " + ", ".join(f"{a} -> {b}" for a, b in note["arrows"]))
+    return " ".join([head, *shown]) + (" (amended)" if note["amended"] else "")
+
+
+def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dict[str, Any]]:
+    """The annotations of a match ``caller`` may read, oldest first."""
+    match = kiroku.recorder.get_match(match_id)
+    if caller is not None and caller.match_id == match_id and (caller.seat or 0) > len(
+            match.players):
+        raise ActionError("bad_viewer", f"There is no seat {caller.seat} in this match "
+                          f"({len(match.players)} players).")
+    return [shown(a) for a in kiroku.annotations.of_match(match_id)
+            if readable(caller, a, match)]

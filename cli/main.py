@@ -22,6 +22,7 @@ from ledger.errors import LedgerError, MatchNotFound
 from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
 from replay import annotations as annotating
+from replay import disputes as hearing
 from replay.service import Kiroku
 
 
@@ -335,6 +336,109 @@ def annotations_list(ctx: click.Context, match_ref: str, viewer: str) -> None:
         for note in annotating.listing(kiroku, annotating.reader_as(_viewer(viewer), match_id),
                                        match_id):
             click.echo(annotating.line(note))
+
+
+@main.group()
+def dispute() -> None:
+    """Call a judge, read the evidence, rule and appeal (the command line is the organiser)."""
+
+
+@dispute.command("open")
+@click.argument("match_ref")
+@click.option("--claim", required=True, help="What is disputed.")
+@click.option("--at", "position", type=int, default=None,
+              help="Position (default: the current one).")
+@click.option("--concerns", multiple=True, type=int, help="An event version (repeatable).")
+@click.option("--pause/--no-pause", default=False, show_default=True,
+              help="Refuse the seats' actions until the ruling.")
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def dispute_open(ctx: click.Context, match_ref: str, claim: str, position: int | None,
+                 concerns: tuple[int, ...], pause: bool, operator: str) -> None:
+    """Open a dispute about a position of a match; prints its id."""
+    with _service(ctx) as kiroku:
+        made = hearing.open_dispute(kiroku, Identity.operator(operator),
+                                    _match_id(kiroku, match_ref), position, claim, concerns,
+                                    pause)
+        click.echo(made["dispute_id"])
+
+
+@dispute.command("list")
+@click.argument("match_ref")
+@click.pass_context
+def dispute_list(ctx: click.Context, match_ref: str) -> None:
+    """A match's disputes, one per line."""
+    with _service(ctx) as kiroku:
+        for d in hearing.listing(kiroku, Identity.operator(), _match_id(kiroku, match_ref)):
+            last = d["rulings"][-1]["decision"] if d["rulings"] else ""
+            click.echo(f"{d['dispute_id']}  at {d['position']:<4} {d['status']:<9} "
+                       f"{'paused ' if d['pausing'] else ''}{d['claim'][:60]}"
+                       f"{'  -> ' + last if last else ''}")
+
+
+@dispute.command("show")
+@click.argument("dispute_id", type=click.UUID)
+@click.option("--as", "viewer", default="judge", show_default=True,
+              help="judge or seat:N: whose evidence.")
+@click.pass_context
+def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str) -> None:
+    """A dispute with its evidence (JSON)."""
+    with _service(ctx) as kiroku:
+        found = kiroku.disputes.get(dispute_id)
+        reader = annotating.reader_as(_viewer(viewer), UUID(found.match_id))
+        _print_json(hearing.read(kiroku, reader, dispute_id))
+
+
+@dispute.command("take")
+@click.argument("dispute_id", type=click.UUID)
+@click.option("--pause/--no-pause", default=False, show_default=True)
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: str) -> None:
+    """Take a dispute as its judge (and pause the match for it)."""
+    with _service(ctx) as kiroku:
+        taken = hearing.take(kiroku, Identity.operator(operator), dispute_id, pause)
+        click.echo(f"taken; {'the match is paused' if taken['pausing'] else 'not paused'}")
+
+
+@dispute.command("rule")
+@click.argument("dispute_id", type=click.UUID)
+@click.option("--decision", required=True)
+@click.option("--reasoning", required=True)
+@click.option("--remedy", type=click.Choice(["none", "backup", "adjustment", "penalty"]),
+              default="none", show_default=True)
+@click.option("--to", "to_position", type=int, default=None, help="backup: the position.")
+@click.option("--adjust", "adjust", default=None, help="adjustment: the adjust action, JSON.")
+@click.option("--penalty", type=click.Choice(["warning", "game_loss"]), default=None)
+@click.option("--seat", type=int, default=None, help="penalty: the seat penalised.")
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning: str,
+                 remedy: str, to_position: int | None, adjust: str | None,
+                 penalty: str | None, seat: int | None, operator: str) -> None:
+    """Rule on a dispute, applying the remedy to the match (on appeal: the final ruling)."""
+    try:
+        action = json.loads(adjust) if adjust else None
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="--adjust") from None
+    chosen: dict[str, Any] = {"kind": remedy, "to_position": to_position, "penalty": penalty,
+                              "seat": seat, "action": action}
+    with _service(ctx) as kiroku:
+        ruled = hearing.rule(kiroku, Identity.operator(operator), dispute_id, decision,
+                             reasoning, {k: v for k, v in chosen.items() if v is not None})
+        click.echo(f"{ruled['status']}: {json.dumps(ruled['rulings'][-1]['applied'])}")
+
+
+@dispute.command("appeal")
+@click.argument("dispute_id", type=click.UUID)
+@click.option("--reason", required=True)
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def dispute_appeal(ctx: click.Context, dispute_id: UUID, reason: str, operator: str) -> None:
+    """Appeal a ruling to the organisers."""
+    with _service(ctx) as kiroku:
+        hearing.appeal(kiroku, Identity.operator(operator), dispute_id, reason)
+        click.echo("appealed")
 
 
 @main.group()

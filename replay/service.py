@@ -24,6 +24,7 @@ from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
+from ledger.disputes import Disputes, MatchPaused
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
@@ -54,6 +55,7 @@ class Kiroku:
         self.recorder = recorder
         self.credentials = Credentials(recorder)
         self.annotations = Annotations(recorder)
+        self.disputes = Disputes(recorder)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
@@ -81,9 +83,22 @@ class Kiroku:
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,
                expected_version: int | None = None) -> Recorded:
-        """Record one action (validated by the rules first)."""
+        """Record one action (validated by the rules first); a seat's action waits while a
+        dispute pauses the match (MatchPaused)."""
+        self._check_not_paused(match_id, recorded_by)
         return self.recorder.record(match_id, action, recorded_by=recorded_by, outcomes=outcomes,
                                     expected_version=expected_version)
+
+    def _check_not_paused(self, match_id: UUID, recorded_by: RecordedBy) -> None:
+        """Judges and organisers may act during a pause: their remedies and adjustments are
+        how it ends."""
+        role = recorded_by.get("role") if isinstance(recorded_by, Mapping) else None
+        if role in (Role.JUDGE.value, Role.ORGANISER.value):
+            return
+        holding = self.disputes.paused_by(match_id)
+        if holding:
+            raise MatchPaused("The match is paused while a judge hears a dispute: wait for "
+                              "the ruling.", disputes=holding)
 
     def seat_credentials(self, match_id: UUID, issued_by: Identity) -> list[dict[str, Any]]:
         """One new credential per seat of a match, tokens included (shown this once)."""

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from fastapi import Depends, FastAPI
 
-from replay.api import actions, credentials, errors, games, imports, matches, notes, views
+from replay.api import (
+    actions,
+    credentials,
+    disputes,
+    errors,
+    games,
+    imports,
+    matches,
+    notes,
+    views,
+)
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
@@ -25,6 +35,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.state.kiroku = kiroku
     app.add_middleware(BodyLimit)
     errors.install(app)
-    for module in (games, credentials, imports, matches, actions, views, notes):
+    for module in (games, credentials, imports, matches, actions, views, notes, disputes):
         app.include_router(module.router)
     return app

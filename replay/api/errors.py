@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
 from ledger.annotations import AnnotationNotFound
+from ledger.disputes import DisputeNotFound, MatchPaused
 from ledger.errors import (
     BadPosition,
     ConcurrentAppend,
@@ -55,9 +56,9 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     """The one mapping from domain errors to (HTTP status, code, reason)."""
     if isinstance(exc, Unauthenticated):
         return 401, exc.code, exc.code
-    if isinstance(exc, (MatchNotFound, AnnotationNotFound)):
+    if isinstance(exc, (MatchNotFound, AnnotationNotFound, DisputeNotFound)):
         return 404, exc.code, exc.code
-    if isinstance(exc, ConcurrentAppend):
+    if isinstance(exc, (ConcurrentAppend, MatchPaused)):
         return 409, exc.code, exc.code
     if isinstance(exc, CorruptRecord):
         return 500, exc.code, exc.code

@@ -350,3 +350,22 @@ def test_annotate_refuses_what_its_readers_may_not_see(db: str) -> None:
     assert kiroku(db, "annotations", match_id, "--as", "judge").stdout == ""
     bad_seat = kiroku(db, "annotations", match_id, "--as", "seat:5", ok=False)
     assert bad_seat.exit_code == 2 and "no seat 5" in bad_seat.output
+
+
+def test_a_dispute_from_the_command_line(db: str) -> None:
+    match_id = new_match(db)
+    kiroku(db, "match", "act", match_id, '{"type": "end_turn", "seat": 1}')
+    dispute = kiroku(db, "dispute", "open", match_id, "--claim", "ended the wrong turn",
+                     "--concerns", "2").stdout.strip()
+    assert UUID_RE.match(dispute)
+    assert "paused" in kiroku(db, "dispute", "take", dispute, "--pause").stdout
+    evidence = json.loads(kiroku(db, "dispute", "show", dispute, "--as", "seat:2").stdout)
+    assert list(evidence["evidence"]["positions"]) == ["seat:2"]
+    ruled = kiroku(db, "dispute", "rule", dispute, "--decision", "Back up",
+                   "--reasoning", "Wrong seat.", "--remedy", "backup", "--to", "0").stdout
+    assert ruled.startswith("ruled:") and '"to_position": 0' in ruled
+    listed = kiroku(db, "dispute", "list", match_id).stdout
+    assert "ruled" in listed and "-> Back up" in listed
+    bad = kiroku(db, "dispute", "rule", dispute, "--decision", "x", "--reasoning", "y",
+                 "--remedy", "adjustment", "--adjust", "{not json", ok=False)
+    assert bad.exit_code == 2 and "not JSON" in bad.output

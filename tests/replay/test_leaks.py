@@ -29,6 +29,7 @@ from ledger.catalog import Deck
 from ledger.fold import Fold, Record, Visitor
 from ledger.identity import Identity
 from replay import annotations as annotating
+from replay import disputes as hearing
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
@@ -130,7 +131,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, st
 
 
 def _http(server: Server, token: str | None, match_id: UUID, positions: list[int],
-          viewer: Viewer) -> dict[str, str]:
+          viewer: Viewer, dispute: UUID) -> dict[str, str]:
     """Every HTTP reading channel, as the holder of ``token`` (None: a spectator) calls it,
     including what it is answered when it asks for more than it may."""
     url = f"/matches/{match_id}"
@@ -142,6 +143,8 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
             out[f"http {path or 'summary'}"] = c.get(f"{url}/{path}".rstrip("/")).text
         out["http /matches"] = c.get("/matches").text
         out["http annotations"] = c.get(f"{url}/annotations").text
+        out["http disputes"] = c.get(f"{url}/disputes").text
+        out["http dispute with evidence"] = c.get(f"/disputes/{dispute}").text
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
@@ -175,6 +178,10 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
     callers = {"spectator": None, **{seat: kiroku.credentials.authenticate(token)
                                      for seat, token in tokens.items() if token}}
     _annotate_hidden_cards(kiroku, match_id, callers)
+    match = kiroku.recorder.get_match(match_id)
+    dispute = UUID(hearing.open_dispute(  # its evidence: every event, every seat's view
+        kiroku, Identity.operator("Judge"), match_id, None, "the whole match",
+        list(range(1, match.version + 1)), False)["dispute_id"])
     full = kiroku.records(match_id, JUDGE)
     knowledge = _Knowledge(ruleset, viewers)
     Fold(knowledge).feed_all(full)
@@ -201,7 +208,11 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
             "cli replay": _cli(url, "replay", str(match_id), "--as", str(viewer)),
             "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
         }
-        channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer))
+        channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer,
+                              dispute))
+        reader = callers[str(viewer)]
+        if reader is not None:
+            channels["dispute"] = json.dumps(hearing.read(kiroku, reader, dispute))
         if viewer.seat is not None:
             channels["legal"] = json.dumps(kiroku.legal_actions(match_id, viewer.seat))
             channels["cli legal"] = _cli(url, "match", "legal", str(match_id), "--seat",

@@ -1,0 +1,268 @@
+"""Calling a judge: disputes with their evidence, rulings with remedies, appeals (issue 13).
+
+Who does what:
+
+- a seat of the match, or a judge, opens a dispute at a position (default the current one) with
+  a claim and the versions of the events it concerns; only a judge may pause the match for it
+  (then every seat's action is refused with ``match_paused`` until it is ruled);
+- a judge takes it; the judge who took it (or an organiser) rules: a decision, its reasoning,
+  and a remedy applied to the match under the ruling's name: ``none``; ``backup`` to a position
+  (an undo: the voided actions are kept and marked); ``adjustment`` (a judge's C3 adjustment);
+  ``penalty``, a ``warning`` or a ``game_loss`` (the penalised seat's concession, recorded by
+  the judge, which sets the result);
+- a party (a seat of the match) or a judge appeals a ruling to the organisers, the head judges,
+  whose ruling on appeal is final and may overturn the first with a remedy of its own.
+
+Readers: the match's seats and the staff. The evidence is computed from the record as it stood
+when the dispute was opened, through the one per-viewer filter: the events concerned, with who
+recorded them and when; the position as each seat saw it (a seat gets its own, a judge every
+seat's and the spectators'); the knowledge record (the cards each seat had seen by then that
+spectators had not); and the audit status of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+from engine.core.contract import GameState, Ruleset
+from engine.core.viewer import JUDGE, SPECTATOR, Viewer
+from engine.registry import get_game
+from ledger.disputes import (
+    CLAIM_LIMIT,
+    PENALTIES,
+    REMEDIES,
+    Dispute,
+    DisputeRefused,
+)
+from ledger.errors import Forbidden
+from ledger.fold import Fold, LiveAction, Record, Visitor
+from ledger.identity import Identity, Role
+from ledger.match import Match
+from ledger.recorder import now
+from ledger.visibility import effective_viewer, redact
+from replay.service import Kiroku
+
+
+def _printable(text: str, what: str, limit: int) -> str:
+    if not text.strip() or len(text) > limit or any(
+            ord(c) < 32 and c not in "\n\t" for c in text):
+        raise DisputeRefused(f"{what} is 1 to {limit} printable characters.")
+    return text
+
+
+def _party(caller: Identity, match_id: UUID) -> None:
+    if not (caller.is_staff or caller.match_id == match_id):
+        raise Forbidden("not_a_party", "Only the match's seats and its judges see or call "
+                        "its disputes.")
+
+
+def open_dispute(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None,
+                 claim: str, concerns: Sequence[int], pause: bool) -> dict[str, Any]:
+    """A new dispute by ``caller`` (see the module docstring)."""
+    _party(caller, match_id)
+    if pause and not caller.is_staff:
+        raise Forbidden("judges_only", "Only a judge pauses a match; call one with the "
+                        "dispute and ask.")
+    match = kiroku.recorder.get_match(match_id)
+    at = len(match.live) if position is None else position
+    if not 0 <= at <= len(match.live):
+        raise DisputeRefused(f"The match has positions 0 to {len(match.live)}.")
+    if any(not 1 <= v <= match.version for v in concerns):
+        raise DisputeRefused(f"The events of this match are versions 1 to {match.version}.")
+    dispute = kiroku.disputes.open(
+        match_id=str(match_id), position=at, match_version=match.version,
+        claim=_printable(claim, "A claim", CLAIM_LIMIT), concerns=sorted(set(concerns)),
+        pause=pause, opened_by=_person(caller, match_id), recorded_at=now())
+    return shown(dispute)
+
+
+def _person(caller: Identity, match_id: UUID) -> dict[str, Any]:
+    return {**caller.recorded_by, "seat": caller.seat if caller.match_id == match_id else None}
+
+
+def take(kiroku: Kiroku, caller: Identity, dispute_id: UUID, pause: bool) -> dict[str, Any]:
+    """A judge takes the dispute (and may pause the match for it)."""
+    if not caller.is_staff:
+        raise Forbidden("judges_only", "A judge takes a dispute.")
+    dispute = kiroku.disputes.get(dispute_id)
+    if dispute.status != "open":
+        raise DisputeRefused(f"That dispute is {dispute.status}: only an open one is taken.")
+    kiroku.disputes.save(dispute, Dispute.Taken, judge=caller.recorded_by, pause=pause,
+                         recorded_at=now())
+    return shown(dispute)
+
+
+def rule(kiroku: Kiroku, caller: Identity, dispute_id: UUID, decision: str, reasoning: str,
+         remedy: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruling: the remedy is applied to the match first, then the ruling is recorded with
+    what it did (a remedy the rules refuse stores nothing)."""
+    dispute = kiroku.disputes.get(dispute_id)
+    on_appeal = dispute.status == "appealed"
+    _may_rule(caller, dispute, on_appeal)
+    decision = _printable(decision, "A decision", 200)
+    reasoning = _printable(reasoning, "The reasoning", CLAIM_LIMIT)
+    applied = _apply(kiroku, caller, dispute, remedy, decision)
+    kiroku.disputes.save(dispute, Dispute.Ruled, decision=decision, reasoning=reasoning,
+                         remedy=dict(remedy), applied=applied, on_appeal=on_appeal,
+                         by=caller.recorded_by, recorded_at=now())
+    return shown(dispute)
+
+
+def _may_rule(caller: Identity, dispute: Dispute, on_appeal: bool) -> None:
+    if on_appeal:
+        if caller.role != Role.ORGANISER:
+            raise Forbidden("organisers_only", "An appeal is ruled by an organiser (the head "
+                            "judge).")
+        return
+    if dispute.status != "open":
+        raise DisputeRefused(f"That dispute is {dispute.status}: appeal it to rule again.")
+    if not caller.is_staff:
+        raise Forbidden("judges_only", "A judge rules on a dispute.")
+    taken_by = (dispute.judge or {}).get("id")
+    if caller.role == Role.JUDGE and taken_by not in (None, str(caller.credential_id)):
+        raise Forbidden("not_your_dispute", "Another judge has taken this dispute.")
+
+
+def _apply(kiroku: Kiroku, caller: Identity, dispute: Dispute, remedy: Mapping[str, Any],
+           decision: str) -> dict[str, Any]:
+    kind = remedy.get("kind")
+    if kind not in REMEDIES:
+        raise DisputeRefused(f"A remedy's kind is one of {', '.join(REMEDIES)}.")
+    match_id = UUID(dispute.match_id)
+    why = f"ruling on dispute {dispute.id}: {decision}"
+    if kind == "none":
+        return {"kind": "none"}
+    if kind == "backup":
+        to = remedy.get("to_position")
+        if not isinstance(to, int) or isinstance(to, bool):
+            raise DisputeRefused("A backup names the position to return to (to_position).")
+        done = kiroku.undo(match_id, None, to_position=to, reason=why,
+                           recorded_by=caller.recorded_by)
+        return {"kind": "backup", "to_position": to, "version": done.version}
+    if kind == "adjustment":
+        action = remedy.get("action")
+        if not isinstance(action, Mapping) or action.get("type") != "adjust":
+            raise DisputeRefused("An adjustment remedy carries a judge's 'adjust' action.")
+        done = kiroku.record(match_id, {**action, "reason": action.get("reason") or why},
+                             recorded_by=caller.recorded_by)
+        return {"kind": "adjustment", "version": done.version}
+    penalty, seat = remedy.get("penalty"), remedy.get("seat")
+    if penalty not in PENALTIES or not isinstance(seat, int) or isinstance(seat, bool):
+        raise DisputeRefused(f"A penalty is one of {', '.join(PENALTIES)}, with the seat.")
+    players = len(kiroku.recorder.get_match(match_id).players)
+    if not 1 <= seat <= players:
+        raise DisputeRefused(f"There is no seat {seat} in this match ({players} players).")
+    if penalty == "warning":
+        return {"kind": "penalty", "penalty": "warning", "seat": seat}
+    done = kiroku.record(match_id, {"type": "concede", "seat": seat},
+                         recorded_by=caller.recorded_by)
+    return {"kind": "penalty", "penalty": "game_loss", "seat": seat, "version": done.version}
+
+
+def appeal(kiroku: Kiroku, caller: Identity, dispute_id: UUID, reason: str) -> dict[str, Any]:
+    """A party or a judge appeals a ruling to the organisers (once)."""
+    dispute = kiroku.disputes.get(dispute_id)
+    _party(caller, UUID(dispute.match_id))
+    if dispute.status != "ruled":
+        raise DisputeRefused(f"That dispute is {dispute.status}: only a ruling not yet "
+                             "appealed can be appealed.")
+    kiroku.disputes.save(dispute, Dispute.Appealed, reason=_printable(reason, "A reason", 500),
+                         by=_person(caller, UUID(dispute.match_id)), recorded_at=now())
+    return shown(dispute)
+
+
+def shown(dispute: Dispute) -> dict[str, Any]:
+    """A dispute as its parties read it."""
+    return {"dispute_id": str(dispute.id), "match_id": dispute.match_id,
+            "position": dispute.position, "match_version": dispute.match_version,
+            "claim": dispute.claim, "concerns": list(dispute.concerns),
+            "opened_by": dispute.opened_by, "recorded_at": dispute.recorded_at,
+            "status": dispute.status, "pausing": dispute.pausing, "judge": dispute.judge,
+            "rulings": list(dispute.rulings), "appeal": dispute.appeal}
+
+
+def read(kiroku: Kiroku, caller: Identity | None, dispute_id: UUID) -> dict[str, Any]:
+    """A dispute with its evidence, as ``caller`` may see it."""
+    dispute = kiroku.disputes.get(dispute_id)
+    match_id = UUID(dispute.match_id)
+    if caller is None:
+        raise Forbidden("not_a_party", "Only the match's seats and its judges see its "
+                        "disputes.")
+    _party(caller, match_id)
+    return {**shown(dispute), "evidence": evidence(kiroku, dispute, caller.viewer_of(match_id))}
+
+
+def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dict[str, Any]]:
+    """The match's disputes, for its parties."""
+    kiroku.recorder.get_match(match_id)
+    if caller is None:
+        raise Forbidden("not_a_party", "Only the match's seats and its judges see its "
+                        "disputes.")
+    _party(caller, match_id)
+    return [shown(d) for d in kiroku.disputes.of_match(match_id)]
+
+
+class _Sightings(Visitor):
+    """The live line and, by live position, the cards each viewer had seen so far (what was
+    seen stays known after an undo, as after a backup at a real table)."""
+
+    def __init__(self, ruleset: Ruleset, viewers: Sequence[Viewer]) -> None:
+        self.ruleset = ruleset
+        self.viewers = viewers
+        self.states: list[GameState] = []
+        self.seen: list[dict[Viewer, set[str]]] = []
+
+    def _see(self, state: GameState) -> None:
+        before = self.seen[-1] if self.seen else {v: set() for v in self.viewers}
+        places = self.ruleset.places(state).items()
+        self.seen.append({v: before[v] | {c.partition("@")[0] for place, cards in places
+                                          if self.ruleset.sees(v, place.zone, place.seat)
+                                          for c in cards} for v in self.viewers})
+        self.states.append(state)
+
+    def created(self, record: Record, state: GameState) -> None:
+        """Position 0."""
+        self._see(state)
+
+    def action(self, record: Record, before: GameState, after: GameState,
+               position: int) -> None:
+        """A live action reached ``position``."""
+        del self.states[position:], self.seen[position:]
+        self._see(after)
+
+    def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
+        """The voided positions go; what they showed stays known."""
+        kept = self.seen[-1]
+        del self.states[len(self.states) - len(voided):]
+        del self.seen[len(self.seen) - len(voided):]
+        self.seen[-1] = {v: self.seen[-1][v] | kept[v] for v in self.viewers}
+
+
+def evidence(kiroku: Kiroku, dispute: Dispute, viewer: Viewer) -> dict[str, Any]:
+    """The evidence of a dispute, as the record stood when it was opened, seen by ``viewer``."""
+    match_id = UUID(dispute.match_id)
+    match: Match = kiroku.recorder.get_match(match_id)
+    ruleset = get_game(match.game)
+    records = [r for r in kiroku.records(match_id, JUDGE) if r["version"]
+               <= dispute.match_version]
+    seats = [Viewer("seat", s) for s in range(1, len(match.players) + 1)]
+    sightings = _Sightings(ruleset, [SPECTATOR, *seats])
+    Fold(sightings).feed_all(records)
+    at = min(dispute.position, len(sightings.states) - 1)
+    state = sightings.states[at]
+    seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+    shown_to = seats + [SPECTATOR] if viewer.is_judge else [viewer]
+    names = records[0]["config"]["cards"]
+    knowledge = {str(s): sorted(sightings.seen[at][s] - sightings.seen[at][SPECTATOR])
+                 for s in shown_to if s != SPECTATOR}
+    return {
+        "events": [redact(r, seen_as, ruleset) for r in records
+                   if r["version"] in dispute.concerns],
+        "positions": {str(s): ruleset.view(state, seen_as if s == viewer else s)
+                      for s in shown_to},
+        "knowledge": {seat: [{"card": c, "name": names.get(c, {}).get("name")} for c in cards]
+                      for seat, cards in knowledge.items()},
+        "audit": kiroku.audit(match_id).to_dict(),
+    }

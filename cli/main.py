@@ -23,6 +23,7 @@ from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
 from replay import annotations as annotating
 from replay import disputes as hearing
+from replay import variations as lines
 from replay.service import Kiroku
 
 
@@ -439,6 +440,87 @@ def dispute_appeal(ctx: click.Context, dispute_id: UUID, reason: str, operator: 
     with _service(ctx) as kiroku:
         hearing.appeal(kiroku, Identity.operator(operator), dispute_id, reason)
         click.echo("appealed")
+
+
+@main.group()
+def variation() -> None:
+    """What-if lines from a position, played by the same rules (the command line is a judge)."""
+
+
+@variation.command("start")
+@click.argument("match_ref")
+@click.option("--name", required=True)
+@click.option("--at", "position", type=int, default=None,
+              help="The match position to branch from (default: the current one).")
+@click.option("--from", "parent", type=click.UUID, default=None,
+              help="Branch from another variation instead...")
+@click.option("--from-at", "parent_position", type=int, default=None,
+              help="...at this position of it (default: its tip).")
+@click.option("--visibility", type=click.Choice(list(lines.VISIBILITIES)), default="private",
+              show_default=True)
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def variation_start(ctx: click.Context, match_ref: str, name: str, position: int | None,
+                    parent: UUID | None, parent_position: int | None, visibility: str,
+                    operator: str) -> None:
+    """Branch a what-if line; prints its id."""
+    with _service(ctx) as kiroku:
+        made = lines.start(kiroku, Identity.operator(operator), _match_id(kiroku, match_ref),
+                           position, parent, parent_position, name, visibility)
+        click.echo(made["variation_id"])
+
+
+@variation.command("play")
+@click.argument("variation_id", type=click.UUID)
+@click.argument("action")
+@click.option("--outcome", "outcomes", multiple=True,
+              help="A chance outcome entered (default: the variation's own seed).")
+@click.pass_context
+def variation_play(ctx: click.Context, variation_id: UUID, action: str,
+                   outcomes: tuple[str, ...]) -> None:
+    """Play ACTION (JSON) at the tip of the line."""
+    try:
+        parsed = json.loads(action)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
+    with _service(ctx) as kiroku:
+        played = lines.play(kiroku, Identity.operator(), variation_id, parsed,
+                            [_outcome_value(o) for o in outcomes] if outcomes else None)
+        click.echo(f"{len(played['line'])} action(s) in the line")
+
+
+@variation.command("back")
+@click.argument("variation_id", type=click.UUID)
+@click.option("--count", type=int, default=1, show_default=True)
+@click.pass_context
+def variation_back(ctx: click.Context, variation_id: UUID, count: int) -> None:
+    """Take back the last actions of the line (its history keeps them)."""
+    with _service(ctx) as kiroku:
+        kept = lines.take_back(kiroku, Identity.operator(), variation_id, count)
+        click.echo(f"{len(kept['line'])} action(s) in the line")
+
+
+@variation.command("show")
+@click.argument("variation_id", type=click.UUID)
+@click.option("--at", "position", type=int, default=None, help="Default: the tip.")
+@click.pass_context
+def variation_show(ctx: click.Context, variation_id: UUID, position: int | None) -> None:
+    """A variation's line and the position after --at of its actions (JSON)."""
+    with _service(ctx) as kiroku:
+        _print_json(lines.read(kiroku, Identity.operator(), variation_id, position))
+
+
+@variation.command("list")
+@click.argument("match_ref")
+@click.pass_context
+def variation_list(ctx: click.Context, match_ref: str) -> None:
+    """A match's variations, one per line."""
+    with _service(ctx) as kiroku:
+        for v in lines.listing(kiroku, Identity.operator(), _match_id(kiroku, match_ref)):
+            where = (f"from {v['parent'][:8]} at {v['parent_position']}" if v["parent"]
+                     else f"from position {v['from_position']}")
+            click.echo(f"{v['variation_id']}  {where:<24} {len(v['line']):>4} action(s)  "
+                       f"[{v['visibility']}] {v['name']}")
 
 
 @main.group()

@@ -30,6 +30,7 @@ from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder
+from ledger.variations import Variations
 from replay.audit import AuditReport, check_receipts, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
 
@@ -56,6 +57,7 @@ class Kiroku:
         self.credentials = Credentials(recorder)
         self.annotations = Annotations(recorder)
         self.disputes = Disputes(recorder)
+        self.variations = Variations(recorder)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:

@@ -18,6 +18,7 @@ from replay.api import (
     imports,
     matches,
     notes,
+    variations,
     views,
 )
 from replay.api.limits import BodyLimit
@@ -35,6 +36,7 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.state.kiroku = kiroku
     app.add_middleware(BodyLimit)
     errors.install(app)
-    for module in (games, credentials, imports, matches, actions, views, notes, disputes):
+    for module in (games, credentials, imports, matches, actions, views, notes, disputes,
+                   variations):
         app.include_router(module.router)
     return app

@@ -23,6 +23,7 @@ from ledger.errors import (
     MatchNotFound,
 )
 from ledger.identity import CredentialRefused, Unauthenticated
+from ledger.variations import VariationNotFound
 from replay.api.wire import respond
 
 
@@ -56,7 +57,8 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     """The one mapping from domain errors to (HTTP status, code, reason)."""
     if isinstance(exc, Unauthenticated):
         return 401, exc.code, exc.code
-    if isinstance(exc, (MatchNotFound, AnnotationNotFound, DisputeNotFound)):
+    if isinstance(exc, (MatchNotFound, AnnotationNotFound, DisputeNotFound,
+                        VariationNotFound)):
         return 404, exc.code, exc.code
     if isinstance(exc, (ConcurrentAppend, MatchPaused)):
         return 409, exc.code, exc.code

@@ -369,3 +369,20 @@ def test_a_dispute_from_the_command_line(db: str) -> None:
     bad = kiroku(db, "dispute", "rule", dispute, "--decision", "x", "--reasoning", "y",
                  "--remedy", "adjustment", "--adjust", "{not json", ok=False)
     assert bad.exit_code == 2 and "not JSON" in bad.output
+
+
+def test_a_variation_from_the_command_line(db: str) -> None:
+    match_id = new_match(db)
+    line = kiroku(db, "variation", "start", match_id, "--name", "what if", "--at", "0"
+                  ).stdout.strip()
+    assert UUID_RE.match(line)
+    assert "1 action(s)" in kiroku(db, "variation", "play", line,
+                                   '{"type": "end_turn", "seat": 1}').stdout
+    illegal = kiroku(db, "variation", "play", line, '{"type": "end_turn", "seat": 1}',
+                     ok=False)
+    assert illegal.exit_code == 2 and "error [" in illegal.output
+    shown = json.loads(kiroku(db, "variation", "show", line).stdout)
+    assert shown["position"] == 1 and shown["to_act"] == [2]
+    assert "from position 0" in kiroku(db, "variation", "list", match_id).stdout
+    assert "0 action(s)" in kiroku(db, "variation", "back", line).stdout
+    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["version"] == 1

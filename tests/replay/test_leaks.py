@@ -30,6 +30,7 @@ from ledger.fold import Fold, Record, Visitor
 from ledger.identity import Identity
 from replay import annotations as annotating
 from replay import disputes as hearing
+from replay import variations as lines
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
 from tests.support import PLAYOUT_OPTIONS, sample_data
@@ -131,7 +132,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, st
 
 
 def _http(server: Server, token: str | None, match_id: UUID, positions: list[int],
-          viewer: Viewer, dispute: UUID) -> dict[str, str]:
+          viewer: Viewer, dispute: UUID, variation: UUID) -> dict[str, str]:
     """Every HTTP reading channel, as the holder of ``token`` (None: a spectator) calls it,
     including what it is answered when it asks for more than it may."""
     url = f"/matches/{match_id}"
@@ -145,6 +146,8 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http annotations"] = c.get(f"{url}/annotations").text
         out["http disputes"] = c.get(f"{url}/disputes").text
         out["http dispute with evidence"] = c.get(f"/disputes/{dispute}").text
+        out["http variations"] = c.get(f"{url}/variations").text
+        out["http variation"] = c.get(f"/variations/{variation}").text
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
@@ -182,6 +185,7 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
     dispute = UUID(hearing.open_dispute(  # its evidence: every event, every seat's view
         kiroku, Identity.operator("Judge"), match_id, None, "the whole match",
         list(range(1, match.version + 1)), False)["dispute_id"])
+    variation = _judges_line(kiroku, ruleset, match_id)
     full = kiroku.records(match_id, JUDGE)
     knowledge = _Knowledge(ruleset, viewers)
     Fold(knowledge).feed_all(full)
@@ -209,7 +213,9 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
             "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
         }
         channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer,
-                              dispute))
+                              dispute, variation))
+        channels["variations"] = json.dumps(lines.listing(kiroku, callers[str(viewer)],
+                                                          match_id))
         reader = callers[str(viewer)]
         if reader is not None:
             channels["dispute"] = json.dumps(hearing.read(kiroku, reader, dispute))
@@ -242,6 +248,24 @@ def _annotate_hidden_cards(kiroku: Kiroku, match_id: UUID,
         for visibility in ("team", "private"):
             annotating.add(kiroku, identity, match_id, None, f"{name}: {' '.join(own)}",
                            ["key_moment"], own, [], visibility)
+
+
+def _judges_line(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID) -> UUID:
+    """A public what-if line by a judge from a middle position, a few actions long: every
+    card it touches is the judge's to see."""
+    judge = Identity.operator("Judge")
+    match = kiroku.recorder.get_match(match_id)
+    variation = UUID(lines.start(kiroku, judge, match_id, len(match.live) // 2, None, None,
+                                 "what if", "public")["variation_id"])
+    rng = random.Random(7)
+    for _ in range(6):
+        state = lines.state_of(kiroku, kiroku.variations.get(variation))
+        if ruleset.outcome(state) is not None:
+            break
+        seat = rng.choice(ruleset.to_act(state))
+        action = rng.choice(ruleset.legal_actions(state, seat))
+        lines.play(kiroku, judge, variation, action.model_dump(mode="json"), None)
+    return variation
 
 
 def _cli(url: str, *args: str) -> str:

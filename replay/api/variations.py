@@ -1,0 +1,87 @@
+"""Variations: what-if lines from a position of a match, played through the same rules
+(``replay.variations`` decides who may branch and read)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from uuid import UUID
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from replay import access
+from replay import variations as lines
+from replay.api.limits import Plain
+from replay.api.wire import CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["variations"])
+
+
+class VariationStart(BaseModel):
+    """Where a variation branches: a live position of the match, or a position of another
+    variation (``parent``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=80)]
+    position: Annotated[int | None, Field(ge=0, le=1_000_000)] = None
+    parent: UUID | None = None
+    parent_position: Annotated[int | None, Field(ge=0, le=1_000_000)] = None
+    visibility: Literal["private", "public"] = "private"
+
+
+class VariationMove(BaseModel):
+    """One action at the tip of the line, with chance outcomes entered or drawn from the
+    variation's own seed."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: dict[str, Plain]
+    outcomes: Annotated[list[Plain] | None, Field(max_length=200)] = None
+
+
+class TakeBack(BaseModel):
+    """How many actions at the tip no longer stand."""
+
+    model_config = ConfigDict(extra="forbid")
+    count: Annotated[int, Field(ge=1, le=2000)] = 1
+
+
+@router.post("/matches/{match_id}/variations", status_code=201)
+def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+          body: VariationStart) -> Response:
+    """Branch a what-if line (judges always; anyone once the match is open to all)."""
+    author = access.signed_in(caller, "Branching a variation")
+    return respond(request, lines.start(kiroku, author, match_id, body.position, body.parent,
+                                        body.parent_position, body.name, body.visibility), 201)
+
+
+@router.get("/matches/{match_id}/variations")
+def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+    """The match's variations the caller may read."""
+    return respond(request, lines.listing(kiroku, caller, match_id))
+
+
+@router.get("/variations/{variation_id}")
+def read(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
+         at: Annotated[int | None, Query(ge=0, le=1_000_000,
+                                         description="Position in the line; the tip if "
+                                                     "omitted")] = None) -> Response:
+    """A variation with the position after ``at`` of its actions."""
+    return respond(request, lines.read(kiroku, caller, variation_id, at))
+
+
+@router.post("/variations/{variation_id}/actions", status_code=201)
+def play(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
+         body: VariationMove) -> Response:
+    """Play one action at the tip of the line (its author or a judge)."""
+    by = access.signed_in(caller, "Playing a variation")
+    outcomes: list[Any] | None = body.outcomes
+    return respond(request, lines.play(kiroku, by, variation_id, body.action, outcomes), 201)
+
+
+@router.post("/variations/{variation_id}/take-back")
+def take_back(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
+              body: TakeBack) -> Response:
+    """The last actions of the line no longer stand (kept in its history)."""
+    by = access.signed_in(caller, "Taking back")
+    return respond(request, lines.take_back(kiroku, by, variation_id, body.count))

@@ -8,6 +8,7 @@ from uuid import UUID
 import pytest
 
 from engine.core.errors import ActionError, IllegalAction
+from engine.registry import get_game
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -22,9 +23,11 @@ def _match(kiroku: Kiroku, actions: int) -> UUID:
 
 
 def _act(kiroku: Kiroku, match_id: UUID) -> None:
-    state = kiroku.recorder.get_match(match_id).state
-    kiroku.record(match_id, kiroku.legal_actions(match_id, state.active)[-1],
-                  recorded_by="judge")
+    """One legal action, chosen from a single read of the match (another thread may undo
+    between two reads)."""
+    match = kiroku.recorder.get_match(match_id)
+    action = get_game(match.game).legal_actions(match.state, match.state.active)[-1]
+    kiroku.record(match_id, action.model_dump(mode="json"), recorded_by="judge")
 
 
 def _live_seqs(kiroku: Kiroku, match_id: UUID) -> list[int]:

@@ -23,6 +23,7 @@ from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
 from replay import annotations as annotating
 from replay import disputes as hearing
+from replay import study as studies
 from replay import variations as lines
 from replay.service import Kiroku
 
@@ -521,6 +522,40 @@ def variation_list(ctx: click.Context, match_ref: str) -> None:
                      else f"from position {v['from_position']}")
             click.echo(f"{v['variation_id']}  {where:<24} {len(v['line']):>4} action(s)  "
                        f"[{v['visibility']}] {v['name']}")
+
+
+@main.group()
+def study() -> None:
+    """A match with its annotations and variations as a text document, and back."""
+
+
+@study.command("export")
+@click.argument("match_ref")
+@click.option("--as", "viewer", default="judge", show_default=True,
+              help="judge, spectator or seat:N: what the study may show.")
+@click.pass_context
+def study_export(ctx: click.Context, match_ref: str, viewer: str) -> None:
+    """Print the study of a match."""
+    with _service(ctx) as kiroku:
+        match_id = _match_id(kiroku, match_ref)
+        click.echo(studies.export_study(kiroku, annotating.reader_as(_viewer(viewer), match_id),
+                                        match_id), nl=False)
+
+
+@study.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def study_import(ctx: click.Context, path: Path, operator: str) -> None:
+    """Add a study's annotations and variations to its match (all checked first)."""
+    with _service(ctx) as kiroku:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise click.BadParameter("a study is UTF-8 text", param_hint="PATH") from None
+        done = studies.import_study(kiroku, Identity.operator(operator), text)
+        click.echo(f"{done['annotations']} annotation(s) and {done['variations']} "
+                   f"variation(s) added to {done['match_id']}")
 
 
 @main.group()

@@ -79,18 +79,25 @@ def _check_marks(kiroku: Kiroku, match: Match, position: int, author: Viewer,
             raise AnnotationRefused("An arrow joins two of the annotation's highlights.")
 
 
+def check(kiroku: Kiroku, caller: Identity, match: Match, position: int, text: str,
+          symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
+          visibility: str) -> None:
+    """Everything ``add`` checks, storing nothing (a study's import checks them all first)."""
+    _author_of(caller, match.id)
+    if not 0 <= position <= len(match.live):
+        raise AnnotationRefused(f"The match has positions 0 to {len(match.live)}.")
+    _check_content(text, symbols, visibility)
+    _check_marks(kiroku, match, position, caller.viewer_of(match.id), visibility, highlights,
+                 arrows)
+
+
 def add(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None, text: str,
         symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
         visibility: str) -> dict[str, Any]:
     """A new annotation by ``caller`` (see the module docstring)."""
-    _author_of(caller, match_id)
     match = kiroku.recorder.get_match(match_id)
     at = len(match.live) if position is None else position
-    if not 0 <= at <= len(match.live):
-        raise AnnotationRefused(f"The match has positions 0 to {len(match.live)}.")
-    _check_content(text, symbols, visibility)
-    author = caller.viewer_of(match_id)
-    _check_marks(kiroku, match, at, author, visibility, highlights, arrows)
+    check(kiroku, caller, match, at, text, symbols, highlights, arrows, visibility)
     made = kiroku.annotations.add(
         match_id=str(match_id), position=at, text=text, symbols=list(symbols),
         highlights=list(highlights), arrows=[list(a) for a in arrows], visibility=visibility,

@@ -43,7 +43,8 @@ def _open_to_all(match: Match) -> bool:
     return match.ended and match.replay_policy == "open"
 
 
-def _may_branch(caller: Identity, match: Match) -> None:
+def may_branch(caller: Identity, match: Match) -> None:
+    """Forbidden unless ``caller`` may branch from this match (see the module docstring)."""
     if caller.is_staff or _open_to_all(match):
         return
     raise Forbidden("variation_needs_hidden_information",
@@ -76,7 +77,7 @@ def start(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None
     """A new, empty variation from a live position of the match or from a position of
     another variation."""
     match = kiroku.recorder.get_match(match_id)
-    _may_branch(caller, match)
+    may_branch(caller, match)
     if visibility not in VISIBILITIES:
         raise VariationRefused(f"Visibility is one of {', '.join(VISIBILITIES)}.")
     if not name.strip() or len(name) > 80 or not name.isprintable():

@@ -18,6 +18,7 @@ from replay.api import (
     imports,
     matches,
     notes,
+    studies,
     variations,
     views,
 )
@@ -37,6 +38,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations):
+                   variations, studies):
         app.include_router(module.router)
     return app

@@ -386,3 +386,18 @@ def test_a_variation_from_the_command_line(db: str) -> None:
     assert "from position 0" in kiroku(db, "variation", "list", match_id).stdout
     assert "0 action(s)" in kiroku(db, "variation", "back", line).stdout
     assert json.loads(kiroku(db, "match", "show", match_id).stdout)["version"] == 1
+
+
+def test_a_study_from_and_back_to_the_command_line(db: str, tmp_path: Path) -> None:
+    match_id = new_match(db)
+    kiroku(db, "annotate", match_id, "--text", "opening", "--symbol", "good", "--at", "0")
+    kiroku(db, "variation", "start", match_id, "--name", "line", "--visibility", "public")
+    text = kiroku(db, "study", "export", match_id).stdout
+    assert text.startswith('[Kiroku "study/1"]') and '"text": "opening"' in text
+    path = tmp_path / "m.study"
+    path.write_text(text, encoding="utf-8")
+    done = kiroku(db, "study", "import", str(path)).stdout
+    assert "1 annotation(s) and 1 variation(s) added" in done
+    path.write_text("[Kiroku \"study/1\"]\n", encoding="utf-8")
+    bad = kiroku(db, "study", "import", str(path), ok=False)
+    assert bad.exit_code == 2 and "import_rejected" in bad.output

@@ -25,11 +25,13 @@ from click.testing import CliRunner
 from cli.main import main
 from engine import JUDGE, SPECTATOR, Viewer, games
 from engine.core.contract import GameState, Ruleset
+from engine.core.errors import ActionError
 from ledger.catalog import Deck
 from ledger.fold import Fold, Record, Visitor
 from ledger.identity import Identity
 from replay import annotations as annotating
 from replay import disputes as hearing
+from replay import study as studies
 from replay import variations as lines
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
@@ -100,10 +102,28 @@ def _record_playout(kiroku: Kiroku, ruleset: Ruleset, players: int, seed: int,
         if n and n % 17 == 0 and match.live:
             kiroku.undo(match_id, 1, reason="backup", recorded_by="judge")
             continue
+        if n % 23 == 11 and _hand_to_deck(kiroku, ruleset, match_id, match.state):
+            continue
         seat = rng.choice(ruleset.to_act(match.state))
         action = rng.choice(ruleset.legal_actions(match.state, seat))
         kiroku.record(match_id, action.model_dump(mode="json"), recorded_by=f"P{seat}")
     return match_id
+
+
+def _hand_to_deck(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID, state: GameState) -> bool:
+    """A judge's adjustment that moves a card nobody else may see (a hand card back into the
+    deck): its record names the card, which only the judge's records may show."""
+    for place, cards in ruleset.places(state).items():
+        if place.zone == "hand" and place.seat is not None and cards:
+            try:
+                kiroku.record(match_id, {"type": "adjust", "seat": place.seat,
+                                         "reason": "card drawn by mistake", "move": {
+                                             "card": _card_id(cards[0]), "from_zone": "hand",
+                                             "to_zone": "deck"}}, recorded_by="judge")
+            except ActionError:
+                return False
+            return True
+    return False
 
 
 def _hidden(knowledge: _Knowledge, position: int, viewer: Viewer) -> set[str]:
@@ -148,6 +168,7 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http dispute with evidence"] = c.get(f"/disputes/{dispute}").text
         out["http variations"] = c.get(f"{url}/variations").text
         out["http variation"] = c.get(f"/variations/{variation}").text
+        out["http study"] = c.get(f"{url}/study").text
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
@@ -214,6 +235,7 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
         }
         channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer,
                               dispute, variation))
+        channels["study"] = studies.export_study(kiroku, callers[str(viewer)], match_id)
         channels["variations"] = json.dumps(lines.listing(kiroku, callers[str(viewer)],
                                                           match_id))
         reader = callers[str(viewer)]

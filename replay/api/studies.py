@@ -1,0 +1,37 @@
+"""Studies: a match with its annotations and variations as one text document, and back
+(``replay.study``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import PlainTextResponse, Response
+
+from ledger.errors import ImportRejected
+from replay import access
+from replay import study as studies
+from replay.api.wire import CallerDep, KirokuDep, respond
+
+router = APIRouter(tags=["annotations"])
+
+
+@router.get("/matches/{match_id}/study", response_class=PlainTextResponse)
+def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> PlainTextResponse:
+    """The match as a study (text): each live action, with the annotations and variations the
+    caller may read."""
+    return PlainTextResponse(studies.export_study(kiroku, caller, match_id))
+
+
+@router.post("/studies/import", status_code=201)
+def import_study(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                 text: Annotated[bytes, Body(media_type="text/plain")]) -> Response:
+    """Add a study's annotations and variations to its match, as the caller; every one is
+    checked first, and a refused one stores nothing."""
+    by = access.signed_in(caller, "Importing a study")
+    try:
+        decoded = text.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ImportRejected("A study is UTF-8 text.") from None
+    return respond(request, studies.import_study(kiroku, by, decoded), 201)

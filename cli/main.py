@@ -407,10 +407,12 @@ def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: st
 @click.argument("dispute_id", type=click.UUID)
 @click.option("--decision", required=True)
 @click.option("--reasoning", required=True)
-@click.option("--remedy", type=click.Choice(["none", "backup", "adjustment", "penalty"]),
+@click.option("--remedy", type=click.Choice(["none", "backup", "adjustment", "penalty",
+                                             "game_ruling"]),
               default="none", show_default=True)
 @click.option("--to", "to_position", type=int, default=None, help="backup: the position.")
-@click.option("--adjust", "adjust", default=None, help="adjustment: the adjust action, JSON.")
+@click.option("--adjust", "adjust", default=None,
+              help="adjustment or game_ruling: the judge's action (adjust, rule_claim), JSON.")
 @click.option("--penalty", type=click.Choice(["warning", "game_loss"]), default=None)
 @click.option("--seat", type=int, default=None, help="penalty: the seat penalised.")
 @click.option("--by", "operator", default="operator", show_default=True)

@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
 
-REMEDIES = ("none", "backup", "adjustment", "penalty")
+REMEDIES = ("none", "backup", "adjustment", "penalty", "game_ruling")
 PENALTIES = ("warning", "game_loss")
 CLAIM_LIMIT = 2000
 

@@ -59,6 +59,7 @@ class Recorded:
     digest: str
     result: dict[str, Any] | None
     receipt: dict[str, Any]
+    calls_judge: tuple[int, int] | None = None  # (live position, version) of a game's dispute
 
 
 @dataclass(frozen=True)
@@ -190,11 +191,13 @@ class Recorder(Application):
                        "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionRecorded, payload)
+            calls_judge = ruleset.calls_judge(getattr(act, "type", None))
+            dispute = (len(match.live), match.version) if calls_judge else None
             outcome = ruleset.outcome(state)
             if outcome is not None:
                 self._end(match, outcome.__dict__, recorded_by)
         return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
-                        self._receipt(match))
+                        self._receipt(match), dispute)
 
     def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,

@@ -9,7 +9,9 @@ Who does what:
   and a remedy applied to the match under the ruling's name: ``none``; ``backup`` to a position
   (an undo: the voided actions are kept and marked); ``adjustment`` (a judge's C3 adjustment);
   ``penalty``, a ``warning`` or a ``game_loss`` (the penalised seat's concession, recorded by
-  the judge, which sets the result);
+  the judge, which sets the result); ``game_ruling``, one of the game's judge's actions (the
+  ``rule_claim`` on a claim disputed in the game: the game's own ``dispute`` action opens a
+  dispute by itself, ``Kiroku.record``);
 - a party (a seat of the match) or a judge appeals a ruling to the organisers, the head judges,
   whose ruling on appeal is final and may overturn the first with a remedy of its own.
 
@@ -141,6 +143,15 @@ def _apply(kiroku: Kiroku, caller: Identity, dispute: Dispute, remedy: Mapping[s
         done = kiroku.undo(match_id, None, to_position=to, reason=why,
                            recorded_by=caller.recorded_by)
         return {"kind": "backup", "to_position": to, "version": done.version}
+    if kind == "game_ruling":
+        action = remedy.get("action")
+        ruleset = get_game(kiroku.recorder.get_match(match_id).game)
+        if not isinstance(action, Mapping) or action.get("type") == "adjust" or \
+                not ruleset.judges_only(action.get("type")):
+            raise DisputeRefused("A game ruling carries one of the game's judge's actions "
+                                 "(rule_claim, for a disputed claim).")
+        done = kiroku.record(match_id, action, recorded_by=caller.recorded_by)
+        return {"kind": "game_ruling", "type": action["type"], "version": done.version}
     if kind == "adjustment":
         action = remedy.get("action")
         if not isinstance(action, Mapping) or action.get("type") != "adjust":

@@ -29,7 +29,7 @@ from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
-from ledger.recorder import MatchSummary, Recorded, Recorder
+from ledger.recorder import MatchSummary, Recorded, Recorder, now
 from ledger.variations import Variations
 from replay.audit import AuditReport, check_receipts, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
@@ -88,8 +88,26 @@ class Kiroku:
         """Record one action (validated by the rules first); a seat's action waits while a
         dispute pauses the match (MatchPaused)."""
         self._check_not_paused(match_id, recorded_by)
-        return self.recorder.record(match_id, action, recorded_by=recorded_by, outcomes=outcomes,
-                                    expected_version=expected_version)
+        done = self.recorder.record(match_id, action, recorded_by=recorded_by,
+                                    outcomes=outcomes, expected_version=expected_version)
+        self._call_judge_for(match_id, action, recorded_by, done)
+        return done
+
+    def _call_judge_for(self, match_id: UUID, action: Mapping[str, Any],
+                        recorded_by: RecordedBy, done: Recorded) -> None:
+        """A game's own dispute of a claim (Illuminati, Quest for the Grail G8, On the Edge
+        OQ24) opens a dispute for a judge, concerning that action; the judge's ruling is the
+        game's ``rule_claim``, given as the ruling's remedy."""
+        if done.calls_judge is None:
+            return
+        position, version = done.calls_judge
+        seat = action.get("seat")
+        who = dict(recorded_by) if isinstance(recorded_by, Mapping) else {"name": recorded_by}
+        self.disputes.open(
+            match_id=str(match_id), position=position, match_version=done.version,
+            claim=f"Seat {seat} disputes a claim in the game (the dispute recorded at "
+                  f"version {version}); a judge rules on it.", concerns=[version], pause=False,
+            opened_by={**who, "seat": seat}, recorded_at=now())
 
     def _check_not_paused(self, match_id: UUID, recorded_by: RecordedBy) -> None:
         """Judges and organisers may act during a pause: their remedies and adjustments are

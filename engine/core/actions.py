@@ -21,6 +21,7 @@ class Action(BaseModel):
     card_flows: ClassVar[tuple[CardFlow, ...]] = ()
     consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds it may ask chance for, in order
     judges_only: ClassVar[bool] = False  # a judge's act (a ruling), never a player's
+    calls_judge: ClassVar[bool] = False  # a player's dispute of a claim: a judge must rule
 
     seat: int = Field(ge=1, description="The acting seat, numbered from 1.")
 

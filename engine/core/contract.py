@@ -220,6 +220,12 @@ class Ruleset(ABC):
         model = self._models.get(str(action_type))
         return model is not None and model.judges_only
 
+    def calls_judge(self, action_type: object) -> bool:
+        """Whether actions of ``action_type`` dispute a claim, so that a judge must rule (the
+        service opens a dispute for it)."""
+        model = self._models.get(str(action_type))
+        return model is not None and model.calls_judge
+
     def action_types(self) -> list[str]:
         """The action type names, game actions first."""
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)

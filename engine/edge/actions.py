@@ -159,6 +159,7 @@ class Dispute(Action):
     """OQ24: dispute the pending claim; a judge rules."""
 
     type: Literal["dispute"] = "dispute"
+    calls_judge = True
 
 
 class RuleClaim(Action):

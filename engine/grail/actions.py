@@ -245,6 +245,7 @@ class Dispute(Action):
     """G8: dispute another player's claim; a judge then rules."""
 
     type: Literal["dispute"] = "dispute"
+    calls_judge = True
     claimant: int = Field(ge=1)
 
 

@@ -269,6 +269,7 @@ class DisputeClaim(Action):
     """Dispute another player's special-goal or goal-card claim; a judge then rules."""
 
     type: Literal["dispute"] = "dispute"
+    calls_judge = True
     claimant: int = Field(ge=1)
 
 

@@ -4,7 +4,9 @@ party may see it."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -12,6 +14,7 @@ import pytest
 
 from engine import JUDGE
 from engine.core.errors import ActionError
+from ledger.catalog import Deck
 from ledger.disputes import DisputeNotFound, DisputeRefused, MatchPaused
 from ledger.errors import Forbidden
 from ledger.identity import Identity, Role
@@ -221,3 +224,53 @@ def test_the_evidence_as_each_party_sees_it(kiroku: Kiroku, match_id: UUID) -> N
     own = hearing.read(kiroku, ann, dispute)["evidence"]
     assert set(own["positions"]) == {"seat:1"} and set(own["knowledge"]) == {"seat:1"}
     assert own["positions"]["seat:1"] == judge["positions"]["seat:1"]
+
+
+GOLDEN = Path(__file__).parents[1] / "data" / "golden" / "grail" / "three-players-concession"
+
+
+def _grail_up_to_its_dispute(kiroku: Kiroku) -> tuple[UUID, dict[str, Any]]:
+    """The recorded Quest for the Grail match, replayed from its seed up to the moment seat 3
+    disputes seat 2's alternate victory (G8); returns the match and the judge's ruling that
+    followed."""
+    records = [json.loads(line) for line in GOLDEN.joinpath("match.jsonl").open()][1:]
+    created = records[0]
+    seed = next(r["seed"] for r in records if r["event"] == "SeedRevealed")
+    config = created["config"]
+    match_id = kiroku.new_match(
+        "grail", config["players"], [Deck("grail", "", "", d) for d in config["decks"]],
+        cards=config["cards"], options=config["options"], seed=bytes.fromhex(seed))
+    chen = _seat(kiroku, match_id, 3)
+    ruling: dict[str, Any] = {}
+    for record in records[1:]:
+        if record["event"] == "ActionsUndone":
+            kiroku.undo(match_id, record["count"], reason=record["reason"], recorded_by="judge")
+        elif record["event"] == "ActionRecorded":
+            if record["action"]["type"] == "rule_claim":
+                ruling = record["action"]
+                break
+            by = chen.recorded_by if record["action"]["type"] == "dispute" else "P"
+            kiroku.record(match_id, record["action"], recorded_by=by)
+    return match_id, ruling
+
+
+def test_a_games_own_dispute_calls_a_judge_whose_ruling_is_the_games(kiroku: Kiroku) -> None:
+    """Quest for the Grail G8: disputing a claim in the game opens a dispute by itself; the
+    judge's ruling gives the game's rule_claim as its remedy, and the match goes on exactly as
+    recorded."""
+    match_id, ruling = _grail_up_to_its_dispute(kiroku)
+    [opened] = kiroku.disputes.of_match(match_id)
+    assert opened.opened_by["name"] == "Chen" and opened.opened_by["seat"] == 3
+    assert opened.concerns == [kiroku.recorder.get_match(match_id).version]
+    judge = _judge(kiroku)
+    with pytest.raises(DisputeRefused):
+        hearing.rule(kiroku, judge, opened.id, "x", "y", {"kind": "game_ruling", "action": {
+            "type": "end_phase", "seat": 1}})
+    ruled = hearing.rule(kiroku, judge, opened.id, "Claim upheld" if ruling["upheld"] else
+                         "Claim overturned", ruling["reason"],
+                         {"kind": "game_ruling", "action": ruling})
+    assert ruled["rulings"][0]["applied"]["type"] == "rule_claim"
+    expected = [json.loads(line) for line in GOLDEN.joinpath("match.jsonl").open()][1:]
+    last = kiroku.records(match_id)[-1]
+    assert last["digest"] == expected[last["version"] - 1]["digest"]
+    assert last["recorded_by"]["name"] == "Judge Jun"

@@ -408,9 +408,10 @@ def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: st
 @click.option("--decision", required=True)
 @click.option("--reasoning", required=True)
 @click.option("--remedy", type=click.Choice(["none", "backup", "adjustment", "penalty",
-                                             "game_ruling"]),
+                                             "game_ruling", "reopen"]),
               default="none", show_default=True)
-@click.option("--to", "to_position", type=int, default=None, help="backup: the position.")
+@click.option("--to", "to_position", type=int, default=None,
+              help="backup or reopen: the position.")
 @click.option("--adjust", "adjust", default=None,
               help="adjustment or game_ruling: the judge's action (adjust, rule_claim), JSON.")
 @click.option("--penalty", type=click.Choice(["warning", "game_loss"]), default=None)

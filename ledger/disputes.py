@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
 
-REMEDIES = ("none", "backup", "adjustment", "penalty", "game_ruling")
+REMEDIES = ("none", "backup", "adjustment", "penalty", "game_ruling", "reopen")
 PENALTIES = ("warning", "game_loss")
 CLAIM_LIMIT = 2000
 

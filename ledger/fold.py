@@ -34,7 +34,7 @@ LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
 Record = dict[str, Any]
 # the events a fold reads, by record name
 EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed",
-               "SeedWithheld")
+               "SeedWithheld", "MatchReopened")
 
 
 class FoldError(Exception):
@@ -129,6 +129,9 @@ class Visitor:
 
     def seed_revealed(self, record: Record) -> None:
         """The match's seed was published."""
+
+    def reopened(self, record: Record, state: GameState) -> None:
+        """A ruling reopened the ended match at ``state`` (a new seed segment begins)."""
 
     def seed_withheld(self, record: Record) -> None:
         """The match ended in a store that does not hold its seed (it was imported while on)."""
@@ -238,8 +241,11 @@ class Fold:
     def _seed_withheld(self, record: Record) -> None:
         self.visitor.seed_withheld(record)
 
+    def _reopened(self, record: Record) -> None:
+        self.visitor.reopened(record, self.state)
+
 
 # what the fold does for each kind of event
 _STEPS: dict[str, Callable[[Fold, Record], None]] = dict(zip(EVENT_KINDS, (
     Fold._created, Fold._action, Fold._undone, Fold._ended, Fold._seed_revealed,
-    Fold._seed_withheld)))
+    Fold._seed_withheld, Fold._reopened)))

@@ -147,6 +147,24 @@ class Match(Aggregate):
             """Move the chain head."""
             aggregate._fold(self)
 
+    class Reopened(Aggregate.Event):
+        """MatchReopened: a judge's ruling reopens the ended match (issue 13). The seed of the
+        finished segment was revealed, so the match goes on under a fresh seed whose commitment
+        this event publishes (segment 2, 3, ...); the audit checks each segment's seed."""
+
+        TOPIC = "kiroku:MatchReopened/1"
+        reason: str
+        segment: int
+        commitment: str
+        recorded_by: RecordedBy
+        recorded_at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The match is on again."""
+            aggregate._fold(self)
+
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
                  chance_source: str, digest: str, recorded_by: RecordedBy, recorded_at: str,
@@ -170,6 +188,7 @@ class Match(Aggregate):
         self.state: GameState
 
     setup_from_table = False  # snapshots taken before the attribute existed
+    segment = 1  # the seed segment: 1 until a ruling reopens the match (Reopened)
 
     # The aggregate cache hands out copies. Game states are never changed in place (the engine
     # returns new ones) and live entries are never changed, so copying the containers suffices;
@@ -217,11 +236,13 @@ class Match(Aggregate):
 
 MATCH_TOPICS = {"created": Match.Created.TOPIC, "action": Match.ActionRecorded.TOPIC,
                 "undone": Match.ActionsUndone.TOPIC, "ended": Match.Ended.TOPIC,
-                "seed": Match.SeedRevealed.TOPIC, "withheld": Match.SeedWithheld.TOPIC}
+                "seed": Match.SeedRevealed.TOPIC, "withheld": Match.SeedWithheld.TOPIC,
+                "reopened": Match.Reopened.TOPIC}
 EVENT_NAMES: dict[type[Any], str] = {
     Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
                Match.ActionsUndone: "ActionsUndone", Match.Ended: "MatchEnded",
-               Match.SeedRevealed: "SeedRevealed", Match.SeedWithheld: "SeedWithheld"}
+               Match.SeedRevealed: "SeedRevealed", Match.SeedWithheld: "SeedWithheld",
+               Match.Reopened: "MatchReopened"}
 
 
 def commits(cls: type[Any]) -> bool:
@@ -287,6 +308,14 @@ class _Keeper(Visitor):
 
     def seed_withheld(self, record: Record) -> None:
         """Move the chain head."""
+        self.match.head_hash = record["hash"]
+
+    def reopened(self, record: Record, state: GameState) -> None:
+        """On again, under the new segment's seed commitment."""
+        self.match.result = None
+        self.match.seed = None
+        self.match.commitment = record["commitment"]
+        self.match.segment = int(record["segment"])
         self.match.head_hash = record["hash"]
 
 

@@ -238,6 +238,48 @@ class Recorder(Application):
             self._trigger(match, Match.ActionsUndone, payload)
         return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
 
+    def reopen(self, match_id: UUID, *, reason: str, recorded_by: RecordedBy,
+               to_position: int) -> Recorded:
+        """Reopen an ended match for a judge's ruling (issue 13): its seed was revealed at the
+        end, so the rest of the match gets a fresh sealed seed, committed to in MatchReopened;
+        the live actions after ``to_position`` are voided in the same save (the position the
+        ruling backs up to: at the final position the rules would end the match again)."""
+        reason = reason.strip()
+        if not reason or not reason.isprintable() or len(reason) > 500:
+            raise IllegalAction("bad_reason", "A reopening says why, in up to 500 printable "
+                                "characters.")
+        with self._lock(match_id):
+            match = self.get_match(match_id)
+            if not match.ended:
+                raise IllegalAction("match_not_over", "Only an ended match is reopened; back it "
+                                    "up instead.")
+            if not 0 <= to_position < len(match.live):
+                raise IllegalAction("undo_out_of_range", f"A reopened match backs up to a "
+                                    f"position from 0 to {len(match.live) - 1}.")
+            segment = match.segment + 1
+            seed = new_seed()
+            self._trigger(match, Match.Reopened, {
+                "reason": reason, "segment": segment, "commitment": commitment(seed),
+                "recorded_by": recorded_by, "recorded_at": now()})
+            count = len(match.live) - to_position
+            state = self.get_match(match_id, version=match.position_version(to_position)).state
+            digest = get_game(match.game).digest(state)
+            match.stage(state)
+            self._trigger(match, Match.ActionsUndone, {
+                "count": count, "seqs": [a[1] for a in match.live[to_position:]],
+                "reason": reason, "digest": digest, "recorded_by": recorded_by,
+                "recorded_at": now()})
+            secret = MatchSecret._create(MatchSecret.Created,
+                                         id=self._secret_id(match_id, segment),
+                                         match_id=match_id,
+                                         seed=self.keyring.seal(seed, match_id), sealed=True)
+            try:
+                self.save(match, secret)
+            except IntegrityError:
+                raise ConcurrentAppend("The match changed while it was being reopened; reload "
+                                       "it and try again.", match_id=str(match_id)) from None
+        return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+
     def receipt(self, match_id: UUID) -> dict[str, Any]:
         """A signed receipt for the match's head as it stands."""
         return self._receipt(self.get_match(match_id))
@@ -252,7 +294,7 @@ class Recorder(Application):
         the match's seed."""
         if outcomes is not None or match.setup_from_table:
             return SuppliedChance(outcomes or [])
-        seed = self._seed_if_kept(match.id)
+        seed = self._seed_if_kept(match)
         return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
 
     @contextmanager
@@ -277,7 +319,7 @@ class Recorder(Application):
             "reason": result["reason"], "drawn": bool(result["drawn"]),
             "detail": result.get("detail", ""), "recorded_by": recorded_by,
             "recorded_at": now()})
-        seed = self._seed_if_kept(match.id)
+        seed = self._seed_if_kept(match)
         if seed is None:
             self._trigger(match, Match.SeedWithheld, {
                 "reason": "imported while on, without its seed: the store that created the "
@@ -291,7 +333,7 @@ class Recorder(Application):
         version = match.version + 1
         if commits(cls):
             sealed = _sealed(EVENT_NAMES[cls], match.id, version, payload,
-                             get_game(match.game), self._seed_if_kept(match.id),
+                             get_game(match.game), self._seed_if_kept(match),
                              len(match.players))
         else:
             sealed = {**payload, "hash": event_hash(EVENT_NAMES[cls], match.id, version,
@@ -353,7 +395,7 @@ class Recorder(Application):
     def list_matches(self) -> list[MatchSummary]:
         """Every match, oldest first, with its result if it has ended."""
         summaries: dict[UUID, MatchSummary] = {}
-        topics = [MATCH_TOPICS["created"], MATCH_TOPICS["ended"]]
+        topics = [MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"]]
         for notification in self._notifications(topics):
             event = self.mapper.to_domain_event(notification)
             if isinstance(event, Match.Created):
@@ -366,6 +408,10 @@ class Recorder(Application):
                     old.match_id, old.game, old.players, old.created_at,
                     {"winners": event.winners, "losers": event.losers, "reason": event.reason,
                      "drawn": event.drawn})
+            elif isinstance(event, Match.Reopened) and event.originator_id in summaries:
+                old = summaries[event.originator_id]
+                summaries[event.originator_id] = MatchSummary(
+                    old.match_id, old.game, old.players, old.created_at, None)
         return list(summaries.values())
 
     def _notifications(self, topics: list[str]) -> Iterator[Any]:
@@ -381,16 +427,16 @@ class Recorder(Application):
         """The seed, only once the match has ended and revealed it."""
         return match.seed
 
-    def _seed_if_kept(self, match_id: UUID) -> bytes | None:
-        """The match's secret seed, or None for a match imported without it."""
+    def _seed_if_kept(self, match: Match) -> bytes | None:
+        """The seed of the match's current segment, or None for a match imported without it."""
         try:
-            return self._seed(match_id)
+            return self._seed(match.id, match.segment)
         except IllegalAction:
             return None
 
-    def _seed(self, match_id: UUID) -> bytes:
+    def _seed(self, match_id: UUID, segment: int = 1) -> bytes:
         try:
-            secret: Any = self.repository.get(self._secret_id(match_id))
+            secret: Any = self.repository.get(self._secret_id(match_id, segment))
         except AggregateNotFoundError:
             raise IllegalAction("seed_unavailable", "This match was imported without its secret "
                                 "seed: supply the chance outcomes seen at the table.") from None
@@ -399,8 +445,9 @@ class Recorder(Application):
         return bytes.fromhex(secret.seed)
 
     @staticmethod
-    def _secret_id(match_id: UUID) -> UUID:
-        return uuid5(match_id, "kiroku-seed")
+    def _secret_id(match_id: UUID, segment: int = 1) -> UUID:
+        """The secret of segment 1 (the match's own seed) or of a later segment (a reopening)."""
+        return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
 
 
 @contextmanager

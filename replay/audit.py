@@ -103,6 +103,21 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
     return report
 
 
+def _revealed_seeds(records: Sequence[dict[str, Any]]) -> dict[int, bytes]:
+    """The seed each segment revealed at its end (segment 1 is the match's own)."""
+    seeds: dict[int, bytes] = {}
+    segment = 1
+    for record in records:
+        if record.get("event") == "MatchReopened":
+            segment += 1
+        elif record.get("event") == "SeedRevealed":
+            try:
+                seeds[segment] = bytes.fromhex(str(record.get("seed")))
+            except ValueError:
+                continue
+    return seeds
+
+
 def check_receipts(report: AuditReport, records: Sequence[dict[str, Any]],
                    receipts: Sequence[dict[str, Any]], public_keys: Sequence[str]) -> None:
     """Hold the records against signed receipts kept outside the store (ledger.keys): each
@@ -168,13 +183,8 @@ class _Walker(Visitor):
         self.actions = 0
         self.game: str | None = None
         self.commitment: str | None = None
-        revealed = [r for r in records if r.get("event") == "SeedRevealed"]
-        self.seed: bytes | None = None
-        if revealed:
-            try:
-                self.seed = bytes.fromhex(str(revealed[-1].get("seed")))
-            except ValueError:
-                self.seed = None
+        self.segment = 1  # seed segments: a reopened match goes on under a fresh seed
+        self.seeds = _revealed_seeds(records)
         self.over = False
         self.sealed = False  # SeedRevealed or SeedWithheld seen: nothing may follow
         self.withheld = False
@@ -187,9 +197,16 @@ class _Walker(Visitor):
             records[0].get("config"), dict) else 0
         self.commits = any(r.get("commitments") for r in records)
 
+    @property
+    def seed(self) -> bytes | None:
+        """The revealed seed of the segment being walked (None while it is not revealed)."""
+        return self.seeds.get(self.segment)
+
     def check(self, record: dict[str, Any]) -> None:
         self._check_chain(record)
         self._check_commitments(record)
+        if record.get("event") == "MatchReopened":
+            self._reopen(record)
         if self.drift is not None:
             self._after_drift(record)
             return
@@ -214,6 +231,19 @@ class _Walker(Visitor):
             if isinstance(exc, _Failed):
                 raise
             raise _Failed("replay_failed", f"re-projecting this event failed: {exc}") from None
+
+    def _reopen(self, record: dict[str, Any]) -> None:
+        """A ruling reopened the match: only after its end and its seed's reveal (or withheld
+        seed), starting the next segment under the commitment this event publishes."""
+        if not self.sealed:
+            raise _Failed("reopen_while_on", "MatchReopened recorded while the match was on "
+                          "or before its seed was revealed")
+        if record.get("segment") != self.segment + 1:
+            raise _Failed("segment_gap", f"expected seed segment {self.segment + 1}, found "
+                          f"{record.get('segment')}")
+        self.segment += 1
+        self.commitment = str(record.get("commitment"))
+        self.over = self.sealed = self.withheld = False
 
     @property
     def replayed_version(self) -> str:
@@ -364,7 +394,8 @@ class _Walker(Visitor):
         self.sealed = True
         if commitment(bytes.fromhex(record["seed"])) != self.commitment:
             raise _Failed("seed_mismatch", "the revealed seed does not match the commitment "
-                          "published when the match was created")
+                          "published when the match was created"
+                          + (" (or reopened)" if self.segment > 1 else ""))
 
     def _compare_digest(self, state: GameState, record: dict[str, Any]) -> None:
         """The recorded digest against the replayed position, in the digest's own format."""

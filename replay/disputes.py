@@ -11,7 +11,8 @@ Who does what:
   ``penalty``, a ``warning`` or a ``game_loss`` (the penalised seat's concession, recorded by
   the judge, which sets the result); ``game_ruling``, one of the game's judge's actions (the
   ``rule_claim`` on a claim disputed in the game: the game's own ``dispute`` action opens a
-  dispute by itself, ``Kiroku.record``);
+  dispute by itself, ``Kiroku.record``); ``reopen`` an ended match at a position before its
+  end (a misrecorded final action, a wrong result): the rest is played under a fresh seed;
 - a party (a seat of the match) or a judge appeals a ruling to the organisers, the head judges,
   whose ruling on appeal is final and may overturn the first with a remedy of its own.
 
@@ -143,6 +144,13 @@ def _apply(kiroku: Kiroku, caller: Identity, dispute: Dispute, remedy: Mapping[s
         done = kiroku.undo(match_id, None, to_position=to, reason=why,
                            recorded_by=caller.recorded_by)
         return {"kind": "backup", "to_position": to, "version": done.version}
+    if kind == "reopen":
+        to = remedy.get("to_position")
+        if not isinstance(to, int) or isinstance(to, bool):
+            raise DisputeRefused("A reopening names the position to back up to (to_position).")
+        done = kiroku.reopen(match_id, to_position=to, reason=why,
+                             recorded_by=caller.recorded_by)
+        return {"kind": "reopen", "to_position": to, "version": done.version}
     if kind == "game_ruling":
         action = remedy.get("action")
         ruleset = get_game(kiroku.recorder.get_match(match_id).game)

@@ -150,6 +150,13 @@ class Kiroku:
         return self.recorder.undo(match_id, count, reason=reason, recorded_by=recorded_by,
                                   expected_version=expected_version, to_position=to_position)
 
+    def reopen(self, match_id: UUID, *, to_position: int, reason: str,
+               recorded_by: RecordedBy) -> Recorded:
+        """Reopen an ended match under a fresh seed, backed up to ``to_position`` (a judge's
+        ruling; see Recorder.reopen)."""
+        return self.recorder.reopen(match_id, reason=reason, recorded_by=recorded_by,
+                                    to_position=to_position)
+
     # ----- reading -----------------------------------------------------------------------------
     def list_matches(self) -> list[MatchSummary]:
         """Every match, oldest first."""
@@ -446,6 +453,12 @@ class _TranscriptWriter(Visitor):
     def seed_withheld(self, record: Record) -> None:
         """Why no seed was published."""
         self.lines.append(f"{self._head(record)} seed not revealed here: {record['reason']}")
+
+    def reopened(self, record: Record, state: GameState) -> None:
+        """A ruling reopened the match under a fresh seed."""
+        self.lines.append(f"{self._head(record)} match reopened (seed segment "
+                          f"{record['segment']}, new seed committed: {record['commitment']}): "
+                          f"{record['reason']}")
 
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -43,7 +43,7 @@ class Remedy(BaseModel):
     """What the ruling does to the match."""
 
     model_config = ConfigDict(extra="forbid")
-    kind: Literal["none", "backup", "adjustment", "penalty", "game_ruling"]
+    kind: Literal["none", "backup", "adjustment", "penalty", "game_ruling", "reopen"]
     to_position: Annotated[int | None, Field(ge=0, le=1_000_000)] = None
     action: dict[str, Plain] | None = None
     penalty: Literal["warning", "game_loss"] | None = None

@@ -401,3 +401,17 @@ def test_a_study_from_and_back_to_the_command_line(db: str, tmp_path: Path) -> N
     path.write_text("[Kiroku \"study/1\"]\n", encoding="utf-8")
     bad = kiroku(db, "study", "import", str(path), ok=False)
     assert bad.exit_code == 2 and "import_rejected" in bad.output
+
+
+def test_a_ruling_reopens_an_ended_match_from_the_command_line(db: str) -> None:
+    match_id = new_match(db)
+    kiroku(db, "match", "act", match_id, '{"type": "end_turn", "seat": 1}')
+    kiroku(db, "match", "act", match_id, '{"type": "concede", "seat": 2}')
+    dispute = kiroku(db, "dispute", "open", match_id, "--claim", "misrecorded concession"
+                     ).stdout.strip()
+    ruled = kiroku(db, "dispute", "rule", dispute, "--decision", "Reopened", "--reasoning",
+                   "Ben never conceded.", "--remedy", "reopen", "--to", "1").stdout
+    assert '"kind": "reopen"' in ruled
+    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["result"] is None
+    assert "match reopened (seed segment 2" in kiroku(db, "transcript", match_id).stdout
+    assert "OK" in kiroku(db, "audit", "verify", match_id).stdout.upper()

@@ -14,6 +14,7 @@ from ledger.disputes import CLAIM_LIMIT
 from replay import access
 from replay import disputes as hearing
 from replay.api.limits import Plain
+from replay.api.shapes import DisputeOut, DisputeRead
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["disputes"])
@@ -70,7 +71,7 @@ def _remedy(remedy: Remedy) -> dict[str, Any]:
     return {k: v for k, v in remedy.model_dump().items() if v is not None}
 
 
-@router.post("/matches/{match_id}/disputes", status_code=201)
+@router.post("/matches/{match_id}/disputes", status_code=201, response_model=DisputeOut)
 def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
                  body: DisputeOpen) -> Response:
     """Call a judge about a position of the match (a seat of it, or a judge)."""
@@ -79,19 +80,19 @@ def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_i
                                                  body.claim, body.concerns, body.pause), 201)
 
 
-@router.get("/matches/{match_id}/disputes")
+@router.get("/matches/{match_id}/disputes", response_model=list[DisputeOut])
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
     """The match's disputes, for its seats and judges."""
     return respond(request, hearing.listing(kiroku, caller, match_id))
 
 
-@router.get("/disputes/{dispute_id}")
+@router.get("/disputes/{dispute_id}", response_model=DisputeRead)
 def read(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID) -> Response:
     """A dispute with its evidence, filtered for the caller."""
     return respond(request, hearing.read(kiroku, caller, dispute_id))
 
 
-@router.post("/disputes/{dispute_id}/take")
+@router.post("/disputes/{dispute_id}/take", response_model=DisputeOut)
 def take(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
          body: DisputeTake) -> Response:
     """A judge takes the dispute, and may pause the match for it."""
@@ -99,7 +100,7 @@ def take(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUI
     return respond(request, hearing.take(kiroku, judge, dispute_id, body.pause))
 
 
-@router.post("/disputes/{dispute_id}/rule")
+@router.post("/disputes/{dispute_id}/rule", response_model=DisputeOut)
 def rule(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
          body: Ruling) -> Response:
     """Rule, applying the remedy to the match (an organiser rules on appeal)."""
@@ -108,7 +109,7 @@ def rule(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUI
                                          body.reasoning, _remedy(body.remedy)))
 
 
-@router.post("/disputes/{dispute_id}/appeal")
+@router.post("/disputes/{dispute_id}/appeal", response_model=DisputeOut)
 def appeal(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
            body: Appeal) -> Response:
     """Appeal a ruling to the organisers (the head judges)."""

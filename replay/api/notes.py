@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ledger.annotations import SYMBOLS, TEXT_LIMIT
 from replay import access
 from replay import annotations as annotating
+from replay.api.shapes import AnnotationEvent, AnnotationOut
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["annotations"])
@@ -48,7 +49,7 @@ class Withdrawal(BaseModel):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-@router.post("/matches/{match_id}/annotations", status_code=201)
+@router.post("/matches/{match_id}/annotations", status_code=201, response_model=AnnotationOut)
 def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
         body: AnnotationCreate) -> Response:
     """Annotate a position of the match, as the caller's credential."""
@@ -58,13 +59,13 @@ def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
     return respond(request, made, 201)
 
 
-@router.get("/matches/{match_id}/annotations")
+@router.get("/matches/{match_id}/annotations", response_model=list[AnnotationOut])
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
     """The match's annotations the caller may read, oldest first."""
     return respond(request, annotating.listing(kiroku, caller, match_id))
 
 
-@router.post("/annotations/{annotation_id}/amend")
+@router.post("/annotations/{annotation_id}/amend", response_model=AnnotationOut)
 def amend(request: Request, kiroku: KirokuDep, caller: CallerDep, annotation_id: UUID,
           body: AnnotationContent) -> Response:
     """Its author replaces an annotation's content; the history keeps the old."""
@@ -73,7 +74,7 @@ def amend(request: Request, kiroku: KirokuDep, caller: CallerDep, annotation_id:
                                         body.highlights, body.arrows, body.visibility))
 
 
-@router.post("/annotations/{annotation_id}/withdraw")
+@router.post("/annotations/{annotation_id}/withdraw", response_model=AnnotationOut)
 def withdraw(request: Request, kiroku: KirokuDep, caller: CallerDep, annotation_id: UUID,
              body: Withdrawal) -> Response:
     """Its author, or a judge, withdraws an annotation; the history keeps it."""
@@ -81,7 +82,7 @@ def withdraw(request: Request, kiroku: KirokuDep, caller: CallerDep, annotation_
     return respond(request, annotating.withdraw(kiroku, by, annotation_id, body.reason))
 
 
-@router.get("/annotations/{annotation_id}/history")
+@router.get("/annotations/{annotation_id}/history", response_model=list[AnnotationEvent])
 def history(request: Request, kiroku: KirokuDep, caller: CallerDep,
             annotation_id: UUID) -> Response:
     """Every event of an annotation, for its author and the judges."""

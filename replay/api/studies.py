@@ -12,6 +12,7 @@ from fastapi.responses import PlainTextResponse, Response
 from ledger.errors import ImportRejected
 from replay import access
 from replay import study as studies
+from replay.api.shapes import StudyImported
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["annotations"])
@@ -24,7 +25,7 @@ def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> PlainT
     return PlainTextResponse(studies.export_study(kiroku, caller, match_id))
 
 
-@router.post("/studies/import", status_code=201)
+@router.post("/studies/import", status_code=201, response_model=StudyImported)
 def import_study(request: Request, kiroku: KirokuDep, caller: CallerDep,
                  text: Annotated[bytes, Body(media_type="text/plain")]) -> Response:
     """Add a study's annotations and variations to its match, as the caller; every one is

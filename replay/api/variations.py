@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from replay import access
 from replay import variations as lines
 from replay.api.limits import Plain
+from replay.api.shapes import VariationOut, VariationRead
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["variations"])
@@ -46,7 +47,8 @@ class TakeBack(BaseModel):
     count: Annotated[int, Field(ge=1, le=2000)] = 1
 
 
-@router.post("/matches/{match_id}/variations", status_code=201)
+@router.post("/matches/{match_id}/variations", status_code=201,
+             response_model=VariationOut)
 def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
           body: VariationStart) -> Response:
     """Branch a what-if line (judges always; anyone once the match is open to all)."""
@@ -55,13 +57,13 @@ def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID
                                         body.parent_position, body.name, body.visibility), 201)
 
 
-@router.get("/matches/{match_id}/variations")
+@router.get("/matches/{match_id}/variations", response_model=list[VariationOut])
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
     """The match's variations the caller may read."""
     return respond(request, lines.listing(kiroku, caller, match_id))
 
 
-@router.get("/variations/{variation_id}")
+@router.get("/variations/{variation_id}", response_model=VariationRead)
 def read(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
          at: Annotated[int | None, Query(ge=0, le=1_000_000,
                                          description="Position in the line; the tip if "
@@ -70,7 +72,8 @@ def read(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: U
     return respond(request, lines.read(kiroku, caller, variation_id, at))
 
 
-@router.post("/variations/{variation_id}/actions", status_code=201)
+@router.post("/variations/{variation_id}/actions", status_code=201,
+             response_model=VariationOut)
 def play(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
          body: VariationMove) -> Response:
     """Play one action at the tip of the line (its author or a judge)."""
@@ -79,7 +82,7 @@ def play(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: U
     return respond(request, lines.play(kiroku, by, variation_id, body.action, outcomes), 201)
 
 
-@router.post("/variations/{variation_id}/take-back")
+@router.post("/variations/{variation_id}/take-back", response_model=VariationOut)
 def take_back(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
               body: TakeBack) -> Response:
     """The last actions of the line no longer stand (kept in its history)."""

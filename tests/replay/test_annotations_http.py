@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from replay.api.shapes import AnnotationEvent, AnnotationOut
 from tests.replay.conftest import Server
 from tests.replay.test_roles_http import _match, error
 
@@ -68,7 +69,7 @@ def test_a_seat_annotates_its_own_hand_for_itself_alone(table: Table) -> None:
     resp = _add(table.seat1, table, text="keep this for turn 3", symbols=["key_moment"],
                 highlights=[card, "hand#1"], arrows=[[card, "hand#1"]], visibility="team")
     assert resp.status_code == 201, resp.text
-    made = resp.json()
+    made = AnnotationOut.model_validate(resp.json()).model_dump(exclude_none=True)
     assert made["author"]["role"] == "seat" and made["author"]["seat"] == 1
     assert made["symbols"] == [{"name": "key_moment", "mark": "□"}]
     assert made["position"] == 0 and made["highlights"] == [card, "hand#1"]
@@ -130,9 +131,12 @@ def test_amending_and_withdrawing_keep_the_history(table: Table) -> None:
     shown = [a for a in table.anonymous.get(table.url).json()
              if a["annotation_id"] == made["annotation_id"]]
     assert shown and shown[0]["withdrawn"] and "text" not in shown[0]
+    AnnotationOut.model_validate(shown[0])
     error(table.seat1.post(f"{url}/amend", json={"text": "again"}), 422,
           "annotation_refused")
     history = table.seat1.get(f"{url}/history").json()
+    for event in history:
+        AnnotationEvent.model_validate(event)
     assert [e["event"] for e in history] == ["AnnotationAdded", "AnnotationAmended",
                                              "AnnotationWithdrawn"]
     assert history[0]["text"] == "first thought" and history[2]["reason"] == "off topic"

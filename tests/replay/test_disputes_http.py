@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from replay.api.shapes import DisputeOut, DisputeRead
 from tests.replay.conftest import Server
 from tests.replay.test_roles_http import _match, error
 
@@ -61,12 +62,14 @@ def test_from_the_call_to_the_final_ruling(hearing: Hearing) -> None:
     opened = _open(h.seat1, h, concerns=[2])
     assert opened.status_code == 201, opened.text
     url = f"/disputes/{opened.json()['dispute_id']}"
+    DisputeOut.model_validate(opened.json())
     taken = h.judge.post(f"{url}/take", json={"pause": True})
     assert taken.status_code == 200 and taken.json()["pausing"], taken.text
     version = h.version()
     error(_act(h.seat2, h, 2), 409, "match_paused")
     assert h.version() == version
-    evidence = h.seat1.get(url).json()["evidence"]
+    evidence = DisputeRead.model_validate(h.seat1.get(url).json()).evidence.model_dump()
+    DisputeRead.model_validate(h.judge.get(url).json())
     assert set(evidence["positions"]) == {"seat:1"}
     assert [e["version"] for e in evidence["events"]] == [2]
     ruled = h.judge.post(f"{url}/rule", json={
@@ -88,6 +91,8 @@ def test_from_the_call_to_the_final_ruling(hearing: Hearing) -> None:
         "remedy": {"kind": "penalty", "penalty": "warning", "seat": 2}})
     assert final.status_code == 200 and final.json()["status"] == "final", final.text
     listed = h.seat2.get(f"/matches/{h.match_id}/disputes").json()
+    for dispute in (*listed, ruled.json(), appealed.json(), final.json(), taken.json()):
+        DisputeOut.model_validate(dispute)
     assert [d["status"] for d in listed] == ["final"]
 
 

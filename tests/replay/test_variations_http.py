@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import httpx
 
+from replay.api.shapes import VariationOut, VariationRead
 from tests.replay.conftest import Server
 from tests.replay.test_roles_http import _match, error
 
@@ -23,13 +24,16 @@ def test_variations_of_a_live_match_are_the_judges(server: Server,
                                    "visibility": "public"})
         assert started.status_code == 201, started.text
         url = f"/variations/{started.json()['variation_id']}"
+        VariationOut.model_validate(started.json())
         played = judge.post(f"{url}/actions", json={"action": {"type": "end_turn", "seat": 1}})
+        VariationOut.model_validate(played.json())
         assert played.status_code == 201 and len(played.json()["line"]) == 1, played.text
         error(judge.post(f"{url}/actions", json={"action": {"type": "end_turn", "seat": 1}}),
               422, "illegal_action")
         error(judge.post(f"{url}/actions", json={"action": {"type": "end_turn", "seat": 2},
                                                  "extra": 1}), 422, "malformed_request")
-        shown = judge.get(url, params={"at": 1}).json()
+        shown = VariationRead.model_validate(judge.get(url, params={"at": 1}).json()
+                                             ).model_dump()
         assert shown["position"] == 1 and shown["to_act"] == [2]
         assert len(judge.get(url).json()["line"]) == 1
         error(ann.post(f"/matches/{match_id}/variations", json={"name": "mine"}), 403,

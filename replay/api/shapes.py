@@ -1,0 +1,138 @@
+"""The response bodies of annotations, variations and disputes, for the OpenAPI document (the
+routes answer through ``wire.respond``, JSON or msgpack; the HTTP tests validate real answers
+against these models, which forbid unknown fields, so the document cannot drift)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Shape(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Symbol(_Shape):
+    """A PGN-style symbol: its name and its mark."""
+
+    name: str
+    mark: str
+
+
+class AnnotationOut(_Shape):
+    """An annotation as its readers see it (a withdrawn one without its content)."""
+
+    annotation_id: str
+    match_id: str
+    position: int
+    author: dict[str, Any]
+    visibility: Literal["private", "team", "judges", "public"]
+    recorded_at: str
+    amended: bool
+    withdrawn: bool
+    text: str | None = None
+    symbols: list[Symbol] | None = None
+    highlights: list[str] | None = None
+    arrows: list[list[str]] | None = None
+
+
+class AnnotationEvent(BaseModel):
+    """One event of an annotation's history (its fields depend on the event)."""
+
+    model_config = ConfigDict(extra="allow")
+    version: int
+    event: Literal["AnnotationAdded", "AnnotationAmended", "AnnotationWithdrawn"]
+
+
+class LineStep(_Shape):
+    """One action of a variation's line."""
+
+    action: dict[str, Any]
+    outcomes: list[Any]
+    chance_source: Literal["seed", "table"]
+    digest: str
+
+
+class VariationOut(_Shape):
+    """A what-if line."""
+
+    variation_id: str
+    match_id: str
+    name: str
+    from_position: int
+    parent: str | None
+    parent_position: int | None
+    visibility: Literal["private", "public"]
+    author: dict[str, Any]
+    recorded_at: str
+    line: list[LineStep]
+
+
+class VariationRead(VariationOut):
+    """A variation with one of its positions, as the reader sees it."""
+
+    position: int
+    digest: str
+    to_act: list[int]
+    state: dict[str, Any]
+
+
+class Ruling(_Shape):
+    """A ruling with what its remedy did to the match."""
+
+    decision: str
+    reasoning: str
+    remedy: dict[str, Any]
+    applied: dict[str, Any]
+    on_appeal: bool
+    by: dict[str, Any]
+    recorded_at: str
+
+
+class DisputeOut(_Shape):
+    """A dispute as its parties read it."""
+
+    dispute_id: str
+    match_id: str
+    position: int
+    match_version: int
+    claim: str
+    concerns: list[int]
+    opened_by: dict[str, Any]
+    recorded_at: str
+    status: Literal["open", "ruled", "appealed", "final"]
+    pausing: bool
+    judge: dict[str, Any] | None
+    rulings: list[Ruling]
+    appeal: dict[str, Any] | None
+
+
+class KnownCard(_Shape):
+    """A card a seat had seen that spectators had not."""
+
+    card: str
+    name: str | None
+
+
+class Evidence(_Shape):
+    """What the record says, as it stood when the dispute was opened, filtered for the reader."""
+
+    events: list[dict[str, Any]]
+    positions: dict[str, dict[str, Any]]
+    knowledge: dict[str, list[KnownCard]]
+    audit: dict[str, Any]
+
+
+class DisputeRead(DisputeOut):
+    """A dispute with its evidence."""
+
+    evidence: Evidence
+
+
+class StudyImported(_Shape):
+    """What an imported study added."""
+
+    match_id: str
+    annotations: int
+    variations: int

@@ -312,17 +312,20 @@ def transcript(ctx: click.Context, match_ref: str, viewer: str) -> None:
               help="FROM TO: an arrow between two highlights (repeatable).")
 @click.option("--visibility", default="public", show_default=True,
               type=click.Choice(list(VISIBILITIES)))
+@click.option("--variation", type=click.UUID, default=None,
+              help="Annotate a position of this variation (--at counts its actions).")
 @click.option("--by", "operator", default="operator", show_default=True,
               help="The author's name (the command line acts as the organiser).")
 @click.pass_context
 def annotate(ctx: click.Context, match_ref: str, text: str, position: int | None,
              symbols: tuple[str, ...], highlights: tuple[str, ...],
-             arrows: tuple[tuple[str, str], ...], visibility: str, operator: str) -> None:
+             arrows: tuple[tuple[str, str], ...], visibility: str, variation: UUID | None,
+             operator: str) -> None:
     """Annotate a position of a match: text, symbols, highlighted cards or zones, arrows."""
     with _service(ctx) as kiroku:
         made = annotating.add(kiroku, Identity.operator(operator), _match_id(kiroku, match_ref),
                               position, text, symbols, highlights, [list(a) for a in arrows],
-                              visibility)
+                              visibility, variation)
         click.echo(made["annotation_id"])
 
 

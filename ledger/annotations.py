@@ -46,7 +46,9 @@ class Annotation(Aggregate):
         """AnnotationAdded."""
 
         TOPIC = "kiroku:AnnotationAdded/1"
+        class_version = 2  # 2: annotations of a variation's positions
         match_id: str
+        variation: str | None
         position: int
         text: str
         symbols: list[str]
@@ -55,6 +57,11 @@ class Annotation(Aggregate):
         visibility: str
         author: dict[str, Any]
         recorded_at: str
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            """Recorded before variations could be annotated: one of the match's positions."""
+            state["variation"] = None
 
     class Amended(Aggregate.Event):
         """AnnotationAmended: the new content, by its author."""
@@ -86,10 +93,11 @@ class Annotation(Aggregate):
             """Withdrawn annotations stay in the history, shown as withdrawn."""
             aggregate.withdrawn = True
 
-    def __init__(self, match_id: str, position: int, text: str, symbols: list[str],
-                 highlights: list[str], arrows: list[list[str]], visibility: str,
-                 author: dict[str, Any], recorded_at: str) -> None:
+    def __init__(self, match_id: str, variation: str | None, position: int, text: str,
+                 symbols: list[str], highlights: list[str], arrows: list[list[str]],
+                 visibility: str, author: dict[str, Any], recorded_at: str) -> None:
         self.match_id = match_id
+        self.variation = variation  # None: a position of the match's live line
         self.position = position
         self.text = text
         self.symbols = list(symbols)

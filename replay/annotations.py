@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID, uuid5
 
+from engine.core.contract import GameState, Ruleset
 from engine.core.errors import ActionError
 from engine.core.viewer import SPECTATOR, Viewer
 from engine.registry import get_game
@@ -24,7 +25,9 @@ from ledger.errors import Forbidden
 from ledger.identity import Identity, Role
 from ledger.match import Match
 from ledger.recorder import now
+from ledger.variations import Variation
 from ledger.visibility import effective_viewer
+from replay import variations as lines
 from replay.service import Kiroku, spectator_horizon
 
 
@@ -33,7 +36,8 @@ def _author_of(caller: Identity, match_id: UUID) -> None:
         raise Forbidden("not_your_match", "A seat annotates its own match only.")
 
 
-def _check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
+def check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
+    """An annotation's text, symbols and visibility, or AnnotationRefused."""
     if len(text) > TEXT_LIMIT or any(ord(c) < 32 and c not in "\n\t" for c in text):
         raise AnnotationRefused(f"An annotation's text is up to {TEXT_LIMIT} printable "
                                 "characters.")
@@ -44,22 +48,26 @@ def _check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
         raise AnnotationRefused(f"Visibility is one of {', '.join(VISIBILITIES)}.")
 
 
-def known_cards(kiroku: Kiroku, match: Match, position: int, viewer: Viewer) -> set[str]:
-    """The card ids ``viewer`` can see at ``position`` (the zone table's one rule)."""
-    ruleset = get_game(match.game)
-    _, state = kiroku.recorder.state_at(match.id, position)
+def cards_seen(ruleset: Ruleset, match: Match, state: GameState, viewer: Viewer) -> set[str]:
+    """The card ids ``viewer`` can see in ``state`` (the zone table's one rule, under the
+    match's replay policy once it has ended)."""
     seen = effective_viewer(viewer, match.ended, match.replay_policy)
     return {card.partition("@")[0] for place, cards in ruleset.places(state).items()
             if ruleset.sees(seen, place.zone, place.seat) for card in cards}
 
 
-def _check_marks(kiroku: Kiroku, match: Match, position: int, author: Viewer,
-                 visibility: str, highlights: Sequence[str],
-                 arrows: Sequence[Sequence[str]]) -> None:
+def known_cards(kiroku: Kiroku, match: Match, position: int, viewer: Viewer) -> set[str]:
+    """The card ids ``viewer`` can see at live ``position`` of the match."""
+    _, state = kiroku.recorder.state_at(match.id, position)
+    return cards_seen(get_game(match.game), match, state, viewer)
+
+
+def check_marks(ruleset: Ruleset, match: Match, state: GameState, author: Viewer,
+                visibility: str, highlights: Sequence[str],
+                arrows: Sequence[Sequence[str]]) -> None:
     """Highlights are zones (``ZONE`` or ``ZONE#SEAT``) or cards the author (and, for a public
-    annotation, a spectator) may see there; arrows join two highlights. The refusal is the
-    same whether a card is hidden or does not exist, so it reveals nothing."""
-    ruleset = get_game(match.game)
+    annotation, a spectator) may see in ``state``; arrows join two highlights. The refusal is
+    the same whether a card is hidden or does not exist, so it reveals nothing."""
     zone_names = ruleset.zone_table.zones
     zones = [h.partition("#") for h in highlights if h.partition("#")[0] in zone_names]
     if any(sep and not (seat.isdigit() and 1 <= int(seat) <= len(match.players))
@@ -68,9 +76,9 @@ def _check_marks(kiroku: Kiroku, match: Match, position: int, author: Viewer,
                                 f"{len(match.players)}.")
     cards = [h for h in highlights if h.partition("#")[0] not in zone_names]
     if cards:
-        allowed = known_cards(kiroku, match, position, author)
+        allowed = cards_seen(ruleset, match, state, author)
         if visibility == "public":
-            allowed &= known_cards(kiroku, match, position, SPECTATOR)
+            allowed &= cards_seen(ruleset, match, state, SPECTATOR)
         if any(c.partition("@")[0] not in allowed for c in cards):
             raise AnnotationRefused("Highlight only cards every reader of this annotation may "
                                     "see at that position.")
@@ -79,28 +87,46 @@ def _check_marks(kiroku: Kiroku, match: Match, position: int, author: Viewer,
             raise AnnotationRefused("An arrow joins two of the annotation's highlights.")
 
 
+def _state_at(kiroku: Kiroku, match: Match, variation: Variation | None,
+              position: int) -> GameState:
+    if variation is not None:
+        return lines.state_of(kiroku, variation, position)
+    return kiroku.recorder.state_at(match.id, position)[1]
+
+
 def check(kiroku: Kiroku, caller: Identity, match: Match, position: int, text: str,
           symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
-          visibility: str) -> None:
-    """Everything ``add`` checks, storing nothing (a study's import checks them all first)."""
+          visibility: str, variation: Variation | None = None) -> None:
+    """Everything ``add`` checks, storing nothing. A position of a variation is annotated by
+    those who may read the variation."""
     _author_of(caller, match.id)
-    if not 0 <= position <= len(match.live):
-        raise AnnotationRefused(f"The match has positions 0 to {len(match.live)}.")
-    _check_content(text, symbols, visibility)
-    _check_marks(kiroku, match, position, caller.viewer_of(match.id), visibility, highlights,
-                 arrows)
+    if variation is not None and (variation.match_id != str(match.id)
+                                  or not lines.readable(caller, variation, match)):
+        raise Forbidden("variation_not_readable", "Annotate only a variation of this match "
+                        "that you may read.")
+    last = len(variation.line) if variation is not None else len(match.live)
+    if not 0 <= position <= last:
+        raise AnnotationRefused(f"{'The variation' if variation else 'The match'} has "
+                                f"positions 0 to {last}.")
+    check_content(text, symbols, visibility)
+    check_marks(get_game(match.game), match, _state_at(kiroku, match, variation, position),
+                caller.viewer_of(match.id), visibility, highlights, arrows)
 
 
 def add(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None, text: str,
         symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
-        visibility: str) -> dict[str, Any]:
-    """A new annotation by ``caller`` (see the module docstring)."""
+        visibility: str, variation: UUID | None = None) -> dict[str, Any]:
+    """A new annotation by ``caller`` of a position of the match, or of one of its variations
+    (see the module docstring)."""
     match = kiroku.recorder.get_match(match_id)
-    at = len(match.live) if position is None else position
-    check(kiroku, caller, match, at, text, symbols, highlights, arrows, visibility)
+    line = kiroku.variations.get(variation) if variation is not None else None
+    at = position if position is not None else (
+        len(line.line) if line is not None else len(match.live))
+    check(kiroku, caller, match, at, text, symbols, highlights, arrows, visibility, line)
     made = kiroku.annotations.add(
-        match_id=str(match_id), position=at, text=text, symbols=list(symbols),
-        highlights=list(highlights), arrows=[list(a) for a in arrows], visibility=visibility,
+        match_id=str(match_id), variation=str(variation) if variation else None, position=at,
+        text=text, symbols=list(symbols), highlights=list(highlights),
+        arrows=[list(a) for a in arrows], visibility=visibility,
         author={**caller.recorded_by, "seat": caller.seat if caller.match_id == match_id
                 else None}, recorded_at=now())
     return shown(made)
@@ -120,9 +146,9 @@ def amend(kiroku: Kiroku, caller: Identity, annotation_id: UUID, text: str,
     if annotation.withdrawn:
         raise AnnotationRefused("That annotation was withdrawn.")
     match = kiroku.recorder.get_match(UUID(annotation.match_id))
-    _check_content(text, symbols, visibility)
-    _check_marks(kiroku, match, annotation.position, caller.viewer_of(match.id), visibility,
-                 highlights, arrows)
+    line = kiroku.variations.get(UUID(annotation.variation)) if annotation.variation else None
+    check(kiroku, caller, match, annotation.position, text, symbols, highlights, arrows,
+          visibility, line)
     kiroku.annotations.amend(annotation, text=text, symbols=list(symbols),
                              highlights=list(highlights), arrows=[list(a) for a in arrows],
                              visibility=visibility, recorded_at=now())
@@ -140,8 +166,13 @@ def withdraw(kiroku: Kiroku, caller: Identity, annotation_id: UUID,
     return shown(annotation)
 
 
-def readable(caller: Identity | None, annotation: Annotation, match: Match) -> bool:
-    """Whether ``caller`` (None: a spectator) may read ``annotation``."""
+def readable(caller: Identity | None, annotation: Annotation, match: Match,
+             variation: Variation | None = None) -> bool:
+    """Whether ``caller`` (None: a spectator) may read ``annotation`` (``variation``: the one
+    it annotates, if any, which the caller must be able to read as well)."""
+    if annotation.variation is not None and (
+            variation is None or not lines.readable(caller, variation, match)):
+        return False
     if caller is not None and _own(caller, annotation):
         return True
     author_role = annotation.author.get("role")
@@ -155,6 +186,8 @@ def readable(caller: Identity | None, annotation: Annotation, match: Match) -> b
             return staff
         return caller is not None and caller.match_id == match.id and \
             caller.seat == annotation.author.get("seat")
+    if annotation.variation is not None:
+        return True  # public, on a line the caller may read
     viewer = caller.viewer_of(match.id) if caller is not None else SPECTATOR
     try:
         horizon = spectator_horizon(match, viewer)
@@ -166,7 +199,8 @@ def readable(caller: Identity | None, annotation: Annotation, match: Match) -> b
 def shown(annotation: Annotation) -> dict[str, Any]:
     """An annotation as its readers see it (a withdrawn one without its content)."""
     out: dict[str, Any] = {"annotation_id": str(annotation.id),
-                           "match_id": annotation.match_id, "position": annotation.position,
+                           "match_id": annotation.match_id, "variation": annotation.variation,
+                           "position": annotation.position,
                            "author": annotation.author, "visibility": annotation.visibility,
                            "recorded_at": annotation.recorded_at,
                            "amended": annotation.amended, "withdrawn": annotation.withdrawn}
@@ -210,7 +244,9 @@ def reader_as(viewer: Viewer, match_id: UUID) -> Identity | None:
 
 def line(note: dict[str, Any]) -> str:
     """One annotation on one line, as the command line prints it."""
-    head = (f"{note['annotation_id'][:8]}  at {note['position']:<4} [{note['visibility']}] "
+    where = (f"{note['variation'][:8]}/{note['position']}" if note.get("variation")
+             else str(note["position"]))
+    head = (f"{note['annotation_id'][:8]}  at {where:<4} [{note['visibility']}] "
             f"{note['author'].get('name', '?')}:")
     if note["withdrawn"]:
         return f"{head} (withdrawn)"
@@ -230,5 +266,6 @@ def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dic
             match.players):
         raise ActionError("bad_viewer", f"There is no seat {caller.seat} in this match "
                           f"({len(match.players)} players).")
+    variations = {str(v.id): v for v in kiroku.variations.of_match(match_id)}
     return [shown(a) for a in kiroku.annotations.of_match(match_id)
-            if readable(caller, a, match)]
+            if readable(caller, a, match, variations.get(a.variation or ""))]

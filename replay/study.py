@@ -20,9 +20,10 @@ back (issue 13): the role PGN plays for chess.
 
 One line per live action (``N.`` reaches live position N, as the viewer may see it), then the
 annotations of that position (``;``) and the variations branching there (``(`` … ``)``, nested
-like PGN's), each the viewer may read: the one per-viewer filter decides all of it. Importing a
-study adds its annotations and variations to the same match, as the importing credential, after
-checking every one of them first (a refused one stores nothing at all).
+like PGN's, with their own annotations), each the viewer may read: the one per-viewer filter
+decides all of it. Importing a study adds its annotations and variations to the same match, as
+the importing credential, after checking every one of them first (a refused one stores nothing
+at all).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from engine.core.viewer import SPECTATOR
 from engine.registry import get_game
 from ledger.errors import ImportRejected
 from ledger.identity import Identity
+from ledger.match import Match
 from replay import annotations as annotating
 from replay import variations as lines
 from replay.service import Kiroku, spectator_horizon
@@ -66,11 +68,11 @@ def export_study(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> str
         else:
             record = by_version[match.position_version(position)]
             out.append(f"{position}. {_json(record['action'])}")
-        out += [f"  ; {_json(_note(n))}" for n in notes
-                if n["position"] == position and not n["withdrawn"]]
+        out += [f"  ; {_json(_note(n))}" for n in notes if n["variation"] is None
+                and n["position"] == position and not n["withdrawn"]]
         for v in variations:
             if v["parent"] is None and v["from_position"] == position:
-                out += _variation(v, variations, "  ")
+                out += _variation(v, variations, notes, "  ")
     return "\n".join(out) + "\n"
 
 
@@ -93,20 +95,34 @@ def _note(note: dict[str, Any]) -> dict[str, Any]:
             "visibility": note["visibility"], "author": note["author"].get("name")}
 
 
-def _variation(v: dict[str, Any], every: list[dict[str, Any]], indent: str) -> list[str]:
+def _variation(v: dict[str, Any], every: list[dict[str, Any]], notes: list[dict[str, Any]],
+               indent: str) -> list[str]:
     out = [f"{indent}( {_json({'name': v['name'], 'visibility': v['visibility']})}"]
+    out += _notes_of(v, 0, notes, indent)
+    out += _children(v, 0, every, notes, indent)
     start = v["from_position"] if v["parent"] is None else None
     for n, step in enumerate(v["line"], start=1):
         number = (start + n) if start is not None else n
         move = {"action": step["action"], "outcomes": step["outcomes"]}
         out.append(f"{indent}  {number}. {_json(move)}")
-        out += [line for child in every if child["parent"] == v["variation_id"]
-                and child["parent_position"] == n
-                for line in _variation(child, every, indent + "  ")]
-    out += [line for child in every if child["parent"] == v["variation_id"]
-            and child["parent_position"] == 0 for line in _variation(child, every, indent + "  ")]
+        out += _notes_of(v, n, notes, indent)
+        out += _children(v, n, every, notes, indent)
     out.append(f"{indent})")
     return out
+
+
+def _notes_of(v: dict[str, Any], position: int, notes: list[dict[str, Any]],
+              indent: str) -> list[str]:
+    return [f"{indent}    ; {_json(_note(n))}" for n in notes
+            if n["variation"] == v["variation_id"] and n["position"] == position
+            and not n["withdrawn"]]
+
+
+def _children(v: dict[str, Any], position: int, every: list[dict[str, Any]],
+              notes: list[dict[str, Any]], indent: str) -> list[str]:
+    return [line for child in every if child["parent"] == v["variation_id"]
+            and child["parent_position"] == position
+            for line in _variation(child, every, notes, indent + "  ")]
 
 
 @dataclass
@@ -118,6 +134,7 @@ class _Line:
     position: int
     moves: list[dict[str, Any]] = field(default_factory=list)
     children: list[tuple[int, _Line]] = field(default_factory=list)
+    notes: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
 
 @dataclass
@@ -175,9 +192,11 @@ def _read_line(line: str, study: _Study, stack: list[_Line], position: int) -> i
         stack.append(branch)
         return position
     if line.startswith("; "):
+        note = dict(json.loads(line[2:]))
         if stack:
-            raise ValueError("annotations of a variation's moves are not part of study/1")
-        study.notes.append((position, dict(json.loads(line[2:]))))
+            stack[-1].notes.append((len(stack[-1].moves), note))
+        else:
+            study.notes.append((position, note))
         return position
     found = _MOVE.match(line)
     if not found:
@@ -203,7 +222,7 @@ def import_study(kiroku: Kiroku, caller: Identity, text: str) -> dict[str, Any]:
         if not 0 <= branch.position <= len(match.live):
             raise ImportRejected(f"A variation branches at position {branch.position}, "
                                  f"outside the match (0 to {len(match.live)}).")
-        _check_line(ruleset, kiroku.recorder.get_match(
+        _check_line(ruleset, match, caller, kiroku.recorder.get_match(
             study.match_id, version=match.position_version(branch.position)).state, branch)
     for position, note in study.notes:
         annotating.add(kiroku, caller, study.match_id, position, str(note.get("text", "")),
@@ -211,20 +230,33 @@ def import_study(kiroku: Kiroku, caller: Identity, text: str) -> dict[str, Any]:
                        note.get("arrows", []), str(note.get("visibility")))
     made = [_store_line(kiroku, caller, study.match_id, branch, None)
             for branch in study.variations]
-    return {"match_id": str(study.match_id), "annotations": len(study.notes),
+    return {"match_id": str(study.match_id),
+            "annotations": len(study.notes) + sum(_notes_in(b) for b in study.variations),
             "variations": sum(made)}
 
 
-def _check_line(ruleset: Ruleset, state: GameState, branch: _Line) -> None:
-    """Every move of a line (and of the lines nested in it) is legal where it stands."""
+def _notes_in(branch: _Line) -> int:
+    return len(branch.notes) + sum(_notes_in(child) for _, child in branch.children)
+
+
+def _check_line(ruleset: Ruleset, match: Match, caller: Identity, state: GameState,
+                branch: _Line) -> None:
+    """Every move of a line is legal where it stands, every annotation of it may be made, and
+    so for the lines nested in it."""
     states = [state]
     for move in branch.moves:
         chance = SuppliedChance(move.get("outcomes") or [])
         state = ruleset.apply(state, ruleset.parse_action(move["action"]), chance)
         chance.finish()
         states.append(state)
+    for at, note in branch.notes:
+        annotating.check_content(str(note.get("text", "")), note.get("symbols", []),
+                                 str(note.get("visibility")))
+        annotating.check_marks(ruleset, match, states[at], caller.viewer_of(match.id),
+                               str(note.get("visibility")), note.get("highlights", []),
+                               note.get("arrows", []))
     for at, child in branch.children:
-        _check_line(ruleset, states[at], child)
+        _check_line(ruleset, match, caller, states[at], child)
 
 
 def _store_line(kiroku: Kiroku, caller: Identity, match_id: UUID, branch: _Line,
@@ -234,10 +266,14 @@ def _store_line(kiroku: Kiroku, caller: Identity, match_id: UUID, branch: _Line,
                        branch.name, branch.visibility)
     variation = UUID(made["variation_id"])
     count = 1
+    count += sum(_store_line(kiroku, caller, match_id, child, (variation, 0))
+                 for at, child in branch.children if at == 0)
     for n, move in enumerate(branch.moves, start=1):
         lines.play(kiroku, caller, variation, move["action"], move.get("outcomes") or [])
         count += sum(_store_line(kiroku, caller, match_id, child, (variation, n))
                      for at, child in branch.children if at == n)
-    count += sum(_store_line(kiroku, caller, match_id, child, (variation, 0))
-                 for at, child in branch.children if at == 0)
+    for at, note in branch.notes:
+        annotating.add(kiroku, caller, match_id, at, str(note.get("text", "")),
+                       note.get("symbols", []), note.get("highlights", []),
+                       note.get("arrows", []), str(note.get("visibility")), variation)
     return count

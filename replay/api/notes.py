@@ -37,9 +37,11 @@ class AnnotationContent(BaseModel):
 
 
 class AnnotationCreate(AnnotationContent):
-    """A new annotation of a position (the current one if omitted)."""
+    """A new annotation of a position of the match (the current one if omitted), or of a
+    position of one of its variations."""
 
     position: Annotated[int | None, Field(ge=0, le=1_000_000)] = None
+    variation: UUID | None = None
 
 
 class Withdrawal(BaseModel):
@@ -55,7 +57,7 @@ def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
     """Annotate a position of the match, as the caller's credential."""
     author = access.signed_in(caller, "Annotating")
     made = annotating.add(kiroku, author, match_id, body.position, body.text, body.symbols,
-                     body.highlights, body.arrows, body.visibility)
+                     body.highlights, body.arrows, body.visibility, body.variation)
     return respond(request, made, 201)
 
 

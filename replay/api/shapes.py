@@ -25,6 +25,7 @@ class AnnotationOut(_Shape):
 
     annotation_id: str
     match_id: str
+    variation: str | None
     position: int
     author: dict[str, Any]
     visibility: Literal["private", "team", "judges", "public"]

@@ -11,8 +11,10 @@ import pytest
 
 from engine import JUDGE, SPECTATOR
 from ledger.annotations import AnnotationRefused
+from ledger.errors import Forbidden
 from ledger.identity import Identity
 from replay import annotations as annotating
+from replay import variations as lines
 from replay.service import Kiroku
 
 OPERATOR = Identity.operator("Judge Jun")
@@ -103,3 +105,29 @@ def test_annotations_are_streams_of_their_own(kiroku: Kiroku) -> None:
     assert [type(e).__name__ for e in kiroku.annotations.history(made)] == ["Created",
                                                                             "Withdrawn"]
     assert [m.match_id for m in kiroku.list_matches()] == [match_id]
+
+
+def test_a_variation_is_annotated_like_the_main_line(kiroku: Kiroku) -> None:
+    """Annotations of a variation's positions are read only by those who may read the line."""
+    match_id = _match(kiroku, 2, policy="open")
+    line = UUID(lines.start(kiroku, OPERATOR, match_id, 1, None, None, "what if", "public")[
+        "variation_id"])
+    lines.play(kiroku, OPERATOR, line, {"type": "end_turn", "seat": 2}, None)
+    hidden = sorted(annotating.known_cards(kiroku, kiroku.recorder.get_match(match_id), 1,
+                                           OPERATOR.viewer_of(match_id))
+                    - annotating.known_cards(kiroku, kiroku.recorder.get_match(match_id), 1,
+                                             SPECTATOR))
+    with pytest.raises(AnnotationRefused):  # public, and the line's cards are not yet public
+        annotating.add(kiroku, OPERATOR, match_id, 0, "x", [], hidden[:1], [], "public", line)
+    made = annotating.add(kiroku, OPERATOR, match_id, 1, "a better turn", ["good"], [], [],
+                          "public", line)
+    assert made["variation"] == str(line) and made["position"] == 1
+    with pytest.raises(AnnotationRefused):
+        annotating.add(kiroku, OPERATOR, match_id, 5, "past the tip", [], [], [], "public",
+                       line)
+    seat1 = _seat(kiroku, match_id, 1)
+    with pytest.raises(Forbidden):
+        annotating.add(kiroku, seat1, match_id, 1, "mine", [], [], [], "private", line)
+    assert _seen_by_spectators(kiroku, match_id) == set()
+    kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
+    assert _seen_by_spectators(kiroku, match_id) == {made["annotation_id"]}

@@ -287,6 +287,12 @@ def _judges_line(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID) -> UUID:
         seat = rng.choice(ruleset.to_act(state))
         action = rng.choice(ruleset.legal_actions(state, seat))
         lines.play(kiroku, judge, variation, action.model_dump(mode="json"), None)
+    line = kiroku.variations.get(variation)
+    state = lines.state_of(kiroku, line)
+    hidden = sorted(annotating.cards_seen(ruleset, match, state, JUDGE)
+                    - annotating.cards_seen(ruleset, match, state, SPECTATOR))[:20]
+    annotating.add(kiroku, judge, match_id, len(line.line), "on the line", [], hidden, [],
+                   "judges", variation)
     return variation
 
 

@@ -43,6 +43,8 @@ def _studied_match(kiroku: Kiroku) -> UUID:
     inner = UUID(lines.start(kiroku, JUDGE_ID, match_id, None, outer, 1, "and again",
                              "private")["variation_id"])
     lines.play(kiroku, JUDGE_ID, inner, {"type": "end_turn", "seat": 1}, None)
+    annotating.add(kiroku, JUDGE_ID, match_id, 1, "the better line", ["good"], ["hand#2"], [],
+                   "public", outer)
     return match_id
 
 
@@ -56,6 +58,7 @@ def test_a_study_reads_like_the_match(kiroku: Kiroku) -> None:
     assert '"text": "a quiet start"' in text and '"text": "judges only"' in text
     assert '  ( {"name": "Ben passes", "visibility": "public"}' in rows
     assert '    ( {"name": "and again", "visibility": "private"}' in rows
+    assert any(row.startswith("      ; {") and "the better line" in row for row in rows)
 
 
 def test_spectators_get_the_public_part_only(kiroku: Kiroku) -> None:
@@ -63,6 +66,7 @@ def test_spectators_get_the_public_part_only(kiroku: Kiroku) -> None:
     text = studies.export_study(kiroku, None, match_id)
     assert '[Viewer "spectator"]' in text and "a quiet start" in text
     assert "judges only" not in text and "Ben passes" not in text  # the match is still on
+    assert "the better line" not in text  # on a line spectators may not read yet
 
 
 def test_a_study_goes_back_in(kiroku: Kiroku) -> None:
@@ -72,7 +76,7 @@ def test_a_study_goes_back_in(kiroku: Kiroku) -> None:
     try:
         other.import_match(kiroku.export(match_id))
         done = studies.import_study(other, JUDGE_ID, text)
-        assert done == {"match_id": str(match_id), "annotations": 2, "variations": 2}
+        assert done == {"match_id": str(match_id), "annotations": 3, "variations": 2}
         again = studies.export_study(other, JUDGE_ID, match_id)
         assert again == text
     finally:
@@ -101,4 +105,4 @@ def test_a_seat_cannot_import_what_it_may_not_write(kiroku: Kiroku) -> None:
     ann = kiroku.credentials.authenticate(token)
     with pytest.raises(Exception, match="cards you may not see"):
         studies.import_study(kiroku, ann, text)
-    assert len(annotating.listing(kiroku, JUDGE_ID, match_id)) == 2
+    assert len(annotating.listing(kiroku, JUDGE_ID, match_id)) == 3

@@ -22,6 +22,7 @@ from ledger.errors import LedgerError, MatchNotFound
 from ledger.identity import Identity, Role
 from ledger.settings import SettingsError, database_url
 from replay import annotations as annotating
+from replay import beside
 from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
@@ -587,18 +588,27 @@ def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None
             reports = [kiroku.audit(m.match_id, [r for r in kept
                                                  if r.get("match_id") == str(m.match_id)])
                        for m in kiroku.list_matches()]
+        streams = {r.match_id: beside.verify(kiroku, UUID(r.match_id)) for r in reports}
     failed = 0
     for report in reports:
-        if report.ok:
+        found = streams[report.match_id]
+        if report.ok and found["ok"]:
             click.echo(f"ok      {report.match_id}  {report.events} events, "
                        f"{report.actions} actions re-projected")
-        else:
-            failed += 1
+        elif not report.ok:
             f = report.failure or {}
             click.echo(f"FAILED  {report.match_id}  at event v{f.get('version')} "
                        f"({f.get('event')}): {f.get('reason')}: {f.get('message')}")
+        for problem in found["failures"]:
+            click.echo(f"FAILED  {report.match_id}  {problem['stream']} {problem['id']}: "
+                       f"{problem['reason']}: {problem['message']}")
+        failed += not (report.ok and found["ok"])
         for note in report.notes:
             click.echo(f"        note: {note}")
+        if found["variations"] or found["disputes"] or found["annotations"]:
+            click.echo(f"        beside: {found['variations']} variation(s), "
+                       f"{found['disputes']} dispute(s), {found['annotations']} "
+                       "annotation(s) checked")
     click.echo(f"{len(reports) - failed} verified, {failed} failed")
     sys.exit(1 if failed else 0)
 

@@ -9,7 +9,7 @@ from uuid import UUID
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
-from replay import access
+from replay import access, beside
 from replay.api.limits import Plain
 from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, respond
 
@@ -42,10 +42,14 @@ def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id:
 
 
 @router.get("/matches/{match_id}/audit")
-def audit(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
+def audit(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
     """Recompute the hash chain and every digest; name the first failing event. Anyone may
-    ask: the report names versions and reasons, never a hidden value."""
-    return respond(request, kiroku.audit(match_id).to_dict())
+    ask: the report names versions and reasons, never a hidden value. Judges also get
+    ``beside``: the audit of the match's variations, disputes and annotations."""
+    report = kiroku.audit(match_id).to_dict()
+    if caller is not None and caller.is_staff:
+        report["beside"] = beside.verify(kiroku, match_id)
+    return respond(request, report)
 
 
 @router.post("/matches/{match_id}/audit")

@@ -93,6 +93,10 @@ def test_from_the_call_to_the_final_ruling(hearing: Hearing) -> None:
     listed = h.seat2.get(f"/matches/{h.match_id}/disputes").json()
     for dispute in (*listed, ruled.json(), appealed.json(), final.json(), taken.json()):
         DisputeOut.model_validate(dispute)
+    judges_audit = h.judge.get(f"/matches/{h.match_id}/audit").json()
+    assert judges_audit["beside"] == {"ok": True, "variations": 0, "disputes": 1,
+                                      "annotations": 0, "failures": []}
+    assert "beside" not in h.seat1.get(f"/matches/{h.match_id}/audit").json()
     assert [d["status"] for d in listed] == ["final"]
 
 

@@ -1,0 +1,100 @@
+"""The audit of what lives beside a match (issue 13): its variations, disputes and annotations.
+
+These streams are the store's own aggregates, without the match's hash chain; what the audit
+can hold them to is the rules and the match's record:
+
+- every action of every variation is replayed from where the line branches, with its stored
+  outcomes, and must reach the digest recorded with it (``variation_digest_mismatch``,
+  ``variation_replay_failed``); a nested line's parent must be a line of the same match;
+- every ruling whose remedy changed the match must find that change in the match's record,
+  between the dispute's opening and the version the ruling names, recorded by the ruling's
+  judge (and, for a backup or a reopening, an undo that names the dispute):
+  ``remedy_not_in_match``;
+- every annotation of a variation names a variation of the match
+  (``annotation_of_unknown_variation``).
+
+The report names streams, versions and reasons, never a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from engine.core.chance import ChanceError
+from engine.core.errors import ActionError
+from engine.registry import get_game
+from ledger.disputes import Dispute
+from ledger.fold import replay_action
+from ledger.variations import Variation, VariationNotFound
+from replay import variations as lines
+from replay.service import Kiroku
+
+
+def verify(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
+    """Check the match's variations, disputes and annotations; the first findings of each."""
+    records = kiroku.records(match_id)
+    variations = kiroku.variations.of_match(match_id)
+    disputes = kiroku.disputes.of_match(match_id)
+    annotations = list(kiroku.annotations.of_match(match_id))
+    known = {str(v.id) for v in variations}
+    failures: list[dict[str, Any]] = []
+    for variation in variations:
+        failures += _line(kiroku, variation, known)
+    for dispute in disputes:
+        failures += _rulings(records, dispute)
+    failures += [_finding("annotation", str(a.id), "annotation_of_unknown_variation",
+                          f"it annotates variation {a.variation}, which is not one of this "
+                          "match's") for a in annotations
+                 if a.variation is not None and a.variation not in known]
+    return {"ok": not failures, "variations": len(variations), "disputes": len(disputes),
+            "annotations": len(annotations), "failures": failures}
+
+
+def _finding(stream: str, stream_id: str, reason: str, message: str) -> dict[str, Any]:
+    return {"stream": stream, "id": stream_id, "reason": reason, "message": message}
+
+
+def _line(kiroku: Kiroku, variation: Variation, known: set[str]) -> list[dict[str, Any]]:
+    """The line replayed from its branch point, step by step, against its digests."""
+    vid = str(variation.id)
+    if variation.parent is not None and variation.parent not in known:
+        return [_finding("variation", vid, "variation_replay_failed",
+                         f"its parent {variation.parent} is not a line of this match")]
+    ruleset = get_game(kiroku.recorder.get_match(UUID(variation.match_id)).game)
+    try:
+        state = lines.state_of(kiroku, variation, 0)
+        for n, step in enumerate(variation.line, start=1):
+            state = replay_action(ruleset, state, step["action"], step["outcomes"])
+            if ruleset.digest(state) != step["digest"]:
+                return [_finding("variation", vid, "variation_digest_mismatch",
+                                 f"action {n} of the line does not reach the position "
+                                 "recorded with it")]
+    except (ActionError, ChanceError, VariationNotFound, KeyError, TypeError) as exc:
+        return [_finding("variation", vid, "variation_replay_failed",
+                         f"replaying the line failed: {exc}")]
+    return []
+
+
+def _rulings(records: Sequence[dict[str, Any]], dispute: Dispute) -> list[dict[str, Any]]:
+    """Each remedy that changed the match, found in the match's record."""
+    found = []
+    for n, ruling in enumerate(dispute.rulings, start=1):
+        applied = ruling["applied"]
+        if "version" not in applied:
+            continue
+        window = [r for r in records
+                  if dispute.match_version < r["version"] <= int(applied["version"])]
+        judge = ruling["by"].get("id")
+        by_judge = [r for r in window if isinstance(r.get("recorded_by"), dict)
+                    and r["recorded_by"].get("id") == judge]
+        if applied["kind"] in ("backup", "reopen"):
+            by_judge = [r for r in by_judge if r["event"] == "ActionsUndone"
+                        and str(dispute.id) in str(r.get("reason"))]
+        if not by_judge:
+            found.append(_finding("dispute", str(dispute.id), "remedy_not_in_match",
+                                  f"ruling {n} says its {applied['kind']} reached version "
+                                  f"{applied['version']}, but the match records no such act "
+                                  "by its judge"))
+    return found

@@ -1,0 +1,107 @@
+"""The audit of what lives beside a match (issue 13): variations replayed against their
+digests, rulings found in the match's record, annotations of known lines. Each tamper here is a
+write that bypasses the rules (a bug, or someone with the database), and the audit names it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from uuid import UUID
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from ledger.disputes import Dispute
+from ledger.identity import Identity
+from ledger.recorder import now
+from ledger.variations import Variation
+from replay import annotations as annotating
+from replay import beside
+from replay import disputes as hearing
+from replay import variations as lines
+from replay.service import Kiroku
+
+HEAD = Identity.operator("Head Judge Hana")
+
+
+@pytest.fixture
+def kiroku() -> Iterator[Kiroku]:
+    service = Kiroku.open("sqlite:///:memory:")
+    yield service
+    service.close()
+
+
+def _match(kiroku: Kiroku) -> UUID:
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"first_player": 1})
+    for turn in range(4):
+        seat = 1 + turn % 2
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
+    return match_id
+
+
+def _line(kiroku: Kiroku, match_id: UUID) -> UUID:
+    variation = UUID(lines.start(kiroku, HEAD, match_id, 2, None, None, "what if",
+                                 "private")["variation_id"])
+    lines.play(kiroku, HEAD, variation, {"type": "end_turn", "seat": 1}, None)
+    return variation
+
+
+def test_what_was_made_by_the_rules_passes(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku)
+    variation = _line(kiroku, match_id)
+    annotating.add(kiroku, HEAD, match_id, 1, "here", [], [], [], "public", variation)
+    dispute = UUID(hearing.open_dispute(kiroku, HEAD, match_id, None, "x", [], False)[
+        "dispute_id"])
+    hearing.rule(kiroku, HEAD, dispute, "Back up", "y", {"kind": "backup", "to_position": 3})
+    report = beside.verify(kiroku, match_id)
+    assert report == {"ok": True, "variations": 1, "disputes": 1, "annotations": 1,
+                      "failures": []}
+
+
+def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku)
+    variation = _line(kiroku, match_id)
+    stored = kiroku.variations.get(variation)
+    step = stored.line[0]
+    kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,
+                             recorded_at=now())
+    kiroku.variations.append(stored, Variation.Played, action=step["action"],
+                             outcomes=step["outcomes"], chance_source="seed",
+                             digest="p1:" + "0" * 64, by=HEAD.recorded_by, recorded_at=now())
+    [found] = beside.verify(kiroku, match_id)["failures"]
+    assert (found["stream"], found["reason"]) == ("variation", "variation_digest_mismatch")
+
+
+def test_a_ruling_whose_remedy_never_happened_is_found(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku)
+    dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
+        kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
+    version = kiroku.recorder.get_match(match_id).version
+    kiroku.disputes.save(dispute, Dispute.Ruled, decision="Back up", reasoning="y",
+                         remedy={"kind": "backup", "to_position": 1},
+                         applied={"kind": "backup", "to_position": 1, "version": version},
+                         on_appeal=False, by=HEAD.recorded_by, recorded_at=now())
+    [found] = beside.verify(kiroku, match_id)["failures"]
+    assert (found["stream"], found["reason"]) == ("dispute", "remedy_not_in_match")
+
+
+def test_the_command_line_audit_fails_on_a_finding(tmp_path: object) -> None:
+    db = f"sqlite:///{tmp_path}/k.db"
+    kiroku = Kiroku.open(db)
+    try:
+        match_id = _match(kiroku)
+        variation = _line(kiroku, match_id)
+        stored = kiroku.variations.get(variation)
+        kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,
+                                 recorded_at=now())
+        ok = CliRunner().invoke(main, ["--db", db, "audit", "verify", str(match_id)])
+        assert ok.exit_code == 0 and "beside: 1 variation(s)" in ok.output
+        kiroku.variations.append(kiroku.variations.get(variation), Variation.Played,
+                                 action={"type": "end_turn", "seat": 1}, outcomes=[],
+                                 chance_source="seed", digest="p1:forged",
+                                 by=HEAD.recorded_by, recorded_at=now())
+    finally:
+        kiroku.close()
+    failed = CliRunner().invoke(main, ["--db", db, "audit", "verify", str(match_id)])
+    assert failed.exit_code == 1 and "variation_replay_failed" in failed.output  # no draw

@@ -217,6 +217,19 @@ class Kiroku:
         records = [to_record(e) for e in self._seen_events(match, viewer)]
         return transcript_lines(records, seen_as)
 
+    def sentences(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[int, str]:
+        """Each action in words, as ``viewer`` may see it, by event version (the transcript's
+        sentences, for documents that quote them)."""
+        match = self.recorder.get_match(match_id)
+        _check_viewer(match, viewer)
+        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+        records = [to_record(e) for e in self._seen_events(match, viewer)]
+        if not records:
+            return {}
+        writer = _TranscriptWriter(get_game(records[0]["game"]), seen_as)
+        Fold(writer).feed_all(records)
+        return writer.sentences
+
     def _seen_events(self, match: Match, viewer: Viewer) -> list[Any]:
         """The match's events up to what ``viewer`` may see (spectators under a delay)."""
         events = self.recorder.stored_events(match.id)
@@ -401,6 +414,7 @@ class _TranscriptWriter(Visitor):
         self.lines: list[str] = []
         self._line_of_seq: dict[int, int] = {}
         self._effects: tuple[Effect, ...] = ()
+        self.sentences: dict[int, str] = {}  # by event version: who did what, in words
 
     @staticmethod
     def _head(record: Record) -> str:
@@ -428,6 +442,7 @@ class _TranscriptWriter(Visitor):
                                      self._effects)
         self._line_of_seq[record["seq"]] = len(self.lines)
         self.lines.append(f"{self._head(record)} #{record['seq']} {text}")
+        self.sentences[record["version"]] = f"{author_name(record['recorded_by'])}: {text}"
 
     def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
         """Mark the voided actions' lines and say what was undone and why."""

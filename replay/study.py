@@ -55,8 +55,12 @@ def export_study(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> str
     match = kiroku.recorder.get_match(match_id)
     viewer = caller.viewer_of(match_id) if caller is not None else SPECTATOR
     by_version = {r["version"]: r for r in kiroku.records(match_id, viewer)}
+    said = kiroku.sentences(match_id, viewer)
     notes = annotating.listing(kiroku, caller, match_id)
     variations = lines.listing(kiroku, caller, match_id)
+    for v in variations:
+        v["said"] = lines.sentences(kiroku, kiroku.variations.get(UUID(v["variation_id"])),
+                                    viewer)
     result = match.result
     out = [f'[Kiroku "{FORMAT}"]', f'[Match "{match_id}"]', f'[Game "{match.game}"]',
            f'[Players "{"; ".join(match.players)}"]', f'[Viewer "{viewer}"]',
@@ -66,8 +70,9 @@ def export_study(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> str
         if position == 0:
             out.append("0. setup")
         else:
-            record = by_version[match.position_version(position)]
-            out.append(f"{position}. {_json(record['action'])}")
+            version = match.position_version(position)
+            out.append(f"{position}. {_json(by_version[version]['action'])}"
+                       + _comment(said.get(version)))
         out += [f"  ; {_json(_note(n))}" for n in notes if n["variation"] is None
                 and n["position"] == position and not n["withdrawn"]]
         for v in variations:
@@ -83,6 +88,11 @@ def _result(result: dict[str, Any] | None) -> str:
         return f"drawn ({result.get('reason')})"
     winners = ",".join(str(s) for s in result.get("winners", []))
     return f"seat {winners} wins ({result.get('reason')})"
+
+
+def _comment(sentence: str | None) -> str:
+    """The action in words after the machine-readable part (ignored on import)."""
+    return f"  # {' '.join(sentence.split())}" if sentence else ""
 
 
 def _json(value: Any) -> str:
@@ -104,7 +114,7 @@ def _variation(v: dict[str, Any], every: list[dict[str, Any]], notes: list[dict[
     for n, step in enumerate(v["line"], start=1):
         number = (start + n) if start is not None else n
         move = {"action": step["action"], "outcomes": step["outcomes"]}
-        out.append(f"{indent}  {number}. {_json(move)}")
+        out.append(f"{indent}  {number}. {_json(move)}" + _comment(v["said"][n - 1]))
         out += _notes_of(v, n, notes, indent)
         out += _children(v, n, every, notes, indent)
     out.append(f"{indent})")
@@ -202,9 +212,20 @@ def _read_line(line: str, study: _Study, stack: list[_Line], position: int) -> i
     if not found:
         raise ValueError("expected 'N. …', '; …', '( …' or ')'")
     if stack:
-        stack[-1].moves.append(dict(json.loads(found[2])))
+        stack[-1].moves.append(dict(_leading_json(found[2])))
         return position
     return int(found[1])
+
+
+def _leading_json(text: str) -> Any:
+    """The JSON value a line starts with; what follows may only be a '#' comment."""
+    if text.strip() == "setup":
+        return {}
+    value, end = json.JSONDecoder().raw_decode(text)
+    rest = text[end:].strip()
+    if rest and not rest.startswith("#"):
+        raise ValueError("after the JSON only a '# comment' may follow")
+    return value
 
 
 def import_study(kiroku: Kiroku, caller: Identity, text: str) -> dict[str, Any]:

@@ -23,10 +23,10 @@ from uuid import UUID
 from engine.core.chance import SuppliedChance
 from engine.core.contract import GameState
 from engine.core.errors import IllegalAction
-from engine.core.viewer import SPECTATOR
+from engine.core.viewer import SPECTATOR, Viewer
 from engine.registry import get_game
 from ledger.errors import Forbidden
-from ledger.fold import replay_action
+from ledger.fold import replay_action, replay_step
 from ledger.identity import Identity
 from ledger.match import Match
 from ledger.recorder import now
@@ -116,6 +116,20 @@ def state_of(kiroku: Kiroku, variation: Variation, upto: int | None = None) -> G
     for step in variation.line[:upto]:
         state = replay_action(ruleset, state, step["action"], step["outcomes"])
     return state
+
+
+def sentences(kiroku: Kiroku, variation: Variation, viewer: Viewer) -> list[str]:
+    """Each action of the line in words, as ``viewer`` may see it."""
+    match = kiroku.recorder.get_match(UUID(variation.match_id))
+    ruleset = get_game(match.game)
+    seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+    state, said = state_of(kiroku, variation, 0), []
+    for step in variation.line:
+        done = replay_step(ruleset, state, step["action"], step["outcomes"])
+        said.append(ruleset.describe(step["action"], step["outcomes"], seen_as, state,
+                                     done.effects))
+        state = done.state
+    return said
 
 
 def play(kiroku: Kiroku, caller: Identity, variation_id: UUID, action: Mapping[str, Any],

@@ -56,6 +56,7 @@ def test_a_study_reads_like_the_match(kiroku: Kiroku) -> None:
     assert '[Players "Ann; Ben"]' in rows and '[Result "*"]' in rows
     assert rows[rows.index("0. setup") + 1].startswith('1. {"seat": 1, "type": "end_turn"}')
     assert '"text": "a quiet start"' in text and '"text": "judges only"' in text
+    assert '}  # P1: Seat 1 ends the turn. Seat 2 draws ' in text  # the transcript's sentence
     assert '  ( {"name": "Ben passes", "visibility": "public"}' in rows
     assert '    ( {"name": "and again", "visibility": "private"}' in rows
     assert any(row.startswith("      ; {") and "the better line" in row for row in rows)
@@ -65,6 +66,7 @@ def test_spectators_get_the_public_part_only(kiroku: Kiroku) -> None:
     match_id = _studied_match(kiroku)
     text = studies.export_study(kiroku, None, match_id)
     assert '[Viewer "spectator"]' in text and "a quiet start" in text
+    assert "# P1: Seat 1 ends the turn. Seat 2 draws a card." in text  # not which card
     assert "judges only" not in text and "Ben passes" not in text  # the match is still on
     assert "the better line" not in text  # on a line spectators may not read yet
 

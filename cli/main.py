@@ -292,11 +292,18 @@ def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str
 @main.command()
 @click.argument("match_ref")
 @click.option("--as", "viewer", default="spectator", show_default=True)
+@click.option("--annotated", is_flag=True,
+              help="With the annotations and disputes that viewer may read.")
 @click.pass_context
-def transcript(ctx: click.Context, match_ref: str, viewer: str) -> None:
+def transcript(ctx: click.Context, match_ref: str, viewer: str, annotated: bool) -> None:
     """Print one line per event, as the viewer may see it."""
     with _service(ctx) as kiroku:
-        for line in kiroku.transcript(_match_id(kiroku, match_ref), _viewer(viewer)):
+        match_id = _match_id(kiroku, match_ref)
+        seen_as = _viewer(viewer)
+        lines = (studies.annotated_transcript(kiroku, annotating.reader_as(seen_as, match_id),
+                                              match_id) if annotated
+                 else kiroku.transcript(match_id, seen_as))
+        for line in lines:
             click.echo(line)
 
 

@@ -135,6 +135,42 @@ def _children(v: dict[str, Any], position: int, every: list[dict[str, Any]],
             for line in _variation(child, every, notes, indent + "  ")]
 
 
+def annotated_transcript(kiroku: Kiroku, caller: Identity | None,
+                         match_id: UUID) -> list[str]:
+    """The transcript as ``caller`` may see it, with the annotations it may read after the
+    line of the position they annotate and, for the match's parties, each dispute after the
+    event it was opened at and each ruling after the event its remedy reached."""
+    match = kiroku.recorder.get_match(match_id)
+    viewer = caller.viewer_of(match_id) if caller is not None else SPECTATOR
+    after: dict[int, list[str]] = {}
+    for note in annotating.listing(kiroku, caller, match_id):
+        if note["variation"] is None and not note["withdrawn"] and note["position"] <= len(
+                match.live):
+            version = match.position_version(note["position"])
+            after.setdefault(version, []).append("      ; " + annotating.line(note))
+    if caller is not None and (caller.is_staff or caller.match_id == match_id):
+        for dispute in kiroku.disputes.of_match(match_id):
+            after.setdefault(dispute.match_version, []).append(
+                f"      dispute {str(dispute.id)[:8]} opened by "
+                f"{dispute.opened_by.get('name')}: {dispute.claim}")
+            for ruling in dispute.rulings:
+                at = int(ruling["applied"].get("version", match.version))
+                after.setdefault(at, []).append(
+                    f"      ruling on {str(dispute.id)[:8]} by {ruling['by'].get('name')}"
+                    f"{' (appeal)' if ruling['on_appeal'] else ''}: {ruling['decision']} "
+                    f"({ruling['applied']['kind']})")
+    out = []
+    for text in kiroku.transcript(match_id, viewer):
+        out.append(text)
+        head = _VERSION.match(text)
+        if head:
+            out += after.pop(int(head[1]), [])
+    return out + [line for version in sorted(after) for line in after[version]]
+
+
+_VERSION = re.compile(r"^v(\d+)\s")
+
+
 @dataclass
 class _Line:
     """A variation read from a study: where it branches and its moves."""

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
 from replay import access, beside
+from replay import study as studies
 from replay.api.limits import Plain
 from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, respond
 
@@ -35,9 +36,16 @@ def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUI
 
 @router.get("/matches/{match_id}/transcript")
 def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
-               viewer: AskedViewer) -> Response:
+               viewer: AskedViewer,
+               annotated: Annotated[bool, Query(description="With the annotations and "
+                                                "disputes the caller may read")] = False
+               ) -> Response:
     """One line per event, as the caller may see it."""
-    lines = kiroku.transcript(match_id, access.viewer_for(caller, match_id, viewer))
+    seen_as = access.viewer_for(caller, match_id, viewer)
+    if annotated:
+        lines = studies.annotated_transcript(kiroku, caller, match_id)
+    else:
+        lines = kiroku.transcript(match_id, seen_as)
     return respond(request, {"match_id": str(match_id), "lines": lines})
 
 

@@ -169,6 +169,8 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http variations"] = c.get(f"{url}/variations").text
         out["http variation"] = c.get(f"/variations/{variation}").text
         out["http study"] = c.get(f"{url}/study").text
+        out["http annotated transcript"] = c.get(f"{url}/transcript",
+                                                 params={"annotated": "true"}).text
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
@@ -236,6 +238,8 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
         channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer,
                               dispute, variation))
         channels["study"] = studies.export_study(kiroku, callers[str(viewer)], match_id)
+        channels["annotated transcript"] = "\n".join(
+            studies.annotated_transcript(kiroku, callers[str(viewer)], match_id))
         channels["variations"] = json.dumps(lines.listing(kiroku, callers[str(viewer)],
                                                           match_id))
         reader = callers[str(viewer)]

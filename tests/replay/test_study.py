@@ -13,6 +13,7 @@ from engine.core.errors import ActionError
 from ledger.errors import ImportRejected
 from ledger.identity import Identity
 from replay import annotations as annotating
+from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
 from replay.service import Kiroku
@@ -108,3 +109,19 @@ def test_a_seat_cannot_import_what_it_may_not_write(kiroku: Kiroku) -> None:
     with pytest.raises(Exception, match="cards you may not see"):
         studies.import_study(kiroku, ann, text)
     assert len(annotating.listing(kiroku, JUDGE_ID, match_id)) == 3
+
+
+def test_an_annotated_transcript_places_notes_and_rulings_where_they_belong(
+        kiroku: Kiroku) -> None:
+    match_id = _studied_match(kiroku)
+    dispute = hearing.open_dispute(kiroku, JUDGE_ID, match_id, None, "a slow turn", [], False)
+    hearing.rule(kiroku, JUDGE_ID, UUID(dispute["dispute_id"]), "Warning", "Slow play.",
+                 {"kind": "penalty", "penalty": "warning", "seat": 2})
+    judge = studies.annotated_transcript(kiroku, JUDGE_ID, match_id)
+    first = next(i for i, line in enumerate(judge) if "#1 Seat 1 ends the turn" in line)
+    assert "a quiet start" in judge[first + 1] and "judges only" in judge[first + 3]
+    assert any("dispute" in line and "a slow turn" in line for line in judge)
+    assert any("ruling on" in line and "Warning (penalty)" in line for line in judge)
+    spectator = studies.annotated_transcript(kiroku, None, match_id)
+    assert any("a quiet start" in line for line in spectator)
+    assert not any("judges only" in line or "dispute" in line for line in spectator)

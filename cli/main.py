@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -13,64 +11,20 @@ from uuid import UUID
 import click
 import msgpack
 
+from cli.common import find_match, parse_options, print_json, service
+from cli.tournaments import tournament
 from engine.core.errors import ActionError
 from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.annotations import SYMBOLS, VISIBILITIES
 from ledger.catalog import load_card_set
-from ledger.errors import LedgerError, MatchNotFound
 from ledger.identity import Identity, Role
-from ledger.settings import SettingsError, database_url
+from ledger.settings import database_url
 from replay import annotations as annotating
 from replay import beside
 from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
-from replay.service import Kiroku
-
-
-def _print_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
-
-
-def _parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"{pair!r}: write NAME=VALUE", param_hint="--option")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
-    return options
-
-
-@contextmanager
-def _service(ctx: click.Context) -> Iterator[Kiroku]:
-    """Open the store, turn domain errors into a clear message and exit status 2."""
-    kiroku = None
-    try:
-        kiroku = Kiroku.open(ctx.obj["db"], keys=ctx.obj["keys"])
-        yield kiroku
-    except (ActionError, LedgerError, SettingsError) as exc:
-        reason = getattr(exc, "reason", None) or getattr(exc, "code", "error")
-        click.echo(f"error [{reason}]: {getattr(exc, 'message', exc)}", err=True)
-        sys.exit(2)
-    finally:
-        if kiroku is not None:
-            kiroku.close()
-
-
-def _match_id(kiroku: Kiroku, text: str) -> UUID:
-    """A match id, or a unique prefix of one."""
-    try:
-        return UUID(text)
-    except ValueError:
-        hits = [m.match_id for m in kiroku.list_matches() if str(m.match_id).startswith(text)]
-        if len(hits) == 1:
-            return hits[0]
-        raise MatchNotFound(f"No single match starts with {text!r} ({len(hits)} do).") from None
 
 
 def _viewer(text: str) -> Viewer:
@@ -107,7 +61,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool) -> None:
 
     from replay.api import create_app
 
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         token = kiroku.credentials.ensure_organiser()
         if token:
             click.echo("First start: the organiser's credential (shown only this once; "
@@ -135,7 +89,7 @@ def list_games() -> None:
 def actions(game: str) -> None:
     """Print the JSON schema of GAME's actions."""
     try:
-        _print_json(get_game(game).action_schema())
+        print_json(get_game(game).action_schema())
     except ActionError as exc:
         raise click.ClickException(exc.message) from None
 
@@ -170,10 +124,10 @@ def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tu
               with_credentials: bool, setup_outcomes: tuple[str, ...]) -> None:
     """Create a match; prints its id (and, with --credentials, each seat's token)."""
     by = Identity.operator(operator)
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         card_defs = load_card_set(cards).cards if cards else None
         match_id = kiroku.new_match(game, list(players), list(decks), cards=card_defs,
-                                    options=_parse_options(options), recorded_by=by.recorded_by,
+                                    options=parse_options(options), recorded_by=by.recorded_by,
                                     replay_policy=policy,
                                     setup_outcomes=[_outcome_value(o) for o in setup_outcomes]
                                     if setup_outcomes else None)
@@ -201,12 +155,12 @@ def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         supplied = [_outcome_value(o) for o in outcomes] if outcomes else None
-        done = kiroku.record(_match_id(kiroku, match_ref), data,
+        done = kiroku.record(find_match(kiroku, match_ref), data,
                              recorded_by=Identity.operator(operator).recorded_by,
                              outcomes=supplied, expected_version=expect_version)
-        _print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
+        print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
                      "result": done.result})
 
 
@@ -234,12 +188,12 @@ def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
     erased)."""
     if count is not None and to_position is not None:
         raise click.BadParameter("give --to or -n, not both", param_hint="--to")
-    with _service(ctx) as kiroku:
-        done = kiroku.undo(_match_id(kiroku, match_ref),
+    with service(ctx) as kiroku:
+        done = kiroku.undo(find_match(kiroku, match_ref),
                            count if count is not None or to_position is not None else 1,
                            reason=reason, recorded_by=Identity.operator(operator).recorded_by,
                            expected_version=expect_version, to_position=to_position)
-        _print_json({"version": done.version, "digest": done.digest})
+        print_json({"version": done.version, "digest": done.digest})
 
 
 @match.command("show")
@@ -247,23 +201,34 @@ def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
 @click.pass_context
 def match_show(ctx: click.Context, match_ref: str) -> None:
     """Show a match's summary."""
-    with _service(ctx) as kiroku:
-        _print_json(kiroku.summary(_match_id(kiroku, match_ref)))
+    with service(ctx) as kiroku:
+        print_json(kiroku.summary(find_match(kiroku, match_ref)))
 
 
 @match.command("list")
+@click.option("--game", default=None)
+@click.option("--player", default=None, help="A part of a player's name.")
+@click.option("--tournament", "tournament_id", type=click.UUID, default=None)
+@click.option("--round", "round_number", type=click.IntRange(1, 1000), default=None)
+@click.option("--table", type=click.IntRange(1, 10_000), default=None)
 @click.pass_context
-def match_list(ctx: click.Context) -> None:
-    """List matches, oldest first."""
-    with _service(ctx) as kiroku:
-        for m in kiroku.list_matches():
+def match_list(ctx: click.Context, game: str | None, player: str | None,
+               tournament_id: UUID | None, round_number: int | None,
+               table: int | None) -> None:
+    """List matches, oldest first, with their tournament round and table."""
+    with service(ctx) as kiroku:
+        for m in kiroku.find_matches(game=game, player=player, tournament=tournament_id,
+                                     round_number=round_number, table=table):
             result = "in progress"
-            if m.result:
-                result = "drawn" if m.result["drawn"] else (
-                    f"won by seat {','.join(map(str, m.result['winners']))} "
-                    f"({m.result['reason']})")
-            click.echo(f"{m.match_id}  {m.game:<12} {' v '.join(m.players):<30} "
-                       f"{m.created_at[:19]}  {result}")
+            if m["result"]:
+                result = "drawn" if m["result"]["drawn"] else (
+                    f"won by seat {','.join(map(str, m['result']['winners']))} "
+                    f"({m['result']['reason']})")
+            where = m["tournament"]
+            label = f"  {where['tournament'][:24]} R{where['round']} T{where['table']}" \
+                if where else ""
+            click.echo(f"{m['match_id']}  {m['game']:<12} {' v '.join(m['players']):<30} "
+                       f"{m['created_at'][:19]}  {result}{label}")
 
 
 @match.command("legal")
@@ -272,8 +237,8 @@ def match_list(ctx: click.Context) -> None:
 @click.pass_context
 def match_legal(ctx: click.Context, match_ref: str, seat: int) -> None:
     """List the actions SEAT may take now."""
-    with _service(ctx) as kiroku:
-        for action in kiroku.legal_actions(_match_id(kiroku, match_ref), seat):
+    with service(ctx) as kiroku:
+        for action in kiroku.legal_actions(find_match(kiroku, match_ref), seat):
             click.echo(json.dumps(action))
 
 
@@ -285,8 +250,8 @@ def match_legal(ctx: click.Context, match_ref: str, seat: int) -> None:
 @click.pass_context
 def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str) -> None:
     """Show the state at a position as a viewer would have seen it."""
-    with _service(ctx) as kiroku:
-        _print_json(kiroku.view(_match_id(kiroku, match_ref), position, _viewer(viewer)))
+    with service(ctx) as kiroku:
+        print_json(kiroku.view(find_match(kiroku, match_ref), position, _viewer(viewer)))
 
 
 @main.command()
@@ -297,8 +262,8 @@ def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str
 @click.pass_context
 def transcript(ctx: click.Context, match_ref: str, viewer: str, annotated: bool) -> None:
     """Print one line per event, as the viewer may see it."""
-    with _service(ctx) as kiroku:
-        match_id = _match_id(kiroku, match_ref)
+    with service(ctx) as kiroku:
+        match_id = find_match(kiroku, match_ref)
         seen_as = _viewer(viewer)
         lines = (studies.annotated_transcript(kiroku, annotating.reader_as(seen_as, match_id),
                                               match_id) if annotated
@@ -330,8 +295,8 @@ def annotate(ctx: click.Context, match_ref: str, text: str, position: int | None
              arrows: tuple[tuple[str, str], ...], visibility: str, variation: UUID | None,
              operator: str) -> None:
     """Annotate a position of a match: text, symbols, highlighted cards or zones, arrows."""
-    with _service(ctx) as kiroku:
-        made = annotating.add(kiroku, Identity.operator(operator), _match_id(kiroku, match_ref),
+    with service(ctx) as kiroku:
+        made = annotating.add(kiroku, Identity.operator(operator), find_match(kiroku, match_ref),
                               position, text, symbols, highlights, [list(a) for a in arrows],
                               visibility, variation)
         click.echo(made["annotation_id"])
@@ -344,8 +309,8 @@ def annotate(ctx: click.Context, match_ref: str, text: str, position: int | None
 @click.pass_context
 def annotations_list(ctx: click.Context, match_ref: str, viewer: str) -> None:
     """List a match's annotations as a viewer may read them, one per line."""
-    with _service(ctx) as kiroku:
-        match_id = _match_id(kiroku, match_ref)
+    with service(ctx) as kiroku:
+        match_id = find_match(kiroku, match_ref)
         for note in annotating.listing(kiroku, annotating.reader_as(_viewer(viewer), match_id),
                                        match_id):
             click.echo(annotating.line(note))
@@ -369,9 +334,9 @@ def dispute() -> None:
 def dispute_open(ctx: click.Context, match_ref: str, claim: str, position: int | None,
                  concerns: tuple[int, ...], pause: bool, operator: str) -> None:
     """Open a dispute about a position of a match; prints its id."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         made = hearing.open_dispute(kiroku, Identity.operator(operator),
-                                    _match_id(kiroku, match_ref), position, claim, concerns,
+                                    find_match(kiroku, match_ref), position, claim, concerns,
                                     pause)
         click.echo(made["dispute_id"])
 
@@ -381,8 +346,8 @@ def dispute_open(ctx: click.Context, match_ref: str, claim: str, position: int |
 @click.pass_context
 def dispute_list(ctx: click.Context, match_ref: str) -> None:
     """A match's disputes, one per line."""
-    with _service(ctx) as kiroku:
-        for d in hearing.listing(kiroku, Identity.operator(), _match_id(kiroku, match_ref)):
+    with service(ctx) as kiroku:
+        for d in hearing.listing(kiroku, Identity.operator(), find_match(kiroku, match_ref)):
             last = d["rulings"][-1]["decision"] if d["rulings"] else ""
             click.echo(f"{d['dispute_id']}  at {d['position']:<4} {d['status']:<9} "
                        f"{'paused ' if d['pausing'] else ''}{d['claim'][:60]}"
@@ -396,10 +361,10 @@ def dispute_list(ctx: click.Context, match_ref: str) -> None:
 @click.pass_context
 def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str) -> None:
     """A dispute with its evidence (JSON)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         found = kiroku.disputes.get(dispute_id)
         reader = annotating.reader_as(_viewer(viewer), UUID(found.match_id))
-        _print_json(hearing.read(kiroku, reader, dispute_id))
+        print_json(hearing.read(kiroku, reader, dispute_id))
 
 
 @dispute.command("take")
@@ -409,7 +374,7 @@ def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str) -> None:
 @click.pass_context
 def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: str) -> None:
     """Take a dispute as its judge (and pause the match for it)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         taken = hearing.take(kiroku, Identity.operator(operator), dispute_id, pause)
         click.echo(f"taken; {'the match is paused' if taken['pausing'] else 'not paused'}")
 
@@ -439,7 +404,7 @@ def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="--adjust") from None
     chosen: dict[str, Any] = {"kind": remedy, "to_position": to_position, "penalty": penalty,
                               "seat": seat, "action": action}
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         ruled = hearing.rule(kiroku, Identity.operator(operator), dispute_id, decision,
                              reasoning, {k: v for k, v in chosen.items() if v is not None})
         click.echo(f"{ruled['status']}: {json.dumps(ruled['rulings'][-1]['applied'])}")
@@ -452,7 +417,7 @@ def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning:
 @click.pass_context
 def dispute_appeal(ctx: click.Context, dispute_id: UUID, reason: str, operator: str) -> None:
     """Appeal a ruling to the organisers."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         hearing.appeal(kiroku, Identity.operator(operator), dispute_id, reason)
         click.echo("appealed")
 
@@ -479,8 +444,8 @@ def variation_start(ctx: click.Context, match_ref: str, name: str, position: int
                     parent: UUID | None, parent_position: int | None, visibility: str,
                     operator: str) -> None:
     """Branch a what-if line; prints its id."""
-    with _service(ctx) as kiroku:
-        made = lines.start(kiroku, Identity.operator(operator), _match_id(kiroku, match_ref),
+    with service(ctx) as kiroku:
+        made = lines.start(kiroku, Identity.operator(operator), find_match(kiroku, match_ref),
                            position, parent, parent_position, name, visibility)
         click.echo(made["variation_id"])
 
@@ -498,7 +463,7 @@ def variation_play(ctx: click.Context, variation_id: UUID, action: str,
         parsed = json.loads(action)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         played = lines.play(kiroku, Identity.operator(), variation_id, parsed,
                             [_outcome_value(o) for o in outcomes] if outcomes else None)
         click.echo(f"{len(played['line'])} action(s) in the line")
@@ -510,7 +475,7 @@ def variation_play(ctx: click.Context, variation_id: UUID, action: str,
 @click.pass_context
 def variation_back(ctx: click.Context, variation_id: UUID, count: int) -> None:
     """Take back the last actions of the line (its history keeps them)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         kept = lines.take_back(kiroku, Identity.operator(), variation_id, count)
         click.echo(f"{len(kept['line'])} action(s) in the line")
 
@@ -521,8 +486,8 @@ def variation_back(ctx: click.Context, variation_id: UUID, count: int) -> None:
 @click.pass_context
 def variation_show(ctx: click.Context, variation_id: UUID, position: int | None) -> None:
     """A variation's line and the position after --at of its actions (JSON)."""
-    with _service(ctx) as kiroku:
-        _print_json(lines.read(kiroku, Identity.operator(), variation_id, position))
+    with service(ctx) as kiroku:
+        print_json(lines.read(kiroku, Identity.operator(), variation_id, position))
 
 
 @variation.command("list")
@@ -530,8 +495,8 @@ def variation_show(ctx: click.Context, variation_id: UUID, position: int | None)
 @click.pass_context
 def variation_list(ctx: click.Context, match_ref: str) -> None:
     """A match's variations, one per line."""
-    with _service(ctx) as kiroku:
-        for v in lines.listing(kiroku, Identity.operator(), _match_id(kiroku, match_ref)):
+    with service(ctx) as kiroku:
+        for v in lines.listing(kiroku, Identity.operator(), find_match(kiroku, match_ref)):
             where = (f"from {v['parent'][:8]} at {v['parent_position']}" if v["parent"]
                      else f"from position {v['from_position']}")
             click.echo(f"{v['variation_id']}  {where:<24} {len(v['line']):>4} action(s)  "
@@ -550,8 +515,8 @@ def study() -> None:
 @click.pass_context
 def study_export(ctx: click.Context, match_ref: str, viewer: str) -> None:
     """Print the study of a match."""
-    with _service(ctx) as kiroku:
-        match_id = _match_id(kiroku, match_ref)
+    with service(ctx) as kiroku:
+        match_id = find_match(kiroku, match_ref)
         click.echo(studies.export_study(kiroku, annotating.reader_as(_viewer(viewer), match_id),
                                         match_id), nl=False)
 
@@ -562,7 +527,7 @@ def study_export(ctx: click.Context, match_ref: str, viewer: str) -> None:
 @click.pass_context
 def study_import(ctx: click.Context, path: Path, operator: str) -> None:
     """Add a study's annotations and variations to its match (all checked first)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
@@ -586,9 +551,9 @@ def audit() -> None:
 def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None) -> None:
     """Verify one match, or every match; exit status 1 on any failure."""
     kept = _read_receipts(Path(receipts)) if receipts else []
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         if match_ref:
-            match_id = _match_id(kiroku, match_ref)
+            match_id = find_match(kiroku, match_ref)
             reports = [kiroku.audit(match_id, [r for r in kept
                                                if r.get("match_id") == str(match_id)])]
         else:
@@ -651,8 +616,8 @@ def _read_receipts(path: Path) -> list[dict[str, Any]]:
 def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | None,
                  viewer: str) -> None:
     """Export a whole match."""
-    with _service(ctx) as kiroku:
-        match_id = _match_id(kiroku, match_ref)
+    with service(ctx) as kiroku:
+        match_id = find_match(kiroku, match_ref)
         data = kiroku.export(match_id, fmt, _viewer(viewer))
     path = Path(output or f"{match_id}.{'kiroku' if fmt == 'msgpack' else 'jsonl'}")
     path.write_bytes(data)
@@ -664,7 +629,7 @@ def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | Non
 @click.pass_context
 def import_match(ctx: click.Context, file: str) -> None:
     """Verify and import an exported match (msgpack or JSON lines)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         done = kiroku.import_match(Path(file).read_bytes())
         click.echo(f"imported {done.match_id}" if done.stored else
                    f"already stored, with exactly these events: {done.match_id}")
@@ -680,8 +645,8 @@ def import_match(ctx: click.Context, file: str) -> None:
 def simulate(ctx: click.Context, game: str, count: int, seed: int, players: int,
              options: tuple[str, ...]) -> None:
     """Record N random legal playouts of GAME as real matches."""
-    with _service(ctx) as kiroku:
-        for match_id in kiroku.simulate(game, count, seed, players, _parse_options(options)):
+    with service(ctx) as kiroku:
+        for match_id in kiroku.simulate(game, count, seed, players, parse_options(options)):
             s = kiroku.summary(match_id)
             r = s["result"] or {}
             click.echo(f"{match_id}  {s['positions']} actions  {r.get('reason')} "
@@ -701,7 +666,7 @@ def credentials() -> None:
 @click.pass_context
 def credentials_issue(ctx: click.Context, role: str, name: str) -> None:
     """Issue a credential and print its token (shown only this once)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         identity, token = kiroku.credentials.issue(
             Role(role), name, issued_by=str(Identity.operator().credential_id))
         click.echo(f"{identity.credential_id}  {role} {identity.name}\n{token}")
@@ -713,8 +678,8 @@ def credentials_issue(ctx: click.Context, role: str, name: str) -> None:
 @click.pass_context
 def credentials_reissue(ctx: click.Context, match_ref: str, seat: int) -> None:
     """A new credential for SEAT of a match; the seat's earlier ones stop working."""
-    with _service(ctx) as kiroku:
-        made = kiroku.reissue_seat(_match_id(kiroku, match_ref), seat, Identity.operator())
+    with service(ctx) as kiroku:
+        made = kiroku.reissue_seat(find_match(kiroku, match_ref), seat, Identity.operator())
         click.echo(f"{made['credential_id']}  seat {made['seat']} {made['name']}\n"
                    f"{made['token']}")
 
@@ -723,7 +688,7 @@ def credentials_reissue(ctx: click.Context, match_ref: str, seat: int) -> None:
 @click.pass_context
 def credentials_list(ctx: click.Context) -> None:
     """Every credential ever issued (tokens are never stored, only their hashes)."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         for identity in kiroku.credentials.issued():
             where = (f"seat {identity.seat} of {identity.match_id}"
                      if identity.match_id else identity.role.value)
@@ -737,7 +702,10 @@ def credentials_list(ctx: click.Context) -> None:
 @click.pass_context
 def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str) -> None:
     """Revoke a credential: its token stops working at once."""
-    with _service(ctx) as kiroku:
+    with service(ctx) as kiroku:
         kiroku.credentials.revoke(credential_id, reason=reason,
                                   revoked_by=str(Identity.operator().credential_id))
         click.echo(f"revoked {credential_id}")
+
+
+main.add_command(tournament)

@@ -229,6 +229,18 @@ class Disputes:
         """The disputes that pause the match now (none: it may go on)."""
         return list(self.docket(match_id).pausing)
 
+    def unruled(self, match_id: UUID) -> bool:
+        """Whether a dispute of the match waits for a ruling (open, or appealed)."""
+        return any(d.status in ("open", "appealed") for d in self.of_match(match_id))
+
+    def ended_by_ruling(self, match_id: UUID, version: int) -> bool:
+        """Whether the match, standing at ``version``, stands as a ruling's game loss left it
+        (so its result is the ruling's; a game loss later overturned, and the game played on,
+        is not)."""
+        return any(r["applied"].get("penalty") == "game_loss"
+                   and r["applied"].get("version") == version
+                   for d in self.of_match(match_id) for r in d.rulings)
+
     def save(self, dispute: Dispute, event: type[Aggregate.Event], **fields: Any) -> None:
         """Append an event to a dispute, and keep the docket's pause in step with it."""
         was_pausing = dispute.pausing

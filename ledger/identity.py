@@ -6,9 +6,12 @@ up without a scan and can never be read back. Roles:
 
 - ``organiser``: creates judges and matches and manages credentials (the CLI, run on the machine
   that holds the database, acts as the organiser);
-- ``judge``: the judge's view, undo, adjustments, importable exports and imports (all matches
-  for now; the matches of their event once events exist);
+- ``judge``: the judge's view, undo, adjustments, importable exports and imports, of every
+  match; a tournament's own judge's commands (decklists, entered results, appeals for its head
+  judge) only for the tournaments whose staff name the judge;
 - ``seat``: seat N of match M: acts and reads legal actions for that seat only, sees its view;
+- ``player``: a player registered to a tournament: submits and reads their own decklist and
+  reads the tournament's rounds and standings (each round's seat credentials act in its matches);
 - anyone without a credential is a spectator (public views under the match's policy).
 
 Revoking appends an event; a revoked token no longer authenticates. The HTTP service
@@ -53,6 +56,7 @@ class Role(StrEnum):
     ORGANISER = "organiser"
     JUDGE = "judge"
     SEAT = "seat"
+    PLAYER = "player"
 
 
 class Unauthenticated(LedgerError):
@@ -77,6 +81,8 @@ class Identity:
     name: str
     match_id: UUID | None = None
     seat: int | None = None
+    tournament_id: UUID | None = None
+    player_id: UUID | None = None
 
     def viewer_of(self, match_id: UUID) -> Viewer:
         """How this caller sees ``match_id``: judges and organisers see everything, a seat
@@ -125,6 +131,8 @@ class Credential(Aggregate):
         seat: int | None
         token_hash: str
         issued_by: str
+        tournament_id: str | None = None  # a player credential's (absent before tournaments)
+        player_id: str | None = None
 
     class Revoked(Aggregate.Event):
         """CredentialRevoked: the token no longer authenticates."""
@@ -138,19 +146,24 @@ class Credential(Aggregate):
             aggregate.revoked = True
 
     def __init__(self, role: str, name: str, match_id: str | None, seat: int | None,
-                 token_hash: str, issued_by: str) -> None:
+                 token_hash: str, issued_by: str, tournament_id: str | None = None,
+                 player_id: str | None = None) -> None:
         self.role = role
         self.name = name
         self.match_id = match_id
         self.seat = seat
         self.token_hash = token_hash
         self.issued_by = issued_by
+        self.tournament_id = tournament_id
+        self.player_id = player_id
         self.revoked = False
 
     def identity(self) -> Identity:
         """The caller this credential stands for."""
         return Identity(self.id, Role(self.role), self.name,
-                        UUID(self.match_id) if self.match_id else None, self.seat)
+                        UUID(self.match_id) if self.match_id else None, self.seat,
+                        UUID(self.tournament_id) if self.tournament_id else None,
+                        UUID(self.player_id) if self.player_id else None)
 
 
 def token_hash(token: str) -> str:
@@ -171,7 +184,8 @@ class Credentials:
         self.app = app
 
     def issue(self, role: Role, name: str, *, issued_by: str, match_id: UUID | None = None,
-              seat: int | None = None) -> tuple[Identity, str]:
+              seat: int | None = None, tournament_id: UUID | None = None,
+              player_id: UUID | None = None) -> tuple[Identity, str]:
         """A new credential and its token (returned once: only its hash is stored)."""
         name = name.strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
@@ -180,11 +194,16 @@ class Credentials:
         if (role == Role.SEAT) != (match_id is not None and seat is not None):
             raise CredentialRefused("A seat credential names its match and seat; no other "
                                     "does.")
+        if (role == Role.PLAYER) != (tournament_id is not None and player_id is not None):
+            raise CredentialRefused("A player credential names its tournament and player; no "
+                                    "other does.")
         token = secrets.token_urlsafe(32)
+        player = {"tournament_id": str(tournament_id), "player_id": str(player_id)} \
+            if role == Role.PLAYER else {}
         credential = Credential._create(
             Credential.Created, id=credential_id(token), role=role.value, name=name,
             match_id=str(match_id) if match_id else None, seat=seat,
-            token_hash=token_hash(token), issued_by=issued_by)
+            token_hash=token_hash(token), issued_by=issued_by, **player)
         self.app.save(credential)
         return credential.identity(), token
 
@@ -239,7 +258,9 @@ class Credentials:
             for notification in batch:
                 event = self.app.mapper.to_domain_event(notification)
                 yield Identity(event.originator_id, Role(event.role), event.name,
-                               UUID(event.match_id) if event.match_id else None, event.seat)
+                               UUID(event.match_id) if event.match_id else None, event.seat,
+                               UUID(event.tournament_id) if event.tournament_id else None,
+                               UUID(event.player_id) if event.player_id else None)
             if len(batch) < 500:
                 return
             start = batch[-1].id + 1

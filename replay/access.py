@@ -13,6 +13,8 @@ judge                   the judge's view of every match, actions for any seat,
 seat N of match M       that seat's view of M and its legal actions; actions of
                         seat N only (chance outcomes only in a table match); a
                         spectator of every other match
+player of tournament T  their own decklist of T (``replay.tournaments``); a
+                        spectator of every match
 no credential           a spectator: public views under each match's policy
 ======================  ==========================================================
 """
@@ -27,6 +29,7 @@ from engine.core.errors import ActionError
 from engine.core.viewer import SPECTATOR, Viewer
 from ledger.errors import Forbidden
 from ledger.identity import Identity, Role, Unauthenticated
+from ledger.tournaments import Tournament
 
 Caller = Identity | None
 """An authenticated identity, or None: no credential, a spectator."""
@@ -63,6 +66,37 @@ def organiser(caller: Caller, what: str) -> Identity:
     if identity.role != Role.ORGANISER:
         raise Forbidden("organisers_only", f"{what} is for organisers.")
     return identity
+
+
+def tournament_judge(caller: Caller, tournament: Tournament, what: str) -> Identity:
+    """An organiser or one of the tournament's judges (its head judge too), or Forbidden."""
+    identity = signed_in(caller, what)
+    if identity.role == Role.ORGANISER or (
+            identity.role == Role.JUDGE and tournament.is_judge(identity.credential_id)):
+        return identity
+    raise Forbidden("tournament_staff_only", f"{what} is for this tournament's judges and the "
+                    "organisers.")
+
+
+def head_judge(caller: Identity, tournament: Tournament | None) -> bool:
+    """Whether ``caller`` hears appeals: an organiser, or the head judge of the match's
+    tournament."""
+    return caller.role == Role.ORGANISER or (
+        tournament is not None and tournament.head_judge is not None
+        and tournament.head_judge["id"] == str(caller.credential_id))
+
+
+def decklist_reader(caller: Caller, tournament: Tournament, player_id: UUID) -> None:
+    """Whether ``caller`` may read a player's decklist: the player, the tournament's judges
+    and the organisers always; anyone under the open decklist policy or once the tournament
+    is finished; Forbidden otherwise."""
+    if tournament.decklist_policy == "open" or tournament.finished:
+        return
+    if caller is not None and (caller.player_id == player_id or caller.role == Role.ORGANISER
+                               or tournament.is_judge(caller.credential_id)):
+        return
+    raise Forbidden("decklist_closed", "Decklists are closed in this tournament: a player "
+                    "sees their own, judges see all, and everyone sees them once it is over.")
 
 
 def actor(caller: Caller, match_id: UUID, action: Mapping[str, Any], *,

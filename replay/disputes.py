@@ -13,8 +13,9 @@ Who does what:
   ``rule_claim`` on a claim disputed in the game: the game's own ``dispute`` action opens a
   dispute by itself, ``Kiroku.record``); ``reopen`` an ended match at a position before its
   end (a misrecorded final action, a wrong result): the rest is played under a fresh seed;
-- a party (a seat of the match) or a judge appeals a ruling to the organisers, the head judges,
-  whose ruling on appeal is final and may overturn the first with a remedy of its own.
+- a party (a seat of the match) or a judge appeals a ruling to the head judge: the head judge
+  of the match's tournament (``replay.tournaments``) or an organiser, whose ruling on appeal is
+  final and may overturn the first with a remedy of its own.
 
 Readers: the match's seats and the staff. The evidence is computed from the record as it stood
 when the dispute was opened, through the one per-viewer filter: the events concerned, with who
@@ -44,7 +45,9 @@ from ledger.fold import Fold, LiveAction, Record, Visitor
 from ledger.identity import Identity, Role
 from ledger.match import Match
 from ledger.recorder import now
+from ledger.tournaments import Tournament
 from ledger.visibility import effective_viewer, redact
+from replay import access
 from replay.service import Kiroku
 
 
@@ -90,6 +93,7 @@ def take(kiroku: Kiroku, caller: Identity, dispute_id: UUID, pause: bool) -> dic
     if not caller.is_staff:
         raise Forbidden("judges_only", "A judge takes a dispute.")
     dispute = kiroku.disputes.get(dispute_id)
+    _of_the_staff(caller, _tournament_of(kiroku, UUID(dispute.match_id)))
     if dispute.status != "open":
         raise DisputeRefused(f"That dispute is {dispute.status}: only an open one is taken.")
     kiroku.disputes.save(dispute, Dispute.Taken, judge=caller.recorded_by, pause=pause,
@@ -103,7 +107,7 @@ def rule(kiroku: Kiroku, caller: Identity, dispute_id: UUID, decision: str, reas
     what it did (a remedy the rules refuse stores nothing)."""
     dispute = kiroku.disputes.get(dispute_id)
     on_appeal = dispute.status == "appealed"
-    _may_rule(caller, dispute, on_appeal)
+    _may_rule(caller, dispute, on_appeal, _tournament_of(kiroku, UUID(dispute.match_id)))
     decision = _printable(decision, "A decision", 200)
     reasoning = _printable(reasoning, "The reasoning", CLAIM_LIMIT)
     applied = _apply(kiroku, caller, dispute, remedy, decision)
@@ -113,16 +117,29 @@ def rule(kiroku: Kiroku, caller: Identity, dispute_id: UUID, decision: str, reas
     return shown(dispute)
 
 
-def _may_rule(caller: Identity, dispute: Dispute, on_appeal: bool) -> None:
+def _of_the_staff(caller: Identity, tournament: Tournament | None) -> None:
+    """A tournament's disputes are heard by its own judges (and the organisers)."""
+    if tournament is not None:
+        access.tournament_judge(caller, tournament, "Hearing a dispute of this tournament")
+
+
+def _tournament_of(kiroku: Kiroku, match_id: UUID) -> Tournament | None:
+    seating = kiroku.tournaments.seating(match_id)
+    return kiroku.tournaments.get(UUID(seating.tournament_id)) if seating else None
+
+
+def _may_rule(caller: Identity, dispute: Dispute, on_appeal: bool,
+              tournament: Tournament | None) -> None:
     if on_appeal:
-        if caller.role != Role.ORGANISER:
-            raise Forbidden("organisers_only", "An appeal is ruled by an organiser (the head "
-                            "judge).")
+        if not access.head_judge(caller, tournament):
+            raise Forbidden("organisers_only", "An appeal is ruled by the tournament's head "
+                            "judge or an organiser.")
         return
     if dispute.status != "open":
         raise DisputeRefused(f"That dispute is {dispute.status}: appeal it to rule again.")
     if not caller.is_staff:
         raise Forbidden("judges_only", "A judge rules on a dispute.")
+    _of_the_staff(caller, tournament)
     taken_by = (dispute.judge or {}).get("id")
     if caller.role == Role.JUDGE and taken_by not in (None, str(caller.credential_id)):
         raise Forbidden("not_your_dispute", "Another judge has taken this dispute.")

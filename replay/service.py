@@ -30,6 +30,7 @@ from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
+from ledger.tournaments import Tournaments
 from ledger.variations import Variations
 from replay.audit import AuditReport, check_receipts, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
@@ -58,6 +59,7 @@ class Kiroku:
         self.annotations = Annotations(recorder)
         self.disputes = Disputes(recorder)
         self.variations = Variations(recorder)
+        self.tournaments = Tournaments(recorder)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
@@ -162,9 +164,33 @@ class Kiroku:
         """Every match, oldest first."""
         return self.recorder.list_matches()
 
+    def find_matches(self, *, game: str | None = None, player: str | None = None,
+                     tournament: UUID | None = None, round_number: int | None = None,
+                     table: int | None = None) -> list[dict[str, Any]]:
+        """The match list, oldest first, each with its tournament, round and table if it has
+        them, filtered by game, a part of a player's name, tournament, round and table."""
+        seated = {UUID(s.match_id): s for s in self.tournaments.seatings()}
+        found = []
+        for m in self.list_matches():
+            seating = seated.get(m.match_id)
+            labels = _labels(seating)
+            if game and m.game != game:
+                continue
+            if player and not any(player.casefold() in p.casefold() for p in m.players):
+                continue
+            wanted = {"tournament_id": str(tournament) if tournament else None,
+                      "round": round_number, "table": table}
+            if any(v is not None and (labels or {}).get(k) != v for k, v in wanted.items()):
+                continue
+            found.append({"match_id": str(m.match_id), "game": m.game, "players": m.players,
+                          "created_at": m.created_at, "result": m.result,
+                          "tournament": labels})
+        return found
+
     def summary(self, match_id: UUID) -> dict[str, Any]:
         """What anyone may know about a match without seeing a position."""
         match = self.recorder.get_match(match_id)
+        seating = self.tournaments.seating(match_id)
         return {"match_id": str(match_id), "game": match.game,
                 "ruleset_version": match.ruleset_version, "players": match.players,
                 "options": match.config["options"], "version": match.version,
@@ -172,7 +198,8 @@ class Kiroku:
                 "created_by": match.created_by, "replay_policy": match.replay_policy,
                 "commitment": match.commitment, "seed": match.seed, "result": match.result,
                 "active": match.state.active, "turn": match.state.turn,
-                "to_act": get_game(match.game).to_act(match.state)}
+                "to_act": get_game(match.game).to_act(match.state),
+                "tournament": seating.labels() if seating else None}
 
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
         """The position after ``position`` live actions (None: the latest ``viewer`` may see)
@@ -372,6 +399,14 @@ class Kiroku:
         if self.list_matches():
             return None
         return self.simulate("worldgainer", 1, seed=2026)[0]
+
+
+def _labels(seated: Any) -> dict[str, Any] | None:
+    """A match's place in its tournament from its seating event (None outside one)."""
+    if seated is None:
+        return None
+    return {"tournament_id": seated.tournament_id, "tournament": seated.tournament,
+            "round": seated.round, "table": seated.table, "players": list(seated.players)}
 
 
 def spectator_horizon(match: Match, viewer: Viewer) -> int | None:

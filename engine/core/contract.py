@@ -263,7 +263,20 @@ class Ruleset(ABC):
             raise SetupError("deck_count", f"{n} players need {n} decks, got {len(config.decks)}.")
         options = self.parse_options(config.options)
         cards = {cid: self.parse_card({**c, "id": cid}) for cid, c in config.cards.items()}
-        for i, deck in enumerate(config.decks, start=1):
+        self._check_table(config.decks, cards, options)
+        return self._setup(config, options, cards, chance)
+
+    def check_table(self, decks: Sequence[Mapping[str, int]],
+                    cards: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any]) -> None:
+        """C5 before a match exists: the decks that are to meet (one deck alone for a list
+        submitted to a tournament) name known cards, stay within the size bound and, with
+        ``deck_check`` on, keep the game's construction rules; SetupError otherwise."""
+        parsed = {cid: self.parse_card({**c, "id": cid}) for cid, c in cards.items()}
+        self._check_table(decks, parsed, self.parse_options(options))
+
+    def _check_table(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any],
+                     options: Options) -> None:
+        for i, deck in enumerate(decks, start=1):
             unknown = sorted(set(deck) - set(cards))
             if unknown:
                 raise SetupError("unknown_card", f"Seat {i}'s deck names unknown cards: "
@@ -274,8 +287,7 @@ class Ruleset(ABC):
                 raise SetupError("deck_too_large", f"Seat {i}'s deck has more than "
                                  f"{MAX_DECK_CARDS} cards, even without a deck check.", seat=i)
         if options.deck_check == "on":
-            self.check_decks(config.decks, cards)
-        return self._setup(config, options, cards, chance)
+            self.check_decks(decks, cards)
 
     def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
         """C5: raise SetupError(reason = the broken rule) if a deck breaks construction rules."""

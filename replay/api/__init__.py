@@ -19,6 +19,7 @@ from replay.api import (
     matches,
     notes,
     studies,
+    tournaments,
     variations,
     views,
 )
@@ -38,6 +39,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations, studies):
+                   variations, studies, tournaments):
         app.include_router(module.router)
     return app

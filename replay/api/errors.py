@@ -23,6 +23,7 @@ from ledger.errors import (
     MatchNotFound,
 )
 from ledger.identity import CredentialRefused, Unauthenticated
+from ledger.tournaments import TournamentNotFound, TournamentRefused
 from ledger.variations import VariationNotFound
 from replay.api.wire import respond
 
@@ -46,7 +47,8 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorBody, "description": "More than the credential may see or do (another "
                                              "seat, a judge's task, a spectator of a match that "
                                              "refuses or delays spectators)"},
-    404: {"model": ErrorBody, "description": "Unknown match or game"},
+    404: {"model": ErrorBody, "description": "Unknown match, game, tournament, "
+                                                  "dispute, annotation or variation"},
     409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
@@ -58,8 +60,10 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     if isinstance(exc, Unauthenticated):
         return 401, exc.code, exc.code
     if isinstance(exc, (MatchNotFound, AnnotationNotFound, DisputeNotFound,
-                        VariationNotFound)):
+                        VariationNotFound, TournamentNotFound)):
         return 404, exc.code, exc.code
+    if isinstance(exc, TournamentRefused):
+        return 422, exc.code, exc.reason
     if isinstance(exc, (ConcurrentAppend, MatchPaused)):
         return 409, exc.code, exc.code
     if isinstance(exc, CorruptRecord):

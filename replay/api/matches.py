@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +17,7 @@ from ledger.errors import Forbidden
 from ledger.identity import NAME_LIMIT
 from replay import access
 from replay.api.limits import Plain
+from replay.api.shapes import MatchListed
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["matches"])
@@ -63,12 +64,19 @@ def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                              "receipt": kiroku.recorder.receipt(match_id)}, 201)
 
 
-@router.get("/matches")
-def list_matches(request: Request, kiroku: KirokuDep) -> Response:
-    """Every match, oldest first."""
-    return respond(request, [{"match_id": str(m.match_id), "game": m.game,
-                              "players": m.players, "created_at": m.created_at,
-                              "result": m.result} for m in kiroku.list_matches()])
+@router.get("/matches", response_model=list[MatchListed])
+def list_matches(request: Request, kiroku: KirokuDep,
+                 game: Annotated[str | None, Query(max_length=40)] = None,
+                 player: Annotated[str | None, Query(max_length=80, description=(
+                     "A part of a player's name."))] = None,
+                 tournament: UUID | None = None,
+                 round: Annotated[int | None, Query(ge=1, le=1000)] = None,
+                 table: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> Response:
+    """Every match, oldest first, with its tournament, round and table; filtered by game,
+    player, tournament, round and table."""
+    return respond(request, kiroku.find_matches(game=game, player=player,
+                                                tournament=tournament, round_number=round,
+                                                table=table))
 
 
 @router.get("/matches/{match_id}")

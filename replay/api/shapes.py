@@ -137,3 +137,138 @@ class StudyImported(_Shape):
     match_id: str
     annotations: int
     variations: int
+
+
+class StaffMember(_Shape):
+    """A judge of a tournament: the credential's id and display name."""
+
+    id: str
+    name: str
+
+
+class TournamentOut(_Shape):
+    """A tournament as anyone may know it."""
+
+    tournament_id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    decklists: Literal["closed", "open"]
+    replay_policy: Literal["open", "closed"]
+    deadline: str | None
+    decklists_locked: bool
+    judges: list[StaffMember]
+    head_judge: StaffMember | None
+    created_by: dict[str, Any]
+    created_at: str
+    players: int
+    rounds: int
+    finished: bool
+
+
+class PlayerOut(_Shape):
+    """A registered player (never their decklist's cards)."""
+
+    player_id: str
+    name: str
+    external_id: str | None
+    has_decklist: bool
+
+
+class PlayerRegisteredOut(PlayerOut):
+    """A new player with their credential's token, shown this once."""
+
+    token: str
+
+
+class Amendment(_Shape):
+    """A judge's amendment of a locked decklist."""
+
+    player_id: str
+    reason: str
+    by: dict[str, Any]
+    recorded_at: str
+
+
+class DecklistOut(PlayerOut):
+    """A player's decklist, for the readers allowed to see it."""
+
+    deck: dict[str, int]
+    locked: bool
+    amendments: list[Amendment]
+
+
+class SeatCredential(_Shape):
+    """A seat's credential for its match, shown once when the round is paired."""
+
+    seat: int
+    name: str
+    credential_id: str
+    token: str
+
+
+class TableResultOut(_Shape):
+    """A table's result and where it came from: the game's own end, a judge's ruling in the
+    match, or a result a judge entered for the table."""
+
+    winners: list[PlayerOut]
+    drawn: bool
+    source: Literal["game", "ruling", "judge"]
+
+
+class TableOut(_Shape):
+    """A table of a round."""
+
+    table: int
+    match_id: str
+    players: list[PlayerOut]
+    status: Literal["not_started", "in_progress", "awaiting_ruling", "result"]
+    result: TableResultOut | None
+    positions: int
+    seats: list[SeatCredential] | None = None
+
+
+class RoundOut(_Shape):
+    """A round at a glance."""
+
+    tournament_id: str
+    round: int
+    paired_at: str
+    tables: list[TableOut]
+    byes: list[PlayerOut]
+    complete: bool
+
+
+class StandingOut(PlayerOut):
+    """One line of the standings."""
+
+    rank: int
+    match_points: int
+    played: int
+    wins: int
+    losses: int
+    draws: int
+    byes: int
+    match_win: float
+    opponents_match_win: float
+    opponents_opponents_match_win: float
+
+
+class StandingsOut(_Shape):
+    """The standings, with the tie-breakers in the order they apply."""
+
+    tournament_id: str
+    through_round: int
+    tiebreakers: list[str]
+    standings: list[StandingOut]
+
+
+class MatchListed(_Shape):
+    """One line of the match list."""
+
+    match_id: str
+    game: str
+    players: list[str]
+    created_at: str
+    result: dict[str, Any] | None
+    tournament: dict[str, Any] | None

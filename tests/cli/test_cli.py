@@ -11,31 +11,13 @@ from typing import Any
 
 import msgpack
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from cli.main import main
+from tests.cli.conftest import kiroku
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 ACTION_TOPIC = "kiroku:ActionRecorded/1"
-
-
-@pytest.fixture(autouse=True)
-def _no_ambient_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests name their database; an exported KIROKU_DATABASE_URL must not leak in."""
-    monkeypatch.delenv("KIROKU_DATABASE_URL", raising=False)
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'k.db'}"
-
-
-def kiroku(db: str, *args: str, ok: bool = True, input: str | None = None) -> Result:
-    """Run ``kiroku --db DB ARGS``; with ``ok`` the command must succeed."""
-    result = CliRunner().invoke(main, ["--db", db, *args], input=input)
-    if ok:
-        assert result.exit_code == 0, (result.output, result.exception)
-    return result
 
 
 def new_match(db: str, *extra: str) -> str:

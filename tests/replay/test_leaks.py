@@ -26,6 +26,7 @@ from cli.main import main
 from engine import JUDGE, SPECTATOR, Viewer, games
 from engine.core.contract import GameState, Ruleset
 from engine.core.errors import ActionError
+from engine.registry import get_game
 from ledger.catalog import Deck
 from ledger.fold import Fold, Record, Visitor
 from ledger.identity import Identity
@@ -321,3 +322,47 @@ def test_the_scanner_finds_a_leak() -> None:
     kings = {"K": "King Berenger of Sunholt", "D": "Sunholt"}
     assert _leaks('{"name": "King Berenger of Sunholt"}', {"D"}, kings, {"K"}) == []
     assert _leaks('{"name": "Sunholt"}', {"D"}, kings, {"K"}) == ["Sunholt"]
+
+
+def test_no_tournament_channel_shows_a_closed_decklist(
+        store: tuple[Kiroku, str, Server]) -> None:
+    """Under the closed decklist policy, before the tournament is finished, no tournament
+    channel (the tournament, its players, rounds, standings, results, the match list, every
+    decklist asked for, and the refusals) names a card of a deck its reader does not hold:
+    each player reads as themself, as the seat credential of their round's match, and a
+    spectator reads with no credential."""
+    _, _, server = store
+    cards, decks = sample_data(get_game("worldgainer"))
+    names = {cid: str(card["name"]) for cid, card in cards.items()}
+    with server.client(server.organiser_token) as organiser:
+        made = organiser.post("/tournaments", json={"name": "Closed Lists Cup",
+                                                    "game": "worldgainer"}).json()
+        url = f"/tournaments/{made['tournament_id']}"
+        tokens, lists = {}, {}
+        for i, player in enumerate(("Ann", "Ben")):
+            registered = organiser.post(f"{url}/players", json={"name": player}).json()
+            tokens[player], lists[player] = registered["token"], decks[i % len(decks)]
+            with server.client(registered["token"]) as holder:
+                assert holder.put(f"{url}/players/{player}/decklist",
+                               json={"deck": lists[player]}).status_code == 200
+        paired = organiser.post(f"{url}/rounds", json={"tables": [
+            {"table": 1, "players": ["Ann", "Ben"]}]}).json()
+    seats = {s["name"]: s["token"] for s in paired["tables"][0]["seats"]}
+    every = set(lists["Ann"]) | set(lists["Ben"])
+    readers: dict[str, tuple[str | None, set[str]]] = {"spectator": (None, set())}
+    for player in ("Ann", "Ben"):
+        readers[player] = (tokens[player], set(lists[player]))
+        readers[f"{player}'s seat"] = (seats[player], set(lists[player]))
+    scanned = 0
+    for reader, (token, own) in readers.items():
+        hidden = every - own
+        with server.client(token) as c:
+            channels = {path: c.get(path).text for path in (
+                "/tournaments", url, f"{url}/players", f"{url}/rounds/1", f"{url}/standings",
+                f"{url}/standings?format=csv", f"{url}/results.csv",
+                f"/matches?tournament={made['tournament_id']}",
+                f"{url}/players/Ann/decklist", f"{url}/players/Ben/decklist")}
+        for channel, text in channels.items():
+            assert not _leaks(text, hidden, names, own), (reader, channel)
+        scanned += bool(hidden)
+    assert scanned == len(readers), "every reader had a list hidden from it"

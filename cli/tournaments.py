@@ -1,0 +1,336 @@
+"""``kiroku tournament``: an organiser's event from creation to the final standings (the command
+line acts as the organiser, as everywhere)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+
+from cli.common import parse_options, print_json, service
+from ledger.catalog import resolve_deck
+from ledger.identity import Identity
+from ledger.tournaments import TournamentNotFound
+from replay import tournaments as events
+from replay.pairings import Pairing
+from replay.service import Kiroku
+
+
+@click.group()
+def tournament() -> None:
+    """Run a tournament: staff, players and decklists, rounds, results, standings."""
+
+
+def _find(kiroku: Kiroku, text: str) -> UUID:
+    """A tournament id, or a unique prefix of one."""
+    try:
+        return UUID(text)
+    except ValueError:
+        hits = [t for t in kiroku.tournaments.all_ids() if str(t).startswith(text)]
+        if len(hits) == 1:
+            return hits[0]
+        raise TournamentNotFound(f"No single tournament starts with {text!r} "
+                                 f"({len(hits)} do).") from None
+
+
+def _deck(kiroku: Kiroku, tournament_id: UUID, ref: str) -> dict[str, int]:
+    """A decklist from a sample deck's name or a deck file."""
+    game = kiroku.tournaments.get(tournament_id).game
+    return dict(resolve_deck(game, ref).cards)
+
+
+def _operator(name: str) -> Identity:
+    return Identity.operator(name)
+
+
+@tournament.command("new")
+@click.argument("name")
+@click.option("--game", required=True, help="The game's id (see 'kiroku games').")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A regulation option every match gets (repeatable).")
+@click.option("--decklists", type=click.Choice(["closed", "open"]), default="closed",
+              show_default=True, help="Who sees others' decklists before the end.")
+@click.option("--replay-policy", type=click.Choice(["open", "closed"]), default="open",
+              show_default=True)
+@click.option("--deadline", default=None, help="When decklists lock (ISO 8601 with a zone).")
+@click.option("--judge", "judges", multiple=True, type=click.UUID,
+              help="A judge's credential id (repeatable).")
+@click.option("--head-judge", type=click.UUID, default=None,
+              help="The judge's credential id who hears appeals.")
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def tournament_new(ctx: click.Context, name: str, game: str, options: tuple[str, ...],
+                   decklists: str, replay_policy: str, deadline: str | None,
+                   judges: tuple[UUID, ...], head_judge: UUID | None, operator: str) -> None:
+    """Create a tournament; prints its id."""
+    with service(ctx) as kiroku:
+        made = events.create(kiroku, _operator(operator), name=name, game=game,
+                             options=parse_options(options), decklists=decklists,
+                             replay_policy=replay_policy, deadline=deadline, judges=judges,
+                             head_judge=head_judge)
+        click.echo(made["tournament_id"])
+
+
+@tournament.command("list")
+@click.option("--game", default=None)
+@click.option("--name", default=None, help="A part of the tournament's name.")
+@click.option("--player", default=None, help="A part of a player's name, or an external id.")
+@click.pass_context
+def tournament_list(ctx: click.Context, game: str | None, name: str | None,
+                    player: str | None) -> None:
+    """The tournaments, one per line."""
+    with service(ctx) as kiroku:
+        for t in events.listing(kiroku, game, name, player):
+            state = "finished" if t["finished"] else f"round {t['rounds']}"
+            click.echo(f"{t['tournament_id']}  {t['game']:<12} {t['name'][:40]:<40} "
+                       f"{t['players']:>4} players  {state}")
+
+
+@tournament.command("show")
+@click.argument("tournament_ref")
+@click.pass_context
+def tournament_show(ctx: click.Context, tournament_ref: str) -> None:
+    """A tournament's settings, staff and progress (JSON)."""
+    with service(ctx) as kiroku:
+        print_json(events.read(kiroku, _find(kiroku, tournament_ref)))
+
+
+@tournament.command("staff")
+@click.argument("tournament_ref")
+@click.option("--judge", "judges", multiple=True, type=click.UUID)
+@click.option("--head-judge", type=click.UUID, default=None)
+@click.pass_context
+def tournament_staff(ctx: click.Context, tournament_ref: str, judges: tuple[UUID, ...],
+                     head_judge: UUID | None) -> None:
+    """Name the judges and the head judge anew."""
+    with service(ctx) as kiroku:
+        print_json(events.change_staff(kiroku, _operator("operator"),
+                                       _find(kiroku, tournament_ref), judges, head_judge))
+
+
+@tournament.command("deadline")
+@click.argument("tournament_ref")
+@click.argument("moment")
+@click.pass_context
+def tournament_deadline(ctx: click.Context, tournament_ref: str, moment: str) -> None:
+    """Set when the decklists lock (ISO 8601 with a zone), or 'none'."""
+    with service(ctx) as kiroku:
+        done = events.set_deadline(kiroku, _operator("operator"), _find(kiroku, tournament_ref),
+                                   None if moment.lower() == "none" else moment)
+        click.echo(f"decklists lock at {done['deadline'] or 'the first pairing'}")
+
+
+@tournament.command("register")
+@click.argument("tournament_ref")
+@click.argument("name")
+@click.option("--external-id", default=None, help="The player's number in the pairing program.")
+@click.pass_context
+def tournament_register(ctx: click.Context, tournament_ref: str, name: str,
+                        external_id: str | None) -> None:
+    """Register a player: prints the player id, then their credential's token (shown once)."""
+    with service(ctx) as kiroku:
+        made = events.register(kiroku, _operator("operator"), _find(kiroku, tournament_ref),
+                               name, external_id)
+        click.echo(f"{made['player_id']}  {made['name']}\n{made['token']}")
+
+
+@tournament.command("players")
+@click.argument("tournament_ref")
+@click.option("--name", default=None, help="A part of the name, or an external id.")
+@click.pass_context
+def tournament_players(ctx: click.Context, tournament_ref: str, name: str | None) -> None:
+    """The registered players, one per line."""
+    with service(ctx) as kiroku:
+        for p in events.players(kiroku, _find(kiroku, tournament_ref), name):
+            deck = "decklist" if p["has_decklist"] else "no decklist"
+            click.echo(f"{p['player_id']}  {p['external_id'] or '-':<10} {p['name']:<30} {deck}")
+
+
+@tournament.group("decklist")
+def decklist() -> None:
+    """Submit, show and amend decklists."""
+
+
+@decklist.command("submit")
+@click.argument("tournament_ref")
+@click.argument("player")
+@click.argument("deck")
+@click.pass_context
+def decklist_submit(ctx: click.Context, tournament_ref: str, player: str, deck: str) -> None:
+    """Enter PLAYER's decklist (a sample deck's name or a deck file), checked now."""
+    with service(ctx) as kiroku:
+        tid = _find(kiroku, tournament_ref)
+        print_json(events.submit_decklist(kiroku, _operator("operator"), tid, player,
+                                          _deck(kiroku, tid, deck)))
+
+
+@decklist.command("show")
+@click.argument("tournament_ref")
+@click.argument("player")
+@click.pass_context
+def decklist_show(ctx: click.Context, tournament_ref: str, player: str) -> None:
+    """PLAYER's decklist with its amendments (JSON)."""
+    with service(ctx) as kiroku:
+        print_json(events.decklist(kiroku, _operator("operator"),
+                                   _find(kiroku, tournament_ref), player))
+
+
+@decklist.command("amend")
+@click.argument("tournament_ref")
+@click.argument("player")
+@click.argument("deck")
+@click.option("--reason", required=True, help="Why the locked list is amended.")
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def decklist_amend(ctx: click.Context, tournament_ref: str, player: str, deck: str,
+                   reason: str, operator: str) -> None:
+    """A judge's amendment of PLAYER's locked list (a sample deck's name or a deck file)."""
+    with service(ctx) as kiroku:
+        tid = _find(kiroku, tournament_ref)
+        print_json(events.amend_decklist(kiroku, _operator(operator), tid, player,
+                                         _deck(kiroku, tid, deck), reason))
+
+
+@tournament.command("lock")
+@click.argument("tournament_ref")
+@click.pass_context
+def tournament_lock(ctx: click.Context, tournament_ref: str) -> None:
+    """Lock every decklist now."""
+    with service(ctx) as kiroku:
+        events.lock(kiroku, _operator("operator"), _find(kiroku, tournament_ref))
+        click.echo("decklists locked")
+
+
+def _table(text: str) -> Pairing:
+    number, sep, players = text.partition(":")
+    names = tuple(p.strip() for p in players.split(",") if p.strip())
+    if not sep or not number.strip().isdigit() or not names:
+        raise click.BadParameter(f"{text!r}: write TABLE:PLAYER,PLAYER (players by external "
+                                 "id or name)", param_hint="--table")
+    return Pairing(int(number), names)
+
+
+@tournament.command("pair")
+@click.argument("tournament_ref")
+@click.option("--table", "tables", multiple=True, metavar="N:PLAYER,PLAYER",
+              help="A table and its players in seat order (repeatable).")
+@click.option("--bye", "byes", multiple=True, help="A player with a bye (repeatable).")
+@click.option("--csv", "csv_file", type=click.Path(exists=True, dir_okay=False,
+                                                   path_type=Path),
+              help="The pairing program's CSV export instead of --table.")
+@click.pass_context
+def tournament_pair(ctx: click.Context, tournament_ref: str, tables: tuple[str, ...],
+                    byes: tuple[str, ...], csv_file: Path | None) -> None:
+    """Pair the next round: creates its matches and prints each seat's credential (once)."""
+    if bool(csv_file) == bool(tables or byes):
+        raise click.UsageError("Give the tables (--table, --bye) or --csv FILE.")
+    with service(ctx) as kiroku:
+        tid = _find(kiroku, tournament_ref)
+        if csv_file is not None:
+            made = events.pair_csv(kiroku, _operator("operator"), tid,
+                                   csv_file.read_text(encoding="utf-8-sig"))
+        else:
+            pairings = [_table(t) for t in tables] + [Pairing(None, (b,)) for b in byes]
+            made = events.pair(kiroku, _operator("operator"), tid, pairings)
+        click.echo(f"round {made['round']}")
+        for entry in made["tables"]:
+            click.echo(f"table {entry['table']}  match {entry['match_id']}")
+            for seat in entry["seats"]:
+                click.echo(f"  seat {seat['seat']} {seat['name']}: {seat['token']}")
+        for bye in made["byes"]:
+            click.echo(f"bye  {_who(bye)}")
+
+
+def _who(player: dict[str, Any]) -> str:
+    return f"{player['name']} ({player['external_id']})" if player["external_id"] \
+        else player["name"]
+
+
+@tournament.command("round")
+@click.argument("tournament_ref")
+@click.argument("number", type=click.IntRange(1, 1000))
+@click.pass_context
+def tournament_round(ctx: click.Context, tournament_ref: str, number: int) -> None:
+    """A round at a glance: every table's players, status and result."""
+    with service(ctx) as kiroku:
+        view = events.round_view(kiroku, _find(kiroku, tournament_ref), number)
+        for entry in view["tables"]:
+            players = " v ".join(_who(p) for p in entry["players"])
+            click.echo(f"table {entry['table']:<4} {players:<50} {_status(entry)}")
+        for bye in view["byes"]:
+            click.echo(f"bye        {_who(bye)}")
+        click.echo("round complete" if view["complete"] else "round in progress")
+
+
+def _status(entry: dict[str, Any]) -> str:
+    result = entry["result"]
+    if result is None:
+        return entry["status"].replace("_", " ")
+    if result["drawn"]:
+        return f"drawn ({result['source']})"
+    return f"{' and '.join(_who(w) for w in result['winners'])} won ({result['source']})"
+
+
+@tournament.command("result")
+@click.argument("tournament_ref")
+@click.argument("round_number", type=click.IntRange(1, 1000))
+@click.argument("table", type=click.IntRange(1, 10_000))
+@click.option("--winner", "winners", multiple=True, help="A winner (repeatable).")
+@click.option("--drawn", is_flag=True, help="The table was drawn.")
+@click.option("--reason", required=True)
+@click.option("--by", "operator", default="operator", show_default=True)
+@click.pass_context
+def tournament_result(ctx: click.Context, tournament_ref: str, round_number: int, table: int,
+                      winners: tuple[str, ...], drawn: bool, reason: str,
+                      operator: str) -> None:
+    """A judge's result for a table whose match has none (no-show, intentional draw...)."""
+    with service(ctx) as kiroku:
+        view = events.enter_result(kiroku, _operator(operator), _find(kiroku, tournament_ref),
+                                   round_number, table, winners, drawn, reason)
+        entry = next(t for t in view["tables"] if t["table"] == table)
+        click.echo(f"table {table}: {_status(entry)}")
+
+
+@tournament.command("standings")
+@click.argument("tournament_ref")
+@click.option("--through", type=click.IntRange(1, 1000), default=None,
+              help="Through this round (default: every result so far).")
+@click.option("--csv", "as_csv", is_flag=True, help="CSV for the pairing program.")
+@click.pass_context
+def tournament_standings(ctx: click.Context, tournament_ref: str, through: int | None,
+                         as_csv: bool) -> None:
+    """The standings: match points, then OMW%, then OOMW% (see docs/tournaments.md)."""
+    with service(ctx) as kiroku:
+        tid = _find(kiroku, tournament_ref)
+        if as_csv:
+            click.echo(events.standings_csv(kiroku, tid, through), nl=False)
+            return
+        table = events.standings_of(kiroku, tid, through)
+        click.echo(f"{'rank':>4}  {'player':<36} {'pts':>3}  {'W-L-D':<7} {'OMW%':>6} "
+                   f"{'OOMW%':>6}")
+        for row in table["standings"]:
+            record = f"{row['wins']}-{row['losses']}-{row['draws']}"
+            click.echo(f"{row['rank']:>4}  {_who(row)[:36]:<36} {row['match_points']:>3}  "
+                       f"{record:<7} {row['opponents_match_win']:>6.1%} "
+                       f"{row['opponents_opponents_match_win']:>6.1%}")
+
+
+@tournament.command("results")
+@click.argument("tournament_ref")
+@click.pass_context
+def tournament_results(ctx: click.Context, tournament_ref: str) -> None:
+    """Every result so far as CSV (one row per player per round) for the pairing program."""
+    with service(ctx) as kiroku:
+        click.echo(events.results_csv_of(kiroku, _find(kiroku, tournament_ref)), nl=False)
+
+
+@tournament.command("finish")
+@click.argument("tournament_ref")
+@click.pass_context
+def tournament_finish(ctx: click.Context, tournament_ref: str) -> None:
+    """Finish the tournament: every decklist becomes public."""
+    with service(ctx) as kiroku:
+        events.finish(kiroku, _operator("operator"), _find(kiroku, tournament_ref))
+        click.echo("tournament finished")

@@ -1,0 +1,363 @@
+"""Tournaments (issue 14): an event with its staff, registered players, locked decklists, rounds
+and tables, in a stream of its own beside the matches it creates.
+
+An organiser creates the tournament with its game, the regulation options every match gets, its
+decklist policy (``open``/``closed``), its replay policy and its staff (judges, and the head
+judge who hears appeals). Players register with a display name and an optional external id (the
+player number of the organiser's pairing software); each submits a decklist, checked against the
+game's construction rules (C5) when it is submitted, and locked at the organiser's deadline, or
+when the first round is paired, whichever comes first. After that only a judge may amend a list,
+with a written reason. Pairing a round creates its matches with the registered decks; each
+match's seat (``Seating``, its id derived from the match's) says which tournament, round and
+table it belongs to and which player sits where, so a match knows its event without a change to
+its own record. Results come from the matches themselves (their end, or a judge's ruling), or,
+for a table whose match has no result, from a judge's entry with a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from ledger.errors import ConcurrentAppend, LedgerError
+
+DECKLIST_POLICIES = ("closed", "open")
+NAME_LIMIT = 80
+REASON_LIMIT = 500
+
+_SEATINGS = UUID("6b6f7269-6b75-4000-8000-736561746e67")
+
+
+class TournamentRefused(LedgerError):
+    """A tournament command that cannot be carried out as asked; ``reason`` says why."""
+
+    code = "tournament_refused"
+
+    def __init__(self, reason: str, message: str, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.reason = reason
+
+
+class TournamentNotFound(LedgerError):
+    """No tournament has that id."""
+
+    code = "tournament_not_found"
+
+
+class Tournament(Aggregate):
+    """One tournament: its settings, staff, players and decklists, rounds and entered results."""
+
+    TOPIC = "kiroku:Tournament"
+
+    class Created(Aggregate.Created):
+        """TournamentCreated: the game, the regulation, the policies and the staff."""
+
+        TOPIC = "kiroku:TournamentCreated/1"
+        name: str
+        game: str
+        options: dict[str, Any]
+        decklists: str
+        replay_policy: str
+        deadline: str | None
+        judges: list[dict[str, Any]]
+        head_judge: dict[str, Any] | None
+        created_by: dict[str, Any]
+        recorded_at: str
+
+    class StaffChanged(Aggregate.Event):
+        """StaffChanged: the judges and the head judge from now on."""
+
+        TOPIC = "kiroku:TournamentStaffChanged/1"
+        judges: list[dict[str, Any]]
+        head_judge: dict[str, Any] | None
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The new staff."""
+            aggregate.judges = [dict(j) for j in self.judges]
+            aggregate.head_judge = dict(self.head_judge) if self.head_judge else None
+
+    class DeadlineSet(Aggregate.Event):
+        """DecklistDeadlineSet: when the decklists lock."""
+
+        TOPIC = "kiroku:DecklistDeadlineSet/1"
+        deadline: str | None
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The new deadline."""
+            aggregate.deadline = self.deadline
+
+    class PlayerRegistered(Aggregate.Event):
+        """PlayerRegistered: a player's display name, external id and credential."""
+
+        TOPIC = "kiroku:PlayerRegistered/1"
+        player_id: str
+        name: str
+        external_id: str | None
+        credential_id: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Registered, without a decklist yet."""
+            aggregate.players[self.player_id] = {
+                "player_id": self.player_id, "name": self.name,
+                "external_id": self.external_id, "credential_id": self.credential_id,
+                "registered_at": self.recorded_at}
+
+    class DecklistSubmitted(Aggregate.Event):
+        """DecklistSubmitted: a player's list (checked), replacing any earlier one."""
+
+        TOPIC = "kiroku:DecklistSubmitted/1"
+        player_id: str
+        deck: dict[str, int]
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The player's list until the lock."""
+            aggregate.decklists[self.player_id] = dict(self.deck)
+
+    class DecklistsLocked(Aggregate.Event):
+        """DecklistsLocked: no player may change a list from now on."""
+
+        TOPIC = "kiroku:DecklistsLocked/1"
+        reason: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Locked."""
+            aggregate.locked = True
+
+    class DecklistAmended(Aggregate.Event):
+        """DecklistAmended: a judge's change to a locked list, with the reason."""
+
+        TOPIC = "kiroku:DecklistAmended/1"
+        player_id: str
+        deck: dict[str, int]
+        reason: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The amended list is the player's list for the rounds paired from now on."""
+            aggregate.decklists[self.player_id] = dict(self.deck)
+            aggregate.amendments.append({"player_id": self.player_id, "reason": self.reason,
+                                         "by": dict(self.by), "recorded_at": self.recorded_at})
+
+    class RoundPaired(Aggregate.Event):
+        """RoundPaired: the round's tables, each with its players in seat order and its match,
+        and the players with a bye."""
+
+        TOPIC = "kiroku:RoundPaired/1"
+        round: int
+        tables: list[dict[str, Any]]
+        byes: list[str]
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The round is on."""
+            aggregate.rounds.append({"round": self.round,
+                                     "tables": [dict(t) for t in self.tables],
+                                     "byes": list(self.byes), "recorded_at": self.recorded_at})
+
+    class ResultEntered(Aggregate.Event):
+        """TableResultEntered: a judge's result for a table whose match has none (a no-show,
+        an intentional draw, a game finished on paper)."""
+
+        TOPIC = "kiroku:TableResultEntered/1"
+        round: int
+        table: int
+        winners: list[str]
+        drawn: bool
+        reason: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The table's result, unless its match ends by itself first."""
+            aggregate.entered[(self.round, self.table)] = {
+                "winners": list(self.winners), "drawn": self.drawn, "reason": self.reason,
+                "by": dict(self.by), "recorded_at": self.recorded_at}
+
+    class Finished(Aggregate.Event):
+        """TournamentFinished: the event is over; under either policy, decklists become
+        public."""
+
+        TOPIC = "kiroku:TournamentFinished/1"
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Over."""
+            aggregate.finished = True
+
+    def __init__(self, name: str, game: str, options: dict[str, Any], decklists: str,
+                 replay_policy: str, deadline: str | None, judges: list[dict[str, Any]],
+                 head_judge: dict[str, Any] | None, created_by: dict[str, Any],
+                 recorded_at: str) -> None:
+        self.name = name
+        self.game = game
+        self.options = dict(options)
+        self.decklist_policy = decklists
+        self.replay_policy = replay_policy
+        self.deadline = deadline
+        self.judges = [dict(j) for j in judges]
+        self.head_judge = dict(head_judge) if head_judge else None
+        self.created_by = dict(created_by)
+        self.created_at = recorded_at
+        self.players: dict[str, dict[str, Any]] = {}
+        self.decklists: dict[str, dict[str, int]] = {}
+        self.amendments: list[dict[str, Any]] = []
+        self.locked = False
+        self.rounds: list[dict[str, Any]] = []
+        self.entered: dict[tuple[int, int], dict[str, Any]] = {}
+        self.finished = False
+
+    def locked_at(self, moment: str) -> bool:
+        """Whether the decklists are locked at ``moment`` (an ISO time): by the lock, or by the
+        deadline having passed."""
+        return self.locked or (self.deadline is not None and moment >= self.deadline)
+
+    def is_judge(self, credential_id: UUID) -> bool:
+        """Whether the credential is one of this tournament's judges (the head judge too)."""
+        ids = {j["id"] for j in self.judges}
+        if self.head_judge:
+            ids.add(self.head_judge["id"])
+        return str(credential_id) in ids
+
+    def player_of(self, credential_id: UUID) -> str | None:
+        """The player id a player credential was issued for, if any."""
+        return next((p for p, entry in self.players.items()
+                     if entry["credential_id"] == str(credential_id)), None)
+
+    def table(self, round_number: int, table: int) -> dict[str, Any]:
+        """A table of a round, or TournamentRefused."""
+        if not 1 <= round_number <= len(self.rounds):
+            raise TournamentRefused("unknown_round", f"There is no round {round_number} "
+                                    f"(rounds paired: {len(self.rounds)}).")
+        for entry in self.rounds[round_number - 1]["tables"]:
+            if entry["table"] == table:
+                return dict(entry)
+        raise TournamentRefused("unknown_table", f"Round {round_number} has no table {table}.")
+
+
+class Seating(Aggregate):
+    """Where a match sits in a tournament: its tournament, round and table, and its players."""
+
+    TOPIC = "kiroku:Seating"
+
+    class Created(Aggregate.Created):
+        """MatchSeated."""
+
+        TOPIC = "kiroku:MatchSeated/1"
+        match_id: str
+        tournament_id: str
+        tournament: str
+        round: int
+        table: int
+        players: list[str]
+
+    def __init__(self, match_id: str, tournament_id: str, tournament: str, round: int,
+                 table: int, players: list[str]) -> None:
+        self.match_id = match_id
+        self.tournament_id = tournament_id
+        self.tournament = tournament
+        self.round = round
+        self.table = table
+        self.players = list(players)
+
+    def labels(self) -> dict[str, Any]:
+        """What a match's summary says of its place in the event."""
+        return {"tournament_id": self.tournament_id, "tournament": self.tournament,
+                "round": self.round, "table": self.table, "players": list(self.players)}
+
+
+def seating_id(match_id: UUID) -> UUID:
+    """The id of a match's seating (derived, so it is found without a search)."""
+    return uuid5(_SEATINGS, str(match_id))
+
+
+class Tournaments:
+    """Tournaments and seatings in an eventsourcing application's store (the Recorder's)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def create(self, **fields: Any) -> Tournament:
+        """A new tournament, saved."""
+        tournament: Tournament = Tournament._create(Tournament.Created, id=uuid4(), **fields)
+        self.app.save(tournament)
+        return tournament
+
+    def get(self, tournament_id: UUID) -> Tournament:
+        """A tournament, or TournamentNotFound."""
+        try:
+            found: Any = self.app.repository.get(tournament_id)
+        except AggregateNotFoundError:
+            raise TournamentNotFound(f"No tournament {tournament_id}.") from None
+        if not isinstance(found, Tournament):
+            raise TournamentNotFound(f"No tournament {tournament_id}.")
+        return found
+
+    def append(self, tournament: Tournament, event: type[Aggregate.Event],
+               *seated: Seating, **fields: Any) -> None:
+        """Append one event to a tournament (with the seatings a pairing creates, atomically)."""
+        tournament.trigger_event(event, **fields)
+        try:
+            self.app.save(tournament, *seated)
+        except IntegrityError:
+            raise ConcurrentAppend("The tournament changed at the same time (another "
+                                   "organiser's command); reload it and try again.",
+                                   tournament_id=str(tournament.id)) from None
+
+    @staticmethod
+    def seat(match_id: UUID, tournament: Tournament, round_number: int, table: int,
+             players: list[str]) -> Seating:
+        """A new (unsaved) seating of a match at a table."""
+        seating: Seating = Seating._create(
+            Seating.Created, id=seating_id(match_id), match_id=str(match_id),
+            tournament_id=str(tournament.id), tournament=tournament.name, round=round_number,
+            table=table, players=players)
+        return seating
+
+    def seating(self, match_id: UUID) -> Seating | None:
+        """Where a match sits, or None for a match outside any tournament."""
+        try:
+            found: Any = self.app.repository.get(seating_id(match_id))
+        except AggregateNotFoundError:
+            return None
+        return found if isinstance(found, Seating) else None
+
+    def all_ids(self) -> Iterator[UUID]:
+        """Every tournament's id, oldest first."""
+        for notification in self._notifications(Tournament.Created.TOPIC):
+            yield notification.originator_id
+
+    def seatings(self) -> Iterator[Seating.Created]:
+        """Every match seating ever made, oldest first (the labels of the match list)."""
+        for notification in self._notifications(Seating.Created.TOPIC):
+            yield self.app.mapper.to_domain_event(notification)
+
+    def _notifications(self, topic: str) -> Iterator[Any]:
+        start = 1
+        while True:
+            batch = self.app.recorder.select_notifications(start, 500, topics=[topic])
+            yield from batch
+            if len(batch) < 500:
+                return
+            start = batch[-1].id + 1
+
+    def history(self, tournament_id: UUID) -> list[Any]:
+        """Every event of a tournament, oldest first."""
+        return list(self.app.events.get(tournament_id))

@@ -1,0 +1,284 @@
+"""Tournaments: events with staff, registered players and their decklists, rounds paired by
+hand or from a pairing program's CSV, results and standings (``replay.tournaments`` decides
+who may do and read what)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from uuid import UUID
+
+from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.core.contract import MAX_DECK_CARDS
+from ledger.identity import NAME_LIMIT
+from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
+from ledger.tournaments import REASON_LIMIT, TournamentRefused
+from replay import tournaments as events
+from replay.api.limits import Plain
+from replay.api.shapes import (
+    DecklistOut,
+    PlayerOut,
+    PlayerRegisteredOut,
+    RoundOut,
+    StandingsOut,
+    TournamentOut,
+)
+from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.pairings import Pairing
+
+router = APIRouter(tags=["tournaments"])
+
+PlayerRef = Annotated[str, Field(min_length=1, max_length=80,
+                                 description="A player id, external id or display name.")]
+Decklist = dict[Annotated[str, Field(max_length=120)],
+                Annotated[int, Field(ge=1, le=MAX_DECK_CARDS)]]
+RoundNumber = Annotated[int, Path(ge=1, le=1000)]
+CSV = "text/csv"
+
+
+class TournamentCreate(BaseModel):
+    """A new tournament: its game and regulation, policies, deadline and staff."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=TOURNAMENT_NAME_LIMIT)]
+    game: Annotated[str, Field(max_length=40)]
+    options: dict[Annotated[str, Field(max_length=60)], Plain] = Field(
+        default_factory=dict, description="Regulation options every match of the tournament "
+                                          "gets (the game's own, as for a match).")
+    decklists: Literal["closed", "open"] = Field(
+        default="closed", description="closed: a player sees their own list, judges see all, "
+        "everyone sees them once the tournament is finished; open: every list is public.")
+    replay_policy: Literal["open", "closed"] = "open"
+    deadline: Annotated[str | None, Field(max_length=40, description=(
+        "When the decklists lock, ISO 8601 with a time zone; pairing round 1 locks them "
+        "too."))] = None
+    judges: Annotated[list[UUID], Field(max_length=64, description="Judges' credential "
+                                                                   "ids.")] = []
+    head_judge: Annotated[UUID | None, Field(description="The judge who hears appeals.")] = None
+
+
+class Staff(BaseModel):
+    """The tournament's judges and head judge from now on."""
+
+    model_config = ConfigDict(extra="forbid")
+    judges: Annotated[list[UUID], Field(max_length=64)] = []
+    head_judge: UUID | None = None
+
+
+class Deadline(BaseModel):
+    """When the decklists lock (null: no deadline)."""
+
+    model_config = ConfigDict(extra="forbid")
+    deadline: Annotated[str | None, Field(max_length=40)]
+
+
+class Registration(BaseModel):
+    """A player to register."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Field(min_length=1, max_length=NAME_LIMIT)]
+    external_id: Annotated[str | None, Field(max_length=64, description=(
+        "The player's number in the organiser's pairing program."))] = None
+
+
+class DecklistIn(BaseModel):
+    """A decklist: card id to copies."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck: Annotated[Decklist, Field(min_length=1, max_length=500)]
+
+
+class Amendment(DecklistIn):
+    """A judge's amendment of a locked list, with the reason."""
+
+    reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
+
+
+class TableIn(BaseModel):
+    """One table of a round: its number and its players in seat order."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: Annotated[int, Field(ge=1, le=10_000)]
+    players: Annotated[list[PlayerRef], Field(min_length=1, max_length=16)]
+
+
+class Pairings(BaseModel):
+    """The next round: its tables, and the players with a bye."""
+
+    model_config = ConfigDict(extra="forbid")
+    tables: Annotated[list[TableIn], Field(min_length=1, max_length=5000)]
+    byes: Annotated[list[PlayerRef], Field(max_length=5000)] = []
+
+
+class ResultIn(BaseModel):
+    """A judge's result for a table whose match has none."""
+
+    model_config = ConfigDict(extra="forbid")
+    winners: Annotated[list[PlayerRef], Field(max_length=16)] = []
+    drawn: bool = False
+    reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
+
+
+@router.post("/tournaments", status_code=201, response_model=TournamentOut)
+def create(request: Request, kiroku: KirokuDep, caller: CallerDep,
+           body: TournamentCreate) -> Response:
+    """Create a tournament (organisers)."""
+    return respond(request, events.create(
+        kiroku, caller, name=body.name, game=body.game, options=body.options,
+        decklists=body.decklists, replay_policy=body.replay_policy, deadline=body.deadline,
+        judges=body.judges, head_judge=body.head_judge), 201)
+
+
+@router.get("/tournaments", response_model=list[TournamentOut])
+def listing(request: Request, kiroku: KirokuDep,
+            game: Annotated[str | None, Query(max_length=40)] = None,
+            name: Annotated[str | None, Query(max_length=80)] = None,
+            player: Annotated[str | None, Query(max_length=80)] = None) -> Response:
+    """Every tournament, filtered by game, a part of its name, and a player (a part of the
+    name, or the external id)."""
+    return respond(request, events.listing(kiroku, game, name, player))
+
+
+@router.get("/tournaments/{tournament_id}", response_model=TournamentOut)
+def read(request: Request, kiroku: KirokuDep, tournament_id: UUID) -> Response:
+    """A tournament."""
+    return respond(request, events.read(kiroku, tournament_id))
+
+
+@router.post("/tournaments/{tournament_id}/staff", response_model=TournamentOut)
+def staff(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+          body: Staff) -> Response:
+    """Name the judges and the head judge (organisers)."""
+    return respond(request, events.change_staff(kiroku, caller, tournament_id, body.judges,
+                                                body.head_judge))
+
+
+@router.post("/tournaments/{tournament_id}/deadline", response_model=TournamentOut)
+def deadline(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+             body: Deadline) -> Response:
+    """Set when the decklists lock (organisers, before the lock)."""
+    return respond(request, events.set_deadline(kiroku, caller, tournament_id, body.deadline))
+
+
+@router.post("/tournaments/{tournament_id}/lock", response_model=TournamentOut)
+def lock(request: Request, kiroku: KirokuDep, caller: CallerDep,
+         tournament_id: UUID) -> Response:
+    """Lock every decklist now (organisers)."""
+    return respond(request, events.lock(kiroku, caller, tournament_id))
+
+
+@router.post("/tournaments/{tournament_id}/finish", response_model=TournamentOut)
+def finish(request: Request, kiroku: KirokuDep, caller: CallerDep,
+           tournament_id: UUID) -> Response:
+    """Finish the tournament: every decklist becomes public (organisers)."""
+    return respond(request, events.finish(kiroku, caller, tournament_id))
+
+
+@router.post("/tournaments/{tournament_id}/players", status_code=201,
+             response_model=PlayerRegisteredOut)
+def register(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+             body: Registration) -> Response:
+    """Register a player (organisers); the answer's ``token`` is the player's credential,
+    shown this once."""
+    return respond(request, events.register(kiroku, caller, tournament_id, body.name,
+                                            body.external_id), 201)
+
+
+@router.get("/tournaments/{tournament_id}/players", response_model=list[PlayerOut])
+def players(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+            name: Annotated[str | None, Query(max_length=80)] = None) -> Response:
+    """The registered players, filtered by a part of the name or an external id."""
+    return respond(request, events.players(kiroku, tournament_id, name))
+
+
+@router.put("/tournaments/{tournament_id}/players/{player}/decklist",
+            response_model=DecklistOut)
+def submit_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                    tournament_id: UUID, player: Annotated[str, Path(max_length=80)],
+                    body: DecklistIn) -> Response:
+    """Submit a decklist, checked now (the player, or an organiser; until the lock)."""
+    return respond(request, events.submit_decklist(kiroku, caller, tournament_id, player,
+                                                   body.deck))
+
+
+@router.get("/tournaments/{tournament_id}/players/{player}/decklist",
+            response_model=DecklistOut)
+def decklist(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+             player: Annotated[str, Path(max_length=80)]) -> Response:
+    """A player's decklist, for the readers the decklist policy allows."""
+    return respond(request, events.decklist(kiroku, caller, tournament_id, player))
+
+
+@router.post("/tournaments/{tournament_id}/players/{player}/decklist/amend",
+             response_model=DecklistOut)
+def amend_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                   tournament_id: UUID, player: Annotated[str, Path(max_length=80)],
+                   body: Amendment) -> Response:
+    """Amend a locked decklist, with the reason (the tournament's judges, organisers)."""
+    return respond(request, events.amend_decklist(kiroku, caller, tournament_id, player,
+                                                  body.deck, body.reason))
+
+
+@router.post("/tournaments/{tournament_id}/rounds", status_code=201, response_model=RoundOut)
+def pair(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+         body: Pairings) -> Response:
+    """Pair the next round (organisers): creates its matches with the registered decks; each
+    table's ``seats`` hold the seat credentials, shown this once."""
+    pairings = [Pairing(t.table, tuple(t.players)) for t in body.tables]
+    pairings += [Pairing(None, (p,)) for p in body.byes]
+    return respond(request, events.pair(kiroku, caller, tournament_id, pairings), 201)
+
+
+@router.post("/tournaments/{tournament_id}/rounds/csv", status_code=201,
+             response_model=RoundOut)
+def pair_csv(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+             data: Annotated[bytes, Body(media_type=CSV)]) -> Response:
+    """Pair the next round from a pairing program's CSV export: a header with a ``Table``
+    column and player columns (``Player 1``, ``Player 2``... or ``Player``, ``Opponent``),
+    players by external id or name, ``BYE`` or a lone player for a bye."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TournamentRefused("bad_pairings", "The pairings file is not UTF-8 text.") \
+            from None
+    return respond(request, events.pair_csv(kiroku, caller, tournament_id, text), 201)
+
+
+@router.get("/tournaments/{tournament_id}/rounds/{round_number}", response_model=RoundOut)
+def round_view(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+               round_number: RoundNumber) -> Response:
+    """A round at a glance: each table's players, match, status and result, and the byes."""
+    return respond(request, events.round_view(kiroku, tournament_id, round_number))
+
+
+@router.post("/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/result",
+             response_model=RoundOut)
+def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+                 round_number: RoundNumber, table: Annotated[int, Path(ge=1, le=10_000)],
+                 body: ResultIn) -> Response:
+    """Enter the result of a table whose match has none, with the reason (the tournament's
+    judges, organisers)."""
+    return respond(request, events.enter_result(kiroku, caller, tournament_id, round_number,
+                                                table, body.winners, body.drawn, body.reason))
+
+
+@router.get("/tournaments/{tournament_id}/standings", response_model=StandingsOut,
+            responses={200: {"content": {CSV: {}}}})
+def standings(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+              through: Annotated[int | None, Query(ge=1, le=1000)] = None,
+              format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response:
+    """The standings (through a round, or all so far); ``format=csv`` for the wall and the
+    pairing program."""
+    if format == "csv":
+        return PlainTextResponse(events.standings_csv(kiroku, tournament_id, through),
+                                 media_type=CSV)
+    return respond(request, events.standings_of(kiroku, tournament_id, through))
+
+
+@router.get("/tournaments/{tournament_id}/results.csv", response_class=PlainTextResponse,
+            responses={200: {"content": {CSV: {}}}})
+def results(kiroku: KirokuDep, tournament_id: UUID) -> Response:
+    """Every result so far, one row per player per round, as CSV for the pairing program."""
+    return PlainTextResponse(events.results_csv_of(kiroku, tournament_id), media_type=CSV)

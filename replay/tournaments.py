@@ -1,0 +1,575 @@
+"""Tournaments (issue 14): who may run, enter and read an event, and what each reader sees.
+
+======================  ==========================================================
+organiser               creates tournaments, names their staff, sets the decklist
+                        deadline, registers players, locks lists, pairs rounds
+                        (by hand or from a pairing program's CSV), finishes them
+the tournament's judges amend a locked decklist with a reason, enter a table's
+(and head judge)        result with a reason, read every decklist; the head judge
+                        rules on appeals of the tournament's disputes
+a registered player     submits their own decklist until the lock, reads it
+anyone                  the tournament, its players, rounds, standings and results;
+                        other players' decklists only under the ``open`` decklist
+                        policy or once the tournament is finished
+======================  ==========================================================
+
+Standings are computed from the tables' results (``replay.standings``); a table's result is its
+match's (the game's own end, or a judge's ruling that ends it), else one a judge entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+from engine.core.errors import SetupError
+from engine.registry import get_game
+from ledger.catalog import Deck, sample_card_set
+from ledger.errors import Forbidden
+from ledger.identity import NAME_LIMIT, Role
+from ledger.recorder import REPLAY_POLICIES, now
+from ledger.tournaments import (
+    DECKLIST_POLICIES,
+    REASON_LIMIT,
+    Tournament,
+    TournamentRefused,
+)
+from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
+from replay import access
+from replay.access import Caller
+from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
+from replay.service import Kiroku
+from replay.standings import TableResult, points_of, standings
+
+STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
+
+
+# ----- the organiser's commands ----------------------------------------------------------------
+def create(kiroku: Kiroku, caller: Caller, *, name: str, game: str,
+           options: Mapping[str, Any] | None = None, decklists: str = "closed",
+           replay_policy: str = "open", deadline: str | None = None,
+           judges: Sequence[UUID] = (), head_judge: UUID | None = None) -> dict[str, Any]:
+    """A new tournament (organisers only): its game and regulation options (checked now, as a
+    match's would be), its decklist and replay policies, its decklist deadline and its staff."""
+    by = access.organiser(caller, "Creating a tournament")
+    ruleset = get_game(game)
+    if decklists not in DECKLIST_POLICIES:
+        raise TournamentRefused("bad_policy", f"The decklist policy is one of "
+                                f"{', '.join(DECKLIST_POLICIES)}.")
+    if replay_policy not in REPLAY_POLICIES:
+        raise TournamentRefused("bad_policy", f"The replay policy is one of "
+                                f"{', '.join(REPLAY_POLICIES)}.")
+    regulation = {**(options or {}), "decklists": decklists}
+    ruleset.parse_options(regulation)  # SetupError bad_option names what is wrong
+    staff, head = _staff(kiroku, judges, head_judge)
+    tournament = kiroku.tournaments.create(
+        name=_text(name, "A tournament's name", TOURNAMENT_NAME_LIMIT), game=game,
+        options=regulation, decklists=decklists, replay_policy=replay_policy,
+        deadline=_moment(deadline), judges=staff, head_judge=head,
+        created_by=by.recorded_by, recorded_at=now())
+    return shown(tournament)
+
+
+def change_staff(kiroku: Kiroku, caller: Caller, tournament_id: UUID, judges: Sequence[UUID],
+                 head_judge: UUID | None) -> dict[str, Any]:
+    """Name the tournament's judges and head judge anew (organisers only)."""
+    by = access.organiser(caller, "Naming a tournament's staff")
+    tournament = kiroku.tournaments.get(tournament_id)
+    staff, head = _staff(kiroku, judges, head_judge)
+    kiroku.tournaments.append(tournament, Tournament.StaffChanged, judges=staff,
+                              head_judge=head, by=by.recorded_by, recorded_at=now())
+    return shown(tournament)
+
+
+def set_deadline(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
+                 deadline: str | None) -> dict[str, Any]:
+    """Set (or clear) the moment the decklists lock (organisers only, before the lock)."""
+    by = access.organiser(caller, "Setting the decklist deadline")
+    tournament = _open(kiroku, tournament_id)
+    _not_locked(tournament)
+    kiroku.tournaments.append(tournament, Tournament.DeadlineSet, deadline=_moment(deadline),
+                              by=by.recorded_by, recorded_at=now())
+    return shown(tournament)
+
+
+def register(kiroku: Kiroku, caller: Caller, tournament_id: UUID, name: str,
+             external_id: str | None = None) -> dict[str, Any]:
+    """Register a player (organisers only); the answer holds the player's credential, shown
+    this once: with it the player submits and reads their decklist."""
+    by = access.organiser(caller, "Registering a player")
+    tournament = _open(kiroku, tournament_id)
+    name = _text(name, "A player's name", NAME_LIMIT)
+    if external_id is not None:
+        external_id = _text(external_id, "An external id", 64)
+        if any(p["external_id"] == external_id for p in tournament.players.values()):
+            raise TournamentRefused("duplicate_player", f"A player with external id "
+                                    f"{external_id!r} is registered already.")
+    player_id = uuid4()
+    identity, token = kiroku.credentials.issue(
+        Role.PLAYER, name, issued_by=str(by.credential_id), tournament_id=tournament.id,
+        player_id=player_id)
+    kiroku.tournaments.append(
+        tournament, Tournament.PlayerRegistered, player_id=str(player_id), name=name,
+        external_id=external_id, credential_id=str(identity.credential_id),
+        by=by.recorded_by, recorded_at=now())
+    return {**_player(tournament, str(player_id)), "token": token}
+
+
+def submit_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
+                    deck: Mapping[str, int]) -> dict[str, Any]:
+    """A player's decklist, checked against the game's construction rules (C5) now; the
+    player themself or the organisers, until the lists lock."""
+    tournament = _open(kiroku, tournament_id)
+    player_id = _player_id(tournament, player)
+    identity = access.signed_in(caller, "Submitting a decklist")
+    if not (identity.role == Role.ORGANISER or identity.player_id == UUID(player_id)):
+        raise Forbidden("not_your_decklist", "A player submits their own decklist (or an "
+                        "organiser enters it for them).")
+    _not_locked(tournament)
+    checked = _checked(tournament, deck)
+    kiroku.tournaments.append(tournament, Tournament.DecklistSubmitted, player_id=player_id,
+                              deck=checked, by=identity.recorded_by, recorded_at=now())
+    return decklist_of(tournament, player_id)
+
+
+def lock(kiroku: Kiroku, caller: Caller, tournament_id: UUID) -> dict[str, Any]:
+    """Lock every decklist now (organisers only); pairing the first round does it too."""
+    by = access.organiser(caller, "Locking the decklists")
+    tournament = _open(kiroku, tournament_id)
+    if not tournament.locked:
+        kiroku.tournaments.append(tournament, Tournament.DecklistsLocked,
+                                  reason="locked by an organiser", by=by.recorded_by,
+                                  recorded_at=now())
+    return shown(tournament)
+
+
+def amend_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
+                   deck: Mapping[str, int], reason: str) -> dict[str, Any]:
+    """A judge's amendment of a locked list, with the reason (the tournament's judges and the
+    organisers); it applies to the rounds paired from now on."""
+    tournament = _open(kiroku, tournament_id)
+    judge = access.tournament_judge(caller, tournament, "Amending a decklist")
+    player_id = _player_id(tournament, player)
+    if not tournament.locked_at(now()):
+        raise TournamentRefused("decklists_not_locked", "The lists are not locked yet: the "
+                                "player may still submit a new one.")
+    checked = _checked(tournament, deck)
+    kiroku.tournaments.append(tournament, Tournament.DecklistAmended, player_id=player_id,
+                              deck=checked, reason=_text(reason, "A reason", REASON_LIMIT),
+                              by=judge.recorded_by, recorded_at=now())
+    return decklist_of(tournament, player_id)
+
+
+def pair(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
+         pairings: Sequence[Pairing]) -> dict[str, Any]:
+    """Pair the next round (organisers only): each table's match is created with the players'
+    registered decks and the tournament's regulation, and each seat gets its credential (shown
+    this once). Every table is checked before any match is created."""
+    by = access.organiser(caller, "Pairing a round")
+    tournament = _open(kiroku, tournament_id)
+    tables, byes = _resolved(tournament, pairings)
+    ruleset = get_game(tournament.game)
+    cards = sample_card_set(tournament.game).cards
+    for table, players in tables:
+        _check_table(ruleset, tournament, cards, table, players)
+    round_number = len(tournament.rounds) + 1
+    if not tournament.locked:
+        tournament.trigger_event(Tournament.DecklistsLocked,
+                                 reason=f"round {round_number} paired", by=by.recorded_by,
+                                 recorded_at=now())
+    created, seated, credentials = [], [], {}
+    for table, players in tables:
+        match_id = kiroku.new_match(
+            tournament.game, [tournament.players[p]["name"] for p in players],
+            [Deck(tournament.game, "", "decklist", tournament.decklists[p]) for p in players],
+            cards=cards, options=tournament.options, recorded_by=by.recorded_by,
+            replay_policy=tournament.replay_policy)
+        created.append({"table": table, "players": players, "match_id": str(match_id)})
+        seated.append(kiroku.tournaments.seat(match_id, tournament, round_number, table,
+                                              players))
+        credentials[table] = kiroku.seat_credentials(match_id, by)
+    kiroku.tournaments.append(tournament, Tournament.RoundPaired, *seated, round=round_number,
+                              tables=created, byes=byes, by=by.recorded_by, recorded_at=now())
+    answer = round_view(kiroku, tournament_id, round_number)
+    for entry in answer["tables"]:
+        entry["seats"] = credentials[entry["table"]]
+    return answer
+
+
+def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> dict[str, Any]:
+    """Pair the next round from a pairing program's CSV export (see ``replay.pairings``)."""
+    access.organiser(caller, "Pairing a round")
+    try:
+        pairings = parse_pairings(text)
+    except PairingsRejected as exc:
+        raise TournamentRefused("bad_pairings", f"The pairings file cannot be read: {exc}") \
+            from None
+    return pair(kiroku, caller, tournament_id, pairings)
+
+
+def enter_result(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
+                 table: int, winners: Sequence[str], drawn: bool, reason: str) -> dict[str, Any]:
+    """A judge's result for a table whose match has none (a no-show, an intentional draw, a
+    game finished on paper), with the reason; a match's own result always stands, and a later
+    entry for the table replaces an earlier one (both stay in the history)."""
+    tournament = _open(kiroku, tournament_id)
+    judge = access.tournament_judge(caller, tournament, "Entering a result")
+    seated = tournament.table(round_number, table)
+    if kiroku.recorder.get_match(UUID(seated["match_id"])).result is not None:
+        raise TournamentRefused("match_has_result", "This table's match has ended with a "
+                                "result of its own; a judge changes it by a ruling in the match.")
+    ids = [_player_id(tournament, w) for w in winners]
+    if drawn == bool(ids) or any(w not in seated["players"] for w in ids):
+        raise TournamentRefused("bad_result", "A result names winners who sat at the table, "
+                                "or says it was drawn (not both).")
+    kiroku.tournaments.append(tournament, Tournament.ResultEntered, round=round_number,
+                              table=table, winners=ids, drawn=drawn,
+                              reason=_text(reason, "A reason", REASON_LIMIT),
+                              by=judge.recorded_by, recorded_at=now())
+    return round_view(kiroku, tournament_id, round_number)
+
+
+def finish(kiroku: Kiroku, caller: Caller, tournament_id: UUID) -> dict[str, Any]:
+    """End the tournament (organisers only): nothing more is registered or paired, and every
+    decklist becomes public."""
+    by = access.organiser(caller, "Finishing a tournament")
+    tournament = _open(kiroku, tournament_id)
+    kiroku.tournaments.append(tournament, Tournament.Finished, by=by.recorded_by,
+                              recorded_at=now())
+    return shown(tournament)
+
+
+# ----- reading ---------------------------------------------------------------------------------
+def shown(tournament: Tournament) -> dict[str, Any]:
+    """What anyone may know of a tournament."""
+    return {"tournament_id": str(tournament.id), "name": tournament.name,
+            "game": tournament.game, "options": dict(tournament.options),
+            "decklists": tournament.decklist_policy,
+            "replay_policy": tournament.replay_policy, "deadline": tournament.deadline,
+            "decklists_locked": tournament.locked_at(now()),
+            "judges": [dict(j) for j in tournament.judges],
+            "head_judge": dict(tournament.head_judge) if tournament.head_judge else None,
+            "created_by": dict(tournament.created_by), "created_at": tournament.created_at,
+            "players": len(tournament.players), "rounds": len(tournament.rounds),
+            "finished": tournament.finished}
+
+
+def read(kiroku: Kiroku, tournament_id: UUID) -> dict[str, Any]:
+    """A tournament, for anyone."""
+    return shown(kiroku.tournaments.get(tournament_id))
+
+
+def listing(kiroku: Kiroku, game: str | None = None, name: str | None = None,
+            player: str | None = None) -> list[dict[str, Any]]:
+    """Every tournament, oldest first, filtered by game, by a part of its name, and by a part
+    of a registered player's name or an external id."""
+    found = []
+    for tournament_id in kiroku.tournaments.all_ids():
+        tournament = kiroku.tournaments.get(tournament_id)
+        if game and tournament.game != game:
+            continue
+        if name and name.casefold() not in tournament.name.casefold():
+            continue
+        if player and not _players_matching(tournament, player):
+            continue
+        found.append(shown(tournament))
+    return found
+
+
+def players(kiroku: Kiroku, tournament_id: UUID, name: str | None = None) -> list[dict[str, Any]]:
+    """The registered players, in registration order, filtered by a part of the name or an
+    external id; whether each has a decklist, never its cards."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    chosen = _players_matching(tournament, name) if name else list(tournament.players)
+    return [_player(tournament, p) for p in chosen]
+
+
+def decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str) -> dict[str, Any]:
+    """A player's decklist: for the player, the tournament's judges and the organisers; for
+    anyone under the open decklist policy or once the tournament is finished."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    player_id = _player_id(tournament, player)
+    access.decklist_reader(caller, tournament, UUID(player_id))
+    return decklist_of(tournament, player_id)
+
+
+def decklist_of(tournament: Tournament, player_id: str) -> dict[str, Any]:
+    """A player's decklist with its amendments (for a reader already allowed to see it)."""
+    return {**_player(tournament, player_id),
+            "deck": dict(tournament.decklists.get(player_id, {})),
+            "locked": tournament.locked_at(now()),
+            "amendments": [a for a in tournament.amendments if a["player_id"] == player_id]}
+
+
+def round_view(kiroku: Kiroku, tournament_id: UUID, round_number: int) -> dict[str, Any]:
+    """A round at a glance: every table with its players, its match, its status (not started,
+    in progress, awaiting a ruling, result) and result, and the byes."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    if not 1 <= round_number <= len(tournament.rounds):
+        raise TournamentRefused("unknown_round", f"There is no round {round_number} (rounds "
+                                f"paired: {len(tournament.rounds)}).")
+    paired = tournament.rounds[round_number - 1]
+    tables = [_table_view(kiroku, tournament, round_number, t) for t in paired["tables"]]
+    return {"tournament_id": str(tournament.id), "round": round_number,
+            "paired_at": paired["recorded_at"], "tables": tables,
+            "byes": [_player(tournament, p) for p in paired["byes"]],
+            "complete": all(t["status"] == "result" for t in tables)}
+
+
+def standings_of(kiroku: Kiroku, tournament_id: UUID,
+                 through: int | None = None) -> dict[str, Any]:
+    """The standings after the results so far (or through round ``through``): match points,
+    then opponents' match-win percentage, then their opponents' (see ``replay.standings``)."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    results = _results(kiroku, tournament, through)
+    rows = standings(list(tournament.players), results)
+    return {"tournament_id": str(tournament.id),
+            "through_round": through or len(tournament.rounds),
+            "tiebreakers": ["match_points", "opponents_match_win", "opponents_opponents_match_win",
+                            "registration_order"],
+            "standings": [{**_player(tournament, row.player_id), **asdict(row)}
+                          for row in rows]}
+
+
+def standings_csv(kiroku: Kiroku, tournament_id: UUID, through: int | None = None) -> str:
+    """The standings as CSV, for the pairing program and the wall."""
+    rows = standings_of(kiroku, tournament_id, through)["standings"]
+    columns = ["rank", "external_id", "name", "match_points", "wins", "losses", "draws",
+               "byes", "opponents_match_win", "opponents_opponents_match_win", "player_id"]
+    return results_csv([{c: _rounded(row[c]) for c in columns} for row in rows], columns)
+
+
+def results_csv_of(kiroku: Kiroku, tournament_id: UUID) -> str:
+    """Every finished table's result, one row per player per round, as CSV for the pairing
+    program (W, L, D or BYE, and the match points it gave)."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    rows = []
+    for result in _results(kiroku, tournament, None):
+        for player_id in result.players:
+            opponents = [p for p in result.players if p != player_id]
+            rows.append({
+                "round": result.round, "table": result.table,
+                "external_id": tournament.players[player_id]["external_id"],
+                "name": tournament.players[player_id]["name"],
+                "opponents": "; ".join(_label(tournament, p) for p in opponents),
+                "result": _letter(result, player_id),
+                "match_points": points_of(result, player_id), "player_id": player_id})
+    columns = ["round", "table", "external_id", "name", "opponents", "result",
+               "match_points", "player_id"]
+    return results_csv(rows, columns)
+
+
+# ----- the pieces ----------------------------------------------------------------------------
+def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
+                seated: Mapping[str, Any]) -> dict[str, Any]:
+    match = kiroku.recorder.get_match(UUID(seated["match_id"]))
+    result = _table_result(kiroku, tournament, round_number, seated)
+    if kiroku.disputes.unruled(match.id):
+        status = "awaiting_ruling"  # an appeal may still change a result
+    elif result is not None:
+        status = "result"
+    elif match.live:
+        status = "in_progress"
+    else:
+        status = "not_started"
+    shown_result = None if result is None else {
+        "winners": [_player(tournament, p) for p in result[0].winners],
+        "drawn": result[0].drawn, "source": result[1]}
+    return {"table": seated["table"], "match_id": seated["match_id"],
+            "players": [_player(tournament, p) for p in seated["players"]],
+            "status": status, "result": shown_result, "positions": len(match.live)}
+
+
+def _table_result(kiroku: Kiroku, tournament: Tournament, round_number: int,
+                  seated: Mapping[str, Any]) -> tuple[TableResult, str] | None:
+    """The table's result and where it came from (``game``, ``ruling`` or ``judge``)."""
+    match_id = UUID(seated["match_id"])
+    match = kiroku.recorder.get_match(match_id)
+    players = tuple(seated["players"])
+    if match.result is not None:
+        winners = tuple(players[s - 1] for s in match.result["winners"])
+        source = "ruling" if kiroku.disputes.ended_by_ruling(match_id, match.version) \
+            else "game"
+        return TableResult(round_number, seated["table"], players, winners,
+                           bool(match.result["drawn"])), source
+    entered = tournament.entered.get((round_number, seated["table"]))
+    if entered is not None:
+        return TableResult(round_number, seated["table"], players, tuple(entered["winners"]),
+                           bool(entered["drawn"])), "judge"
+    return None
+
+
+def _results(kiroku: Kiroku, tournament: Tournament, through: int | None) -> list[TableResult]:
+    results = []
+    for paired in tournament.rounds[:through]:
+        number = paired["round"]
+        for seated in paired["tables"]:
+            found = _table_result(kiroku, tournament, number, seated)
+            if found is not None:
+                results.append(found[0])
+        results += [TableResult(number, None, (p,), (p,), bye=True) for p in paired["byes"]]
+    return results
+
+
+def _resolved(tournament: Tournament,
+              pairings: Sequence[Pairing]) -> tuple[list[tuple[int, list[str]]], list[str]]:
+    """The pairings as player ids: each table's players in seat order, and the byes; every
+    player registered, with a decklist, and paired once."""
+    if not pairings:
+        raise TournamentRefused("bad_pairings", "A round needs at least one table.")
+    seen: set[str] = set()
+    tables: list[tuple[int, list[str]]] = []
+    byes: list[str] = []
+    for pairing in pairings:
+        ids = [_player_id(tournament, ref) for ref in pairing.players]
+        again = seen.intersection(ids) | {p for p in ids if ids.count(p) > 1}
+        if again:
+            raise TournamentRefused("paired_twice", "A player is paired twice in one round: "
+                                    f"{', '.join(_label(tournament, p) for p in sorted(again))}.")
+        seen.update(ids)
+        if pairing.table is None:
+            byes.extend(ids)
+        elif not 1 <= pairing.table <= MAX_TABLE:
+            raise TournamentRefused("bad_pairings", f"Table {pairing.table}: tables are "
+                                    f"numbered 1 to {MAX_TABLE}.")
+        elif any(t == pairing.table for t, _ in tables):
+            raise TournamentRefused("bad_pairings", f"Table {pairing.table} is paired twice.")
+        else:
+            tables.append((pairing.table, ids))
+    missing = [p for _, ids in tables for p in ids if p not in tournament.decklists]
+    if missing:
+        raise TournamentRefused("no_decklist", "These players have no decklist: "
+                                f"{', '.join(_label(tournament, p) for p in sorted(missing))}.")
+    return tables, byes
+
+
+def _check_table(ruleset: Any, tournament: Tournament, cards: Mapping[str, Any], table: int,
+                 players: Sequence[str]) -> None:
+    if not ruleset.min_players <= len(players) <= ruleset.max_players:
+        raise TournamentRefused("bad_pairings", f"Table {table} seats {len(players)} players; "
+                                f"{ruleset.title} is played by {ruleset.min_players}-"
+                                f"{ruleset.max_players}.")
+    try:
+        ruleset.check_table([tournament.decklists[p] for p in players], cards,
+                            tournament.options)
+    except SetupError as exc:
+        raise TournamentRefused("decks_cannot_meet", f"Table {table}: {exc.message}") from None
+
+
+def _checked(tournament: Tournament, deck: Mapping[str, int]) -> dict[str, int]:
+    """A decklist checked as one deck of the game (C5)."""
+    if not deck or not all(isinstance(c, int) and not isinstance(c, bool)
+                           for c in deck.values()):
+        raise TournamentRefused("bad_decklist", "A decklist maps card ids to copies, at least "
+                                "one card.")
+    ruleset = get_game(tournament.game)
+    cards = sample_card_set(tournament.game).cards
+    try:
+        ruleset.check_table([deck], {c: cards[c] for c in deck if c in cards},
+                            tournament.options)
+    except SetupError as exc:
+        message = exc.message.replace("Seat 1's deck", "The decklist")
+        raise SetupError(exc.reason, message) from None
+    return {card: int(count) for card, count in sorted(deck.items())}
+
+
+def _staff(kiroku: Kiroku, judges: Sequence[UUID],
+           head_judge: UUID | None) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The staff as ``{id, name}``: every one an issued, unrevoked judge credential."""
+    issued = {i.credential_id: i for i in kiroku.credentials.issued()
+              if i.role == Role.JUDGE and not kiroku.credentials.is_revoked(i)}
+    wanted = list(dict.fromkeys([*judges, *([head_judge] if head_judge else [])]))
+    unknown = [str(j) for j in wanted if j not in issued]
+    if unknown:
+        raise TournamentRefused("unknown_judge", "Staff are judges' credentials; these are "
+                                f"not (or are revoked): {', '.join(unknown)}.")
+    staff = [{"id": str(j), "name": issued[j].name} for j in wanted if j != head_judge]
+    head = {"id": str(head_judge), "name": issued[head_judge].name} if head_judge else None
+    return staff, head
+
+
+def _open(kiroku: Kiroku, tournament_id: UUID) -> Tournament:
+    tournament = kiroku.tournaments.get(tournament_id)
+    if tournament.finished:
+        raise TournamentRefused("tournament_finished", "The tournament is finished.")
+    return tournament
+
+
+def _not_locked(tournament: Tournament) -> None:
+    if tournament.locked_at(now()):
+        raise TournamentRefused("decklists_locked", "The decklists are locked: only a judge "
+                                "may amend one now, with a reason.")
+
+
+def _player_id(tournament: Tournament, ref: str) -> str:
+    """A player by id, external id or exact display name (case-insensitive), or
+    TournamentRefused."""
+    ref = str(ref).strip()
+    if ref in tournament.players:
+        return ref
+    by_external = [p for p, e in tournament.players.items() if e["external_id"] == ref]
+    by_name = [p for p, e in tournament.players.items()
+               if e["name"].casefold() == ref.casefold()]
+    found = by_external or by_name
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise TournamentRefused("unknown_player", f"No registered player is {ref[:80]!r} "
+                                "(a player id, external id or display name).")
+    raise TournamentRefused("ambiguous_player", f"Several players are named {ref[:80]!r}: "
+                            "use their external ids or player ids.")
+
+
+def _players_matching(tournament: Tournament, part: str) -> list[str]:
+    part = part.casefold()
+    return [p for p, e in tournament.players.items()
+            if part in e["name"].casefold() or part == (e["external_id"] or "").casefold()]
+
+
+def _player(tournament: Tournament, player_id: str) -> dict[str, Any]:
+    entry = tournament.players[player_id]
+    return {"player_id": player_id, "name": entry["name"], "external_id": entry["external_id"],
+            "has_decklist": player_id in tournament.decklists}
+
+
+def _label(tournament: Tournament, player_id: str) -> str:
+    entry = tournament.players[player_id]
+    return f"{entry['name']} ({entry['external_id']})" if entry["external_id"] else entry["name"]
+
+
+def _letter(result: TableResult, player_id: str) -> str:
+    if result.bye:
+        return "BYE"
+    if result.drawn:
+        return "D"
+    return "W" if player_id in result.winners else "L"
+
+
+def _rounded(value: Any) -> Any:
+    return round(value, 4) if isinstance(value, float) else value
+
+
+def _text(text: str, what: str, limit: int) -> str:
+    text = str(text).strip()
+    if not 1 <= len(text) <= limit or not text.isprintable():
+        raise TournamentRefused("bad_text", f"{what} is 1 to {limit} printable characters.")
+    return text
+
+
+def _moment(text: str | None) -> str | None:
+    """An ISO 8601 moment with its time zone, as UTC in the form every ``recorded_at`` has."""
+    if text is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(str(text).strip())
+    except ValueError:
+        raise TournamentRefused("bad_deadline", "A deadline is an ISO 8601 moment with its "
+                                "time zone, such as 2026-11-28T09:30:00+09:00.") from None
+    if moment.tzinfo is None:
+        raise TournamentRefused("bad_deadline", "A deadline needs its time zone, such as "
+                                "2026-11-28T09:30:00+09:00 or ...Z.")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+

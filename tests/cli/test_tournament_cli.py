@@ -1,0 +1,176 @@
+"""``kiroku tournament``: an organiser's event from the command line, run in-process with click's
+CliRunner on a temporary SQLite file, from the judges' credentials to the final standings; and
+errors as one clear ``error [reason]:`` line with a non-zero exit status."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+from click.testing import Result
+
+from tests.cli.conftest import kiroku
+
+UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+PLAYERS = {"1001": "Aiko", "1002": "Ben", "1003": "Chie", "1004": "Dan", "1005": "Eri"}
+PAIRINGS = (
+    "Table,Player 1,Player 1 Decklist,Player 2,Player 2 Decklist\r\n"
+    "1,1001,Solar Vanguard,1002,Pleiades Bloom\r\n"
+    "2,1003,Solar Vanguard,1004,Pleiades Bloom\r\n"
+    ",1005,,BYE,\r\n"
+)
+
+
+def first_word(result: Result) -> str:
+    word = result.stdout.split()[0]
+    assert UUID_RE.match(word), result.output
+    return word
+
+
+def refused(result: Result, reason: str) -> None:
+    """The command failed with exit status 2 and one ``error [reason]:`` line, no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error [{reason}]: "), result.stderr
+    assert "Traceback" not in result.output
+
+
+def new_tournament(db: str, *extra: str) -> str:
+    return first_word(kiroku(db, "tournament", "new", "Kiroku Cup", "--game", "worldgainer",
+                             *extra))
+
+
+def register(db: str, tournament: str, *external_ids: str) -> None:
+    """Register the players with these external ids, with alternating sample decks."""
+    for i, external_id in enumerate(external_ids):
+        kiroku(db, "tournament", "register", tournament, PLAYERS[external_id],
+               "--external-id", external_id)
+        kiroku(db, "tournament", "decklist", "submit", tournament, external_id,
+               "solar_vanguard" if i % 2 == 0 else "pleiades_bloom")
+
+
+def test_an_organisers_event_from_start_to_finish(db: str, tmp_path: Path) -> None:
+    judge = first_word(kiroku(db, "credentials", "issue", "--role", "judge", "--name", "Jun"))
+    head = first_word(kiroku(db, "credentials", "issue", "--role", "judge", "--name", "Hana"))
+    tid = new_tournament(db, "--judge", judge, "--head-judge", head)
+    shown = json.loads(kiroku(db, "tournament", "show", tid).stdout)
+    assert shown["head_judge"]["name"] == "Hana" and shown["judges"][0]["name"] == "Jun"
+
+    for external_id, name in PLAYERS.items():
+        out = kiroku(db, "tournament", "register", tid, name, "--external-id",
+                     external_id).stdout.splitlines()
+        assert UUID_RE.match(out[0].split()[0]) and out[0].endswith(name)
+        assert len(out) == 2 and len(out[1]) >= 40  # the player's token, shown once
+    for i, external_id in enumerate(PLAYERS):
+        deck = "solar_vanguard" if i % 2 == 0 else "pleiades_bloom"
+        submitted = json.loads(kiroku(db, "tournament", "decklist", "submit", tid,
+                                      external_id, deck).stdout)
+        assert sum(submitted["deck"].values()) == 40
+    players = kiroku(db, "tournament", "players", tid).stdout.splitlines()
+    assert len(players) == 5 and all(line.endswith(" decklist") for line in players)
+
+    csv_file = tmp_path / "round1.csv"
+    csv_file.write_text(PAIRINGS, encoding="utf-8")
+    paired = kiroku(db, "tournament", "pair", tid, "--csv", str(csv_file)).stdout
+    assert paired.startswith("round 1\n")
+    assert len(re.findall(r"^  seat [12] \w+: \S{40,}$", paired, re.MULTILINE)) == 4
+    assert "bye  Eri (1005)" in paired
+
+    round_one = kiroku(db, "tournament", "round", tid, "1").stdout.splitlines()
+    assert [line.split()[1] for line in round_one[:2]] == ["1", "2"]
+    assert all(line.endswith("not started") for line in round_one[:2])
+    assert round_one[2:] == ["bye        Eri (1005)", "round in progress"]
+
+    listed = kiroku(db, "match", "list", "--tournament", tid, "--table", "1").stdout
+    [line] = listed.splitlines()
+    assert "Aiko v Ben" in line and line.endswith("Kiroku Cup R1 T1")
+    match_id = line.split()[0]
+    assert len(kiroku(db, "match", "list", "--tournament", tid).stdout.splitlines()) == 2
+    kiroku(db, "match", "act", match_id, '{"type":"concede","seat":2}')
+    drawn = kiroku(db, "tournament", "result", tid, "1", "2", "--drawn", "--reason",
+                   "intentional draw").stdout
+    assert drawn.strip() == "table 2: drawn (judge)"
+
+    done = kiroku(db, "tournament", "round", tid, "1").stdout.splitlines()
+    assert done[0].endswith("Aiko (1001) won (game)") and done[1].endswith("drawn (judge)")
+    assert done[-1] == "round complete"
+
+    standings = kiroku(db, "tournament", "standings", tid).stdout.splitlines()
+    assert standings[0].split() == ["rank", "player", "pts", "W-L-D", "OMW%", "OOMW%"]
+    ranked = [(line.split()[0], line.split()[1], line.split()[3]) for line in standings[1:]]
+    assert ranked == [("1", "Aiko", "3"), ("2", "Eri", "3"), ("3", "Chie", "1"),
+                      ("3", "Dan", "1"), ("5", "Ben", "0")]
+
+    as_csv = kiroku(db, "tournament", "standings", tid, "--csv").stdout
+    rows = list(csv.DictReader(io.StringIO(as_csv)))
+    assert as_csv.splitlines()[0].startswith("rank,external_id,name,match_points,")
+    assert [r["external_id"] for r in rows] == ["1001", "1005", "1003", "1004", "1002"]
+
+    results = list(csv.DictReader(io.StringIO(kiroku(db, "tournament", "results", tid).stdout)))
+    assert {r["external_id"]: r["result"] for r in results} == \
+        {"1001": "W", "1002": "L", "1003": "D", "1004": "D", "1005": "BYE"}
+
+    assert kiroku(db, "tournament", "finish", tid).stdout.strip() == "tournament finished"
+    listed_events = kiroku(db, "tournament", "list").stdout
+    assert "Kiroku Cup" in listed_events and listed_events.rstrip().endswith("finished")
+    refused(kiroku(db, "tournament", "register", tid, "Late Lou", ok=False),
+            "tournament_finished")
+
+
+def test_an_unknown_player_in_a_pairing_is_one_error_line(db: str) -> None:
+    tid = new_tournament(db)
+    register(db, tid, "1001", "1002")
+    refused(kiroku(db, "tournament", "pair", tid, "--table", "1:1001,9999", ok=False),
+            "unknown_player")
+    assert kiroku(db, "match", "list").stdout == ""
+    assert json.loads(kiroku(db, "tournament", "show", tid).stdout)["rounds"] == 0
+
+
+def test_a_decklist_after_the_lock_is_one_error_line(db: str) -> None:
+    tid = new_tournament(db)
+    register(db, tid, "1001")
+    assert kiroku(db, "tournament", "lock", tid).stdout.strip() == "decklists locked"
+    refused(kiroku(db, "tournament", "decklist", "submit", tid, "1001", "pleiades_bloom",
+                   ok=False), "decklists_locked")
+    shown = json.loads(kiroku(db, "tournament", "decklist", "show", tid, "1001").stdout)
+    assert shown["locked"] and sum(shown["deck"].values()) == 40
+
+
+def test_an_illegal_decklist_is_one_error_line(db: str, tmp_path: Path) -> None:
+    tid = new_tournament(db)
+    kiroku(db, "tournament", "register", tid, "Aiko", "--external-id", "1001")
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({"format": "kiroku-deck/1", "game": "worldgainer",
+                                 "name": "Tiny", "cards": {"WGS-021": 3}}), encoding="utf-8")
+    refused(kiroku(db, "tournament", "decklist", "submit", tid, "1001", str(small), ok=False),
+            "deck_too_small")
+
+
+def test_pair_needs_the_tables_or_a_csv(db: str) -> None:
+    tid = new_tournament(db)
+    result = kiroku(db, "tournament", "pair", tid, ok=False)
+    assert result.exit_code == 2
+    assert "Give the tables (--table, --bye) or --csv FILE." in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_judges_amendment_by_the_command_line(db: str) -> None:
+    tid = new_tournament(db)
+    register(db, tid, "1001", "1002")
+    kiroku(db, "tournament", "pair", tid, "--table", "1:1001,1002")
+    amended = json.loads(kiroku(db, "tournament", "decklist", "amend", tid, "1001",
+                                "pleiades_bloom", "--reason", "wrong deck registered").stdout)
+    assert [a["reason"] for a in amended["amendments"]] == ["wrong deck registered"]
+    round_two = kiroku(db, "tournament", "pair", tid, "--table", "1:1002,1001").stdout
+    assert round_two.startswith("round 2\n")
+
+
+def test_a_table_zero_is_refused(db: str) -> None:
+    tid = new_tournament(db)
+    register(db, tid, "1001", "1002")
+    result = kiroku(db, "tournament", "pair", tid, "--table", "0:1001,1002", ok=False)
+    assert result.exit_code == 2
+    assert kiroku(db, "match", "list").stdout == ""

@@ -293,6 +293,23 @@ def tournament_result(ctx: click.Context, tournament_ref: str, round_number: int
         click.echo(f"table {table}: {_status(entry)}")
 
 
+@tournament.command("disputes")
+@click.argument("tournament_ref")
+@click.option("--round", "round_number", type=click.IntRange(1, 1000), default=None)
+@click.option("--table", type=click.IntRange(1, 10_000), default=None)
+@click.option("--status", type=click.Choice(["open", "ruled", "appealed", "final"]),
+              default=None)
+@click.pass_context
+def tournament_disputes(ctx: click.Context, tournament_ref: str, round_number: int | None,
+                        table: int | None, status: str | None) -> None:
+    """The disputes of the tournament's tables, one per line (the head judge's docket)."""
+    with service(ctx) as kiroku:
+        for d in events.disputes_of(kiroku, _operator("operator"),
+                                    _find(kiroku, tournament_ref), round_number, table, status):
+            click.echo(f"{d['dispute_id']}  R{d['round']} T{d['table']:<4} {d['status']:<9} "
+                       f"{'paused ' if d['pausing'] else ''}{d['claim'][:60]}")
+
+
 @tournament.command("standings")
 @click.argument("tournament_ref")
 @click.option("--through", type=click.IntRange(1, 1000), default=None,

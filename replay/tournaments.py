@@ -5,8 +5,9 @@ organiser               creates tournaments, names their staff, sets the decklis
                         deadline, registers players, locks lists, pairs rounds
                         (by hand or from a pairing program's CSV), finishes them
 the tournament's judges amend a locked decklist with a reason, enter a table's
-(and head judge)        result with a reason, read every decklist; the head judge
-                        rules on appeals of the tournament's disputes
+(and head judge)        result with a reason, read every decklist and the disputes
+                        of every table, take and rule them; the head judge rules
+                        on their appeals
 a registered player     submits their own decklist until the lock, reads it
 anyone                  the tournament, its players, rounds, standings and results;
                         other players' decklists only under the ``open`` decklist
@@ -39,6 +40,7 @@ from ledger.tournaments import (
 )
 from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
 from replay import access
+from replay import disputes as hearing
 from replay.access import Caller
 from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
 from replay.service import Kiroku
@@ -285,6 +287,26 @@ def players(kiroku: Kiroku, tournament_id: UUID, name: str | None = None) -> lis
     tournament = kiroku.tournaments.get(tournament_id)
     chosen = _players_matching(tournament, name) if name else list(tournament.players)
     return [_player(tournament, p) for p in chosen]
+
+
+def disputes_of(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
+                round_number: int | None = None, table: int | None = None,
+                status: str | None = None) -> list[dict[str, Any]]:
+    """The disputes of the tournament's matches, by round and table, for its judges and the
+    organisers (the head judge's docket), filtered by round, table and status."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    access.tournament_judge(caller, tournament, "Reading a tournament's disputes")
+    found = []
+    for paired in tournament.rounds:
+        if round_number is not None and paired["round"] != round_number:
+            continue
+        for seated in paired["tables"]:
+            if table is not None and seated["table"] != table:
+                continue
+            found += [{**hearing.shown(d), "round": paired["round"], "table": seated["table"]}
+                      for d in kiroku.disputes.of_match(UUID(seated["match_id"]))
+                      if status is None or d.status == status]
+    return found
 
 
 def decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str) -> dict[str, Any]:

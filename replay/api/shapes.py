@@ -272,3 +272,10 @@ class MatchListed(_Shape):
     created_at: str
     result: dict[str, Any] | None
     tournament: dict[str, Any] | None
+
+
+class TournamentDispute(DisputeOut):
+    """A dispute of a tournament's match, with its round and table."""
+
+    round: int
+    table: int

@@ -23,6 +23,7 @@ from replay.api.shapes import (
     PlayerRegisteredOut,
     RoundOut,
     StandingsOut,
+    TournamentDispute,
     TournamentOut,
 )
 from replay.api.wire import CallerDep, KirokuDep, respond
@@ -262,6 +263,17 @@ def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep, tournam
     judges, organisers)."""
     return respond(request, events.enter_result(kiroku, caller, tournament_id, round_number,
                                                 table, body.winners, body.drawn, body.reason))
+
+
+@router.get("/tournaments/{tournament_id}/disputes", response_model=list[TournamentDispute])
+def disputes(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+             round: Annotated[int | None, Query(ge=1, le=1000)] = None,
+             table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
+             status: Literal["open", "ruled", "appealed", "final"] | None = None) -> Response:
+    """Every dispute of the tournament's matches with its round and table, filtered (the
+    tournament's judges, organisers)."""
+    return respond(request, events.disputes_of(kiroku, caller, tournament_id, round, table,
+                                               status))
 
 
 @router.get("/tournaments/{tournament_id}/standings", response_model=StandingsOut,

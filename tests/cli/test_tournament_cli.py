@@ -174,3 +174,15 @@ def test_a_table_zero_is_refused(db: str) -> None:
     result = kiroku(db, "tournament", "pair", tid, "--table", "0:1001,1002", ok=False)
     assert result.exit_code == 2
     assert kiroku(db, "match", "list").stdout == ""
+
+
+def test_the_head_judges_docket_by_the_command_line(db: str) -> None:
+    tid = new_tournament(db)
+    register(db, tid, "1001", "1002")
+    kiroku(db, "tournament", "pair", tid, "--table", "1:1001,1002")
+    match_id = first_word(kiroku(db, "match", "list", "--tournament", tid, "--table", "1"))
+    dispute = kiroku(db, "dispute", "open", match_id, "--claim", "a missed trigger").stdout
+    docket = kiroku(db, "tournament", "disputes", tid, "--status", "open").stdout
+    assert docket.startswith(dispute.strip()) and " R1 T1 " in docket
+    assert "a missed trigger" in docket
+    assert kiroku(db, "tournament", "disputes", tid, "--round", "2").stdout == ""

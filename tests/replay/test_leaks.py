@@ -361,7 +361,8 @@ def test_no_tournament_channel_shows_a_closed_decklist(
                 "/tournaments", url, f"{url}/players", f"{url}/rounds/1", f"{url}/standings",
                 f"{url}/standings?format=csv", f"{url}/results.csv",
                 f"/matches?tournament={made['tournament_id']}",
-                f"{url}/players/Ann/decklist", f"{url}/players/Ben/decklist")}
+                f"{url}/players/Ann/decklist", f"{url}/players/Ben/decklist",
+                f"{url}/disputes")}
         for channel, text in channels.items():
             assert not _leaks(text, hidden, names, own), (reader, channel)
         scanned += bool(hidden)

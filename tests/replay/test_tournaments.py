@@ -798,6 +798,22 @@ def test_a_finished_tournament_takes_no_more_results(kiroku: Kiroku, event: Even
     assert refused.value.reason == "tournament_finished"
 
 
+def test_the_tournaments_disputes_are_its_staffs_docket(kiroku: Kiroku, event: Event) -> None:
+    answer = _pair(kiroku, event.id, ["1001", "1002"], ["1003", "1004"])
+    first = _open_dispute(kiroku, _match(answer, 1), event.judge)
+    second = _open_dispute(kiroku, _match(answer, 2), event.judge)
+    hearing.rule(kiroku, event.judge, second, "No penalty", "Fine.", {"kind": "none"})
+    docket = events.disputes_of(kiroku, event.head, event.id)
+    assert [(d["dispute_id"], d["round"], d["table"]) for d in docket] == [
+        (str(first), 1, 1), (str(second), 1, 2)]
+    assert [d["table"] for d in events.disputes_of(kiroku, ORG, event.id, status="open")] == [1]
+    assert [d["table"] for d in events.disputes_of(kiroku, ORG, event.id, table=2)] == [2]
+    assert events.disputes_of(kiroku, ORG, event.id, round_number=2) == []
+    for outsider in (_judge(kiroku, "Off-duty Oki"), event.player(kiroku, 0), None):
+        with pytest.raises((Forbidden, Unauthenticated)):
+            events.disputes_of(kiroku, outsider, event.id)
+
+
 def test_an_organiser_may_rule_an_appeal(kiroku: Kiroku, event: Event) -> None:
     dispute = _appealed(kiroku, event)
     final = hearing.rule(kiroku, ORG, dispute, "Upheld", "Slow.", {"kind": "none"})

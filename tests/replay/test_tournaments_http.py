@@ -21,6 +21,7 @@ from replay.api.shapes import (
     PlayerRegisteredOut,
     RoundOut,
     StandingsOut,
+    TournamentDispute,
     TournamentOut,
 )
 from tests.replay.conftest import Server
@@ -213,6 +214,10 @@ def test_the_head_judge_hears_appeals_of_the_tournaments_matches(event: Event) -
             "decision": "No penalty", "reasoning": "Within time.", "remedy": {"kind": "none"}})
         assert ruled.status_code == 200, ruled.text
         assert seat.post(f"{url}/appeal", json={"reason": "He was slow"}).status_code == 200
+    docket = e.head.get(f"{e.url}/disputes", params={"status": "appealed"})
+    assert [TournamentDispute.model_validate(d).table for d in docket.json()] == [1]
+    error(e.outside_judge.get(f"{e.url}/disputes"), 403, "forbidden", "tournament_staff_only")
+    error(e.anonymous.get(f"{e.url}/disputes"), 401, "unauthenticated")
     ruling = {"decision": "Upheld", "reasoning": "Within time.", "remedy": {"kind": "none"}}
     error(e.judge.post(f"{url}/rule", json=ruling), 403, "forbidden", "organisers_only")
     final = e.head.post(f"{url}/rule", json=ruling)

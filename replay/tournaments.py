@@ -388,7 +388,7 @@ def results_csv_of(kiroku: Kiroku, tournament_id: UUID) -> str:
 def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
                 seated: Mapping[str, Any]) -> dict[str, Any]:
     match = kiroku.recorder.get_match(UUID(seated["match_id"]))
-    result = _table_result(kiroku, tournament, round_number, seated)
+    result = _table_result(tournament, round_number, seated, match.result)
     if kiroku.disputes.unruled(match.id):
         status = "awaiting_ruling"  # an appeal may still change a result
     elif result is not None:
@@ -397,41 +397,44 @@ def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
         status = "in_progress"
     else:
         status = "not_started"
-    shown_result = None if result is None else {
-        "winners": [_player(tournament, p) for p in result[0].winners],
-        "drawn": result[0].drawn, "source": result[1]}
+    shown_result = None
+    if result is not None:
+        source = "judge" if match.result is None else (
+            "ruling" if kiroku.disputes.ended_by_ruling(match.id, match.version) else "game")
+        shown_result = {"winners": [_player(tournament, p) for p in result.winners],
+                        "drawn": result.drawn, "source": source}
     return {"table": seated["table"], "match_id": seated["match_id"],
             "players": [_player(tournament, p) for p in seated["players"]],
             "status": status, "result": shown_result, "positions": len(match.live)}
 
 
-def _table_result(kiroku: Kiroku, tournament: Tournament, round_number: int,
-                  seated: Mapping[str, Any]) -> tuple[TableResult, str] | None:
-    """The table's result and where it came from (``game``, ``ruling`` or ``judge``)."""
-    match_id = UUID(seated["match_id"])
-    match = kiroku.recorder.get_match(match_id)
+def _table_result(tournament: Tournament, round_number: int, seated: Mapping[str, Any],
+                  outcome: Mapping[str, Any] | None) -> TableResult | None:
+    """The table's result: its match's ``outcome`` (winners by seat, or drawn), else the one a
+    judge entered, else None."""
     players = tuple(seated["players"])
-    if match.result is not None:
-        winners = tuple(players[s - 1] for s in match.result["winners"])
-        source = "ruling" if kiroku.disputes.ended_by_ruling(match_id, match.version) \
-            else "game"
+    if outcome is not None:
+        winners = tuple(players[s - 1] for s in outcome["winners"])
         return TableResult(round_number, seated["table"], players, winners,
-                           bool(match.result["drawn"])), source
+                           bool(outcome["drawn"]))
     entered = tournament.entered.get((round_number, seated["table"]))
     if entered is not None:
         return TableResult(round_number, seated["table"], players, tuple(entered["winners"]),
-                           bool(entered["drawn"])), "judge"
+                           bool(entered["drawn"]))
     return None
 
 
 def _results(kiroku: Kiroku, tournament: Tournament, through: int | None) -> list[TableResult]:
+    """Every table's result so far and the byes, the matches' results read from the match list
+    (one scan of the stored ends, not one match loaded per table)."""
+    outcomes = {str(m.match_id): m.result for m in kiroku.list_matches()}
     results = []
     for paired in tournament.rounds[:through]:
         number = paired["round"]
         for seated in paired["tables"]:
-            found = _table_result(kiroku, tournament, number, seated)
+            found = _table_result(tournament, number, seated, outcomes.get(seated["match_id"]))
             if found is not None:
-                results.append(found[0])
+                results.append(found)
         results += [TableResult(number, None, (p,), (p,), bye=True) for p in paired["byes"]]
     return results
 

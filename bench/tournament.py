@@ -11,6 +11,7 @@ Pairings are random among players with equal points (no rematch avoidance: enoug
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import sys
@@ -100,7 +101,7 @@ def main() -> None:
                 fresh.close()
             warm_service = Kiroku.open(url)
             read(warm_service)
-            warm = _median_ms(lambda: read(warm_service), args.repeats)
+            warm = _median_ms(functools.partial(read, warm_service), args.repeats)
             warm_service.close()
             print(f"{name:<22} cold median {statistics.median(cold) * 1000:7.1f} ms   "
                   f"warm median {warm:7.1f} ms")

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from eventsourcing.persistence import (
     EventStore,
     IntegrityError,
     MapperDeserialisationError,
+    PersistenceError,
     Transcoder,
 )
 
@@ -34,12 +36,18 @@ from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
 from ledger.seed import SeededChance, commitment, new_seed
-from ledger.settings import database_url, persistence_env
+from ledger.settings import (
+    CONNECT_TIMEOUT,
+    database_unavailable,
+    database_url,
+    persistence_env,
+)
 from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
 SNAPSHOT_INTERVAL = 100
+SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
 REPLAY_POLICIES = ("open", "closed")
 
 
@@ -71,6 +79,7 @@ class MatchSummary:
     players: list[str]
     created_at: str
     result: dict[str, Any] | None
+    simulated: bool = False  # recorded by the simulator (``Kiroku.simulate``), not at a table
 
 
 class Recorder(Application):
@@ -89,8 +98,15 @@ class Recorder(Application):
         env = {**persistence_env(url), **extra}
         path = key_file(url, keys)
         keyring = Keyring.at(path) if path else Keyring.ephemeral()
-        with _one_opener_at_a_time(env):
-            return cls(env=env, keyring=keyring)
+        try:
+            with _one_opener_at_a_time(env):
+                return cls(env=env, keyring=keyring)
+        except (psycopg.Error, PersistenceError) as exc:
+            # a PostgreSQL server that does not answer, or refuses us: one sentence
+            # (DatabaseUnavailable, a SettingsError), not a driver's traceback
+            if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+                raise
+            raise database_unavailable(env, exc) from exc
 
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """Snapshots, used only where they agree with the events (ledger.snapshots)."""
@@ -145,7 +161,8 @@ class Recorder(Application):
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
                              options=ruleset.new_match_options(options or {}))
         seed = seed if seed is not None else new_seed()
-        chance: Chance = (SuppliedChance(setup_outcomes) if setup_outcomes is not None
+        chance: Chance = (SuppliedChance(setup_outcomes, show_cards=True)  # organisers only
+                          if setup_outcomes is not None
                           else SeededChance(seed, 0))
         state = ruleset.setup(config, chance)
         if isinstance(chance, SuppliedChance):
@@ -180,7 +197,7 @@ class Recorder(Application):
         with self._appending(match_id, expected_version, over) as match:
             ruleset = get_game(match.game)
             act = ruleset.parse_action(action)
-            chance = self._chance(match, outcomes)
+            chance = self._chance(match, outcomes, _is_staff(recorded_by))
             state = ruleset.apply(match.state, act, chance)
             if isinstance(chance, SuppliedChance):
                 chance.finish()
@@ -287,13 +304,15 @@ class Recorder(Application):
     def _receipt(self, match: Match) -> dict[str, Any]:
         return self.keyring.receipt(match.id, match.version, match.head_hash)
 
-    def _chance(self, match: Match, outcomes: Sequence[Any] | None) -> Chance:
+    def _chance(self, match: Match, outcomes: Sequence[Any] | None,
+                staff: bool = False) -> Chance:
         """Where the next action's chance comes from: the outcomes supplied; in a match set up
         from a physical table, or imported without its seed, only ever from the table (a
         forgotten outcome is refused, saying what to enter, never drawn from a seed); else
-        the match's seed."""
+        the match's seed. An impossible outcome's refusal names the cards it could have been
+        only to ``staff`` (a judge may see every deck; a seat must not learn another's)."""
         if outcomes is not None or match.setup_from_table:
-            return SuppliedChance(outcomes or [])
+            return SuppliedChance(outcomes or [], show_cards=staff)
         seed = self._seed_if_kept(match)
         return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
 
@@ -401,17 +420,15 @@ class Recorder(Application):
             if isinstance(event, Match.Created):
                 summaries[event.originator_id] = MatchSummary(
                     event.originator_id, event.game, list(event.config["players"]),
-                    event.recorded_at, None)
+                    event.recorded_at, None, simulated=event.recorded_by == SIMULATOR)
             elif isinstance(event, Match.Ended) and event.originator_id in summaries:
                 old = summaries[event.originator_id]
-                summaries[event.originator_id] = MatchSummary(
-                    old.match_id, old.game, old.players, old.created_at,
-                    {"winners": event.winners, "losers": event.losers, "reason": event.reason,
-                     "drawn": event.drawn})
+                summaries[event.originator_id] = dataclasses.replace(old, result={
+                    "winners": event.winners, "losers": event.losers, "reason": event.reason,
+                    "drawn": event.drawn})
             elif isinstance(event, Match.Reopened) and event.originator_id in summaries:
                 old = summaries[event.originator_id]
-                summaries[event.originator_id] = MatchSummary(
-                    old.match_id, old.game, old.players, old.created_at, None)
+                summaries[event.originator_id] = dataclasses.replace(old, result=None)
         return list(summaries.values())
 
     def _notifications(self, topics: list[str]) -> Iterator[Any]:
@@ -450,6 +467,12 @@ class Recorder(Application):
         return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
 
 
+def _is_staff(recorded_by: RecordedBy) -> bool:
+    """Whether an action is recorded by a judge or an organiser (by their identity's role)."""
+    return isinstance(recorded_by, Mapping) and recorded_by.get("role") in ("judge",
+                                                                            "organiser")
+
+
 @contextmanager
 def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
     """On PostgreSQL, hold an advisory lock while eventsourcing creates (or re-creates) its
@@ -461,7 +484,7 @@ def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
     with psycopg.connect(host=env["POSTGRES_HOST"], port=int(env["POSTGRES_PORT"]),
                          dbname=env["POSTGRES_DBNAME"], user=env["POSTGRES_USER"],
                          password=env["POSTGRES_PASSWORD"], autocommit=True,
-                         connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5"))) as conn:
+                         connect_timeout=CONNECT_TIMEOUT) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_OPEN_LOCK,))
         try:
             yield

@@ -8,16 +8,29 @@
 from __future__ import annotations
 
 import os
+import re
 import uuid
+from collections.abc import Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
 DEFAULT_URL = "sqlite:///./kiroku.db"
+# How long opening a store waits for the PostgreSQL server to answer. (POSTGRES_CONNECT_TIMEOUT
+# is eventsourcing's: how long a command waits for a free connection of its pool.)
+CONNECT_TIMEOUT = 2
+CHECK_URL = "check KIROKU_DATABASE_URL or --db"
 
 
 class SettingsError(ValueError):
     """The database URL cannot be used."""
 
     reason = "bad_database_url"
+
+
+class DatabaseUnavailable(SettingsError):
+    """The URL is well formed, but the database behind it cannot be used: nothing answers
+    there, or the server refuses the connection (unknown database or user, wrong password)."""
+
+    reason = "database_unavailable"
 
 
 def database_url(explicit: str | None = None) -> str:
@@ -58,3 +71,50 @@ def persistence_env(url: str) -> dict[str, str]:
         return env
     raise SettingsError(f"Unsupported database URL {url!r}: use sqlite:///file.db or "
                         "postgresql://user:password@host:port/dbname")
+
+
+def database_unavailable(env: Mapping[str, str], error: BaseException) -> DatabaseUnavailable:
+    """One sentence for a failed connection to the PostgreSQL server of ``env`` (the
+    eventsourcing settings of ``persistence_env``): where, and why in plain words. It never
+    holds the password."""
+    host, port = env.get("POSTGRES_HOST", "?"), env.get("POSTGRES_PORT", "5432")
+    dbname, user = env.get("POSTGRES_DBNAME", "?"), env.get("POSTGRES_USER", "?")
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    text = str(error)
+    password = env.get("POSTGRES_PASSWORD", "")
+    if password:
+        text = text.replace(password, "***")
+    said = text.lower()
+    server = f"The PostgreSQL server at {where}"
+    if "connection refused" in said:
+        sentence = f"Cannot reach the PostgreSQL database at {where} (connection refused)"
+    elif "timeout" in said or "timed out" in said or "pooltimeout" in type(error).__name__.lower():
+        sentence = (f"Cannot reach the PostgreSQL database at {where} (no answer within "
+                    f"{CONNECT_TIMEOUT} s)")
+    elif "resolve host" in said or "translate host name" in said or "not known" in said:
+        sentence = (f"Cannot reach the PostgreSQL database at {where} (the host name {host!r} "
+                    "is not known)")
+    elif re.search(r'role ".*" does not exist', said):
+        sentence = f"{server} has no user {user!r}"
+    elif re.search(r'database ".*" does not exist', said):
+        sentence = f"{server} has no database {dbname!r}"
+    elif "password authentication failed" in said:
+        sentence = f"{server} refused the password given for user {user!r}"
+    elif "no password supplied" in said or "password is required" in said:
+        sentence = f"{server} needs a password for user {user!r} and none was given"
+    elif "pg_hba.conf" in said:
+        sentence = f"{server} does not accept user {user!r} from this machine (pg_hba.conf)"
+    elif "permission denied" in said:
+        sentence = f"{server} does not let user {user!r} use the database {dbname!r}"
+    elif "too many" in said or "starting up" in said or "shutting down" in said:
+        sentence = f"{server} does not accept connections now ({_detail(text)})"
+    else:
+        sentence = f"Cannot use the PostgreSQL database {dbname!r} at {where} ({_detail(text)})"
+    return DatabaseUnavailable(f"{sentence}; {CHECK_URL}.")
+
+
+def _detail(text: str) -> str:
+    """The server's own words, without libpq's framing: the first line, after 'failed: '."""
+    line = (text.strip().splitlines() or ["unknown error"])[0]
+    line = line.rpartition("failed: ")[2] or line
+    return line.removeprefix("FATAL:").strip().rstrip(".") or "unknown error"

@@ -475,8 +475,7 @@ def _check_table(ruleset: Any, tournament: Tournament, cards: Mapping[str, Any],
                  players: Sequence[str]) -> None:
     if not ruleset.min_players <= len(players) <= ruleset.max_players:
         raise TournamentRefused("bad_pairings", f"Table {table} seats {len(players)} players; "
-                                f"{ruleset.title} is played by {ruleset.min_players}-"
-                                f"{ruleset.max_players}.")
+                                f"{ruleset.title} is played by {ruleset.players_text}.")
     try:
         ruleset.check_table([tournament.decklists[p] for p in players], cards,
                             tournament.options)

@@ -22,13 +22,49 @@ Each game lists its outcome kinds and which actions consume them (``Ruleset.outc
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.errors import IllegalAction
+from engine.core.errors import ActionError, IllegalAction
 from engine.core.viewer import Viewer
 from engine.core.zones import Visibility, may_see
+
+LISTED = 10  # how many possible values an error message names before it says how many more
+
+
+def shown(value: Any) -> str:
+    """A value as a message names it: a card id or a number as it is, anything else quoted."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, str) and value.isprintable() and value.split() == [value]:
+        return value
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def one_of(options: Sequence[Any], noun: str = "") -> str:
+    """The possible values in plain words: ``1 or 2``, ``one of A, B or C``, ``one of A, B, ...
+    (34 cards, 12 different)``. With a ``noun`` (``card``) the count is always given."""
+    distinct = list(dict.fromkeys(options))
+    try:
+        distinct = sorted(distinct)
+    except TypeError:
+        pass
+    names = [shown(v) for v in distinct]
+    if len(names) == 1:
+        listed = f"only {names[0]}"
+    elif len(names) <= LISTED:
+        listed = ("one of " if len(names) > 2 else "") + f"{', '.join(names[:-1])} or {names[-1]}"
+    else:
+        listed = f"one of {', '.join(names[:LISTED])}, ..."
+    if not noun and len(names) <= LISTED:
+        return listed
+    noun = noun or "value"
+    count = f"{len(options)} {noun}{'' if len(options) == 1 else 's'}"
+    if len(distinct) != len(options):
+        count += f", {len(distinct)} different"
+    return f"{listed} ({count})"
 
 
 @dataclass(frozen=True)
@@ -54,6 +90,12 @@ class Outcome:
         """What a physical table enters for it (for error messages)."""
         return f"a {self.kind} outcome"
 
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """Why a value cannot answer this request, whose possible values are ``options``: the
+        rest of a sentence whose subject is that value. Cards in a hidden place are named only
+        with ``show_cards`` (the reader may see them: a judge)."""
+        return f"is not possible for {self.needed()}: it can be {one_of(options)}"
+
 
 @dataclass(frozen=True)
 class CardDrawn(Outcome):
@@ -73,6 +115,13 @@ class CardDrawn(Outcome):
         """What a physical table enters for it."""
         return f"the card seat {self.seat} draws ({self.kind})"
 
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """The card is not in the seat's deck; the deck's cards are named with ``show_cards``."""
+        deck = f"seat {self.seat}'s deck"
+        if show_cards:
+            return f"is not in {deck}: a draw there can be {one_of(options, 'card')}"
+        return f"is not in {deck}, so it cannot be {self.needed()}"
+
 
 @dataclass(frozen=True)
 class HiddenCard(Outcome):
@@ -90,6 +139,13 @@ class HiddenCard(Outcome):
         """What a physical table enters for it: a judge looks at the face-down card."""
         return f"the face-down card a judge looks at ({self.kind})"
 
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """The card is not where the face-down card is taken from (named with ``show_cards``)."""
+        where = f"among the cards the face-down card ({self.kind}) is taken from"
+        if show_cards:
+            return f"is not {where}: it can be {one_of(options, 'card')}"
+        return f"is not {where}"
+
 
 @dataclass(frozen=True)
 class CardRevealed(Outcome):
@@ -98,6 +154,13 @@ class CardRevealed(Outcome):
     def needed(self) -> str:
         """What a physical table enters for it."""
         return f"the card revealed ({self.kind})"
+
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """The card is not where the revealed card is taken from (named with ``show_cards``)."""
+        where = f"among the cards the revealed card ({self.kind}) is taken from"
+        if show_cards:
+            return f"is not {where}: it can be {one_of(options, 'card')}"
+        return f"is not {where}"
 
 
 @dataclass(frozen=True)
@@ -110,6 +173,11 @@ class DieRolled(Outcome):
         """What a physical table enters for it."""
         return f"a die roll 1-{self.sides} ({self.kind})"
 
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """Not a face of the die."""
+        return f"is not a roll of a {self.sides}-sided die ({self.kind}), which shows 1 to " \
+               f"{self.sides}"
+
 
 @dataclass(frozen=True)
 class SeatChosen(Outcome):
@@ -118,6 +186,11 @@ class SeatChosen(Outcome):
     def needed(self) -> str:
         """What a physical table enters for it."""
         return f"the seat chosen ({self.kind})"
+
+    def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
+        """Not a seat that can be chosen (the seats are public)."""
+        return f"is not a seat that can be chosen here: {self.needed()} can be " \
+               f"{one_of(options)}"
 
 
 PUBLIC_OUTCOMES: dict[str, type[Outcome]] = {
@@ -218,7 +291,8 @@ class ReplayChance(Chance):
             raise ChanceError(f"recorded outcome is {stored.kind!r}, engine asked {kind!r}")
         value = stored.value
         if value not in options:
-            raise ChanceError(f"recorded {kind!r} outcome {value!r} is not possible here")
+            raise ChanceError(f"{shown(value)} (recorded outcome {self._next}) "
+                              f"{request.impossible(options)}")
         return value
 
     def finish(self) -> None:
@@ -232,21 +306,34 @@ class SuppliedChance(Chance):
     """Outcomes entered at a physical table (dice thrown, cards seen), checked as they are used.
 
     A supplied value that is impossible (a card not in the deck, a 7 on a six-sided die) is an
-    ``IllegalAction``; so is running out of supplied values or supplying too many.
+    ``IllegalAction``; so is running out of supplied values or supplying too many. The refusal
+    of an impossible card names the cards it could have been only with ``show_cards`` (for a
+    judge: a seat entering outcomes must not learn what a hidden place holds).
     """
 
-    def __init__(self, supplied: Sequence[Any]) -> None:
+    def __init__(self, supplied: Sequence[Any], *, show_cards: bool = False) -> None:
         super().__init__()
         self._supplied = list(supplied)
         self._next = 0
+        self.show_cards = show_cards
+        self.missing: Outcome | None = None  # the request no supplied outcome was left for
+
+    @property
+    def supplied(self) -> list[Any]:
+        """The outcomes as they were supplied."""
+        return list(self._supplied)
 
     def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
         kind = request.kind
         if self._next >= len(self._supplied):
+            self.missing = request
+            given = len(self._supplied)
+            supplied = ("none was supplied" if not given else
+                        f"only {given} {'was' if given == 1 else 'were'} supplied")
             raise IllegalAction(
                 "outcome_missing",
                 f"This action needs {request.needed()} from the table as outcome "
-                f"{self._next + 1}; only {len(self._supplied)} were supplied.", kind=kind)
+                f"{self._next + 1}; {supplied}.", kind=kind)
         value = self._supplied[self._next]
         self._next += 1
         if isinstance(value, dict):
@@ -254,8 +341,8 @@ class SuppliedChance(Chance):
         if value not in options:
             raise IllegalAction(
                 "outcome_impossible",
-                f"The supplied outcome {self._next}, {value!r}, is not possible for "
-                f"{request.needed()}.", kind=kind)
+                f"{shown(value)} (outcome {self._next}) "
+                f"{request.impossible(options, show_cards=self.show_cards)}.", kind=kind)
         return value
 
     def finish(self) -> None:
@@ -265,6 +352,38 @@ class SuppliedChance(Chance):
                 "outcome_unused",
                 f"{len(self._supplied) - self._next} supplied outcome(s) were not needed "
                 "by this action.")
+
+
+def outcomes_needed(run: Callable[[Chance], object], given: Sequence[Any]) -> int | None:
+    """How many outcomes ``run`` asks for when it is answered with ``given`` first and then
+    with possible values; None where that depends on the values (two ways of answering
+    disagree) or ``run`` fails. For messages only: ``run`` must be pure (a setup)."""
+    counts = set()
+    for backwards in (False, True):
+        chance = _Continued(given, backwards)
+        try:
+            run(chance)
+        except (ActionError, ChanceError):
+            return None
+        counts.add(len(chance.outcomes))
+    return counts.pop() if len(counts) == 1 else None
+
+
+class _Continued(Chance):
+    """The given outcomes while they last and fit, then possible values, cycling through the
+    options forwards or backwards (so that re-rolls of ties end)."""
+
+    def __init__(self, given: Sequence[Any], backwards: bool) -> None:
+        super().__init__()
+        self._given = [v.get("value") if isinstance(v, dict) else v for v in given]
+        self._backwards = backwards
+
+    def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
+        n = len(self.outcomes)
+        if n < len(self._given) and self._given[n] in options:
+            return self._given[n]
+        i = n % len(options)
+        return options[-1 - i if self._backwards else i]
 
 
 class NoChance(Chance):

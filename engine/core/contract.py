@@ -21,7 +21,16 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from engine.core.actions import Action, Adjust, Concede, TurnChange
-from engine.core.chance import Chance, Outcome, OutcomeKind, ProbeChance, outcome_from_data
+from engine.core.chance import (
+    Chance,
+    Outcome,
+    OutcomeKind,
+    ProbeChance,
+    SuppliedChance,
+    outcome_from_data,
+    outcomes_needed,
+    shown,
+)
 from engine.core.copying import copy_state
 from engine.core.data import digest, from_data, to_data
 from engine.core.effects import (
@@ -153,6 +162,53 @@ def _summarise(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+_WHOLE_NUMBER_ERRORS = {"int_type", "int_parsing", "int_from_float", "int_parsing_size"}
+_NUMBER_ERRORS = {"float_type", "float_parsing", "finite_number"}
+_BOUND_ERRORS = {"greater_than", "greater_than_equal", "less_than", "less_than_equal"}
+
+
+def _bounds(metadata: Sequence[Any], ctx: Mapping[str, Any]) -> str:
+    """A field's numeric bounds in words (``from 1 to 1000``, ``at least 1``), from its
+    constraints, else from the error's context."""
+    found = dict(ctx)
+    for constraint in metadata:  # annotated_types.Ge, Gt, Le, Lt
+        for name in ("ge", "gt", "le", "lt"):
+            if getattr(constraint, name, None) is not None:
+                found[name] = getattr(constraint, name)
+    low: Any = found.get("ge", found.get("gt"))
+    high: Any = found.get("le", found.get("lt"))
+    low_open, high_open = "ge" not in found and "gt" in found, "le" not in found and "lt" in found
+    if low is not None and high is not None and not low_open and not high_open:
+        return f" from {low} to {high}"
+    words = [f"{'above' if low_open else 'at least'} {low}" if low is not None else "",
+             f"{'below' if high_open else 'at most'} {high}" if high is not None else ""]
+    return " " + " and ".join(w for w in words if w) if any(words) else ""
+
+
+def _allowed(item: Mapping[str, Any], field_info: Any) -> str:
+    """What a regulation option allows, in plain words, from a pydantic error's type and
+    context (and the option's own constraints); empty where there is no plain way to say it."""
+    kind, ctx = str(item["type"]), item.get("ctx") or {}
+    metadata = getattr(field_info, "metadata", None) or []
+    if kind in ("literal_error", "enum"):
+        return str(ctx.get("expected", ""))
+    if kind in _WHOLE_NUMBER_ERRORS or (kind in _BOUND_ERRORS and
+                                        isinstance(item.get("input"), int)):
+        return "a whole number" + _bounds(metadata, ctx)
+    if kind in _NUMBER_ERRORS or kind in _BOUND_ERRORS:
+        return "a number" + _bounds(metadata, ctx)
+    if kind in ("bool_type", "bool_parsing"):
+        return "true or false"
+    if kind in ("string_type", "string_too_short", "string_too_long"):
+        low, high = ctx.get("min_length"), ctx.get("max_length")
+        if kind == "string_too_short":
+            return f"text of at least {low} character{'' if low == 1 else 's'}"
+        if kind == "string_too_long":
+            return f"text of at most {high} character{'' if high == 1 else 's'}"
+        return "text"
+    return ""
+
+
 class Ruleset(ABC):
     """One game's rules behind the shared contract."""
 
@@ -236,13 +292,45 @@ class Ruleset(ABC):
         organiser chose otherwise."""
         return {**self.options_model.introduced, **options}
 
+    @property
+    def players_text(self) -> str:
+        """The player range in words: ``2 players``, ``2 to 6 players``."""
+        low, high = self.min_players, self.max_players
+        if low == high:
+            return f"{low} player{'' if low == 1 else 's'}"
+        return f"{low} to {high} players"
+
+    def option_names(self) -> list[str]:
+        """The regulation options of this game: its own first, then those every game has, each
+        group in the order it is declared."""
+        common = list(Options.model_fields)
+        own = [name for name in self.options_model.model_fields if name not in common]
+        return own + [name for name in common if name in self.options_model.model_fields]
+
     def parse_options(self, data: Mapping[str, Any]) -> Options:
-        """Validate regulation options, or raise SetupError naming the bad option."""
+        """Validate regulation options, or raise SetupError (``bad_option``) naming the bad
+        option and saying what it allows, in a sentence a player understands."""
         try:
             return self.options_model.model_validate(dict(data))
         except ValidationError as exc:
-            message = f"Invalid regulation option: {_summarise(exc)}"
+            message = " ".join(dict.fromkeys(self._option_problem(item)
+                                             for item in exc.errors()[:3]))
             raise SetupError("bad_option", message) from None
+
+    def _option_problem(self, item: Mapping[str, Any]) -> str:
+        """One sentence for one pydantic error about the regulation options."""
+        loc = item.get("loc") or ()
+        name = str(loc[0]) if loc else ""
+        if item["type"] == "extra_forbidden":
+            return (f"Unknown regulation option {name!r} for {self.title}; the options are: "
+                    f"{', '.join(self.option_names())}.")
+        allowed = _allowed(item, self.options_model.model_fields.get(name))
+        if name and allowed:
+            value = item.get("input")
+            given = repr(value) if isinstance(value, str) else shown(value)
+            return f"Regulation option {name!r} must be {allowed}, not {given}."
+        where = ".".join(str(p) for p in loc)
+        return f"Invalid regulation option{f' {where!r}' if where else 's'}: {item['msg']}."
 
     def parse_card(self, data: Mapping[str, Any]) -> Any:
         """Validate one card definition of this game."""
@@ -257,14 +345,22 @@ class Ruleset(ABC):
         """The state after setup (shuffles, opening hands, first player), all chance recorded."""
         n = len(config.players)
         if not self.min_players <= n <= self.max_players:
-            raise SetupError("player_count", f"{self.title} is played by {self.min_players}"
-                             f"-{self.max_players} players, not {n}.")
+            raise SetupError("player_count", f"{self.title} is played by {self.players_text}, "
+                             f"not {n}.")
         if len(config.decks) != n:
             raise SetupError("deck_count", f"{n} players need {n} decks, got {len(config.decks)}.")
         options = self.parse_options(config.options)
         cards = {cid: self.parse_card({**c, "id": cid}) for cid, c in config.cards.items()}
         self._check_table(config.decks, cards, options)
-        return self._setup(config, options, cards, chance)
+        try:
+            return self._setup(config, options, cards, chance)
+        except IllegalAction as exc:
+            if exc.reason != "outcome_missing" or not isinstance(chance, SuppliedChance):
+                raise
+            given = chance.supplied
+            needed = outcomes_needed(lambda c: self._setup(config, options, cards, c), given)
+            raise IllegalAction("outcome_missing", _setup_short(chance.missing, given, needed),
+                                **exc.details) from None
 
     def check_table(self, decks: Sequence[Mapping[str, int]],
                     cards: Mapping[str, Mapping[str, Any]], options: Mapping[str, Any]) -> None:
@@ -636,6 +732,18 @@ class Ruleset(ABC):
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
                   before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
         """A transcript line for a game action."""
+
+
+def _setup_short(missing: Outcome | None, given: Sequence[Any], needed: int | None) -> str:
+    """The refusal of a setup given too few chance outcomes: which one is missing, how many
+    were given and, where it does not depend on their values, how many are needed."""
+    what = f", {missing.needed()}," if missing is not None else ""
+    n = len(given)
+    count = "none was given" if not n else f"{n} {'was' if n == 1 else 'were'} given"
+    if needed is not None:
+        count += f" and {needed} {'is' if needed == 1 else 'are'} needed"
+    return (f"Setup needs more chance outcomes than were given: outcome {n + 1}{what} is "
+            f"missing; {count}.")
 
 
 def _without_empty_late_fields(state: GameState) -> dict[str, Any]:

@@ -75,3 +75,23 @@ def test_the_command_line_records_a_physical_table(tmp_path: Path) -> None:
     forgot = CliRunner().invoke(main, ["--db", db, "match", "act", match_id,
                                        json.dumps({"type": "end_turn", "seat": 1})])
     assert forgot.exit_code == 2 and "outcome_missing" in forgot.output
+
+
+def test_an_impossible_card_names_the_deck_to_a_judge_only(memory_kiroku: Kiroku) -> None:
+    """A card that is not in the deck it would be drawn from is refused saying so; a judge
+    is told which cards it could have been, a seat (who must not learn another's deck) not."""
+    match_id = _table_match(memory_kiroku)
+    judge = {"id": "j", "name": "Jo", "role": "judge"}
+    seat = {"id": "s", "name": "A", "role": "seat"}
+    absent = "WGS-001" if "WGS-001" not in sample_decks("worldgainer")[DECKS[1]].cards \
+        else next(c for c in sample_card_set("worldgainer").cards
+                  if c not in sample_decks("worldgainer")[DECKS[1]].cards)
+    said = {}
+    for who, by in (("judge", judge), ("seat", seat)):
+        with pytest.raises(IllegalAction) as refused:
+            memory_kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by=by,
+                                 outcomes=[absent])
+        said[who] = refused.value.message
+    assert f"{absent} (outcome 1) is not in seat 2's deck" in said["judge"]
+    assert "can be one of" in said["judge"] and "can be one of" not in said["seat"]
+    assert f"{absent} (outcome 1) is not in seat 2's deck" in said["seat"]

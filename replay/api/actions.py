@@ -3,8 +3,7 @@ legal actions. Who may do what is decided before the rules see the request (repl
 
 from __future__ import annotations
 
-from typing import Annotated
-from uuid import UUID
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
@@ -14,7 +13,8 @@ from engine.core.errors import ActionError
 from engine.registry import get_game
 from replay import access
 from replay.api.limits import Plain
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.shapes import ActionRecorded, ActionsUndone
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["recording"])
 
@@ -46,8 +46,8 @@ class UndoCreate(BaseModel):
     expected_version: int | None = Field(default=None, ge=0, le=2**53)
 
 
-@router.post("/matches/{match_id}/actions", status_code=201)
-def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.post("/matches/{match_id}/actions", status_code=201, response_model=ActionRecorded)
+def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                   body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
     match = kiroku.recorder.get_match(match_id)
@@ -61,8 +61,10 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
                              "receipt": done.receipt}, 201)
 
 
-@router.post("/matches/{match_id}/undo", status_code=201)
-def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.post("/matches/{match_id}/undo", status_code=201, response_model=ActionsUndone,
+             responses={200: {"model": ActionsUndone,
+                              "description": "The match already stood at to_position"}})
+def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
          body: UndoCreate) -> Response:
     """Void actions by appending ActionsUndone (judges and organisers): 201 when something was
     undone, 200 when the match already stood at ``to_position``."""
@@ -78,8 +80,8 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
                    201 if done.version != before else 200)
 
 
-@router.get("/matches/{match_id}/legal")
-def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.get("/matches/{match_id}/legal", response_model=list[dict[str, Any]])
+def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
           seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
                                             "seat; a seat's credential lists its own.")]
           = None) -> Response:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.identity import NAME_LIMIT, Role
 from replay import access
+from replay.api.shapes import CallerOut, CredentialIssued, CredentialOut, CredentialRevoked
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["credentials"])
@@ -33,7 +34,7 @@ class Revocation(BaseModel):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-@router.get("/me")
+@router.get("/me", response_model=CallerOut)
 def whoami(request: Request, caller: CallerDep) -> Response:
     """The caller behind the request's credential (a spectator without one)."""
     if caller is None:
@@ -44,7 +45,7 @@ def whoami(request: Request, caller: CallerDep) -> Response:
                              "seat": caller.seat})
 
 
-@router.post("/credentials", status_code=201)
+@router.post("/credentials", status_code=201, response_model=CredentialIssued)
 def issue(request: Request, kiroku: KirokuDep, caller: CallerDep,
           body: CredentialCreate) -> Response:
     """Issue a judge's or an organiser's credential; its token is shown this once."""
@@ -56,7 +57,7 @@ def issue(request: Request, kiroku: KirokuDep, caller: CallerDep,
                              "token": token}, 201)
 
 
-@router.get("/credentials")
+@router.get("/credentials", response_model=list[CredentialOut])
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep) -> Response:
     """Every credential ever issued (never a token: only hashes are kept)."""
     access.organiser(caller, "Listing credentials")
@@ -66,7 +67,7 @@ def listing(request: Request, kiroku: KirokuDep, caller: CallerDep) -> Response:
          "revoked": kiroku.credentials.is_revoked(i)} for i in kiroku.credentials.issued()])
 
 
-@router.post("/credentials/{credential_id}/revoke")
+@router.post("/credentials/{credential_id}/revoke", response_model=CredentialRevoked)
 def revoke(request: Request, kiroku: KirokuDep, caller: CallerDep, credential_id: UUID,
            body: Revocation) -> Response:
     """Revoke a credential: its token stops working at once."""

@@ -15,7 +15,7 @@ from replay import access
 from replay import disputes as hearing
 from replay.api.limits import Plain
 from replay.api.shapes import DisputeOut, DisputeRead
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["disputes"])
 
@@ -72,7 +72,7 @@ def _remedy(remedy: Remedy) -> dict[str, Any]:
 
 
 @router.post("/matches/{match_id}/disputes", status_code=201, response_model=DisputeOut)
-def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                  body: DisputeOpen) -> Response:
     """Call a judge about a position of the match (a seat of it, or a judge)."""
     by = access.signed_in(caller, "Opening a dispute")
@@ -81,7 +81,8 @@ def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_i
 
 
 @router.get("/matches/{match_id}/disputes", response_model=list[DisputeOut])
-def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
+            match_id: MatchId) -> Response:
     """The match's disputes, for its seats and judges."""
     return respond(request, hearing.listing(kiroku, caller, match_id))
 

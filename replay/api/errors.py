@@ -33,8 +33,12 @@ class ErrorBody(BaseModel):
 
     code: str = Field(description="unauthenticated, forbidden, illegal_action, "
                       "malformed_action, malformed_request, setup_error, bad_request, "
-                      "match_not_found, concurrent_append, import_rejected, bad_position, "
-                      "credential_refused")
+                      "not_found, method_not_allowed, match_not_found, game_not_found, "
+                      "tournament_not_found, dispute_not_found, variation_not_found, "
+                      "annotation_not_found, concurrent_append, match_paused, "
+                      "import_rejected, bad_position, credential_refused, "
+                      "tournament_refused, dispute_refused, variation_refused, "
+                      "annotation_refused, payload_too_large, corrupt_record")
     reason: str = Field(description="The rule's reason code (e.g. 'priority', 'deck_too_small') "
                         "or, for 403, what was refused (e.g. 'not_your_seat').")
     message: str
@@ -47,8 +51,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorBody, "description": "More than the credential may see or do (another "
                                              "seat, a judge's task, a spectator of a match that "
                                              "refuses or delays spectators)"},
-    404: {"model": ErrorBody, "description": "Unknown match, game, tournament, "
-                                                  "dispute, annotation or variation"},
+    404: {"model": ErrorBody, "description": "Unknown match, game, tournament, dispute, "
+                                             "annotation or variation; a match or tournament "
+                                             "id prefix that names none or several (listed)"},
     409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
@@ -79,8 +84,9 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     if isinstance(exc, SetupError):
         return 422, "setup_error", exc.reason
     if isinstance(exc, ActionError):
-        status = 404 if exc.reason == "unknown_game" else 422
-        return status, "bad_request", exc.reason
+        if exc.reason == "unknown_game":  # the engine's message names the known games
+            return 404, "game_not_found", "game_not_found"
+        return 422, "bad_request", exc.reason
     raise exc
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from engine.registry import games, get_game
 from ledger.keys import key_id
+from replay.api.shapes import GameOut, SigningKey
 from replay.api.wire import KirokuDep, respond
 
 router = APIRouter(tags=["games"])
 
 
-@router.get("/games")
+@router.get("/games", response_model=list[GameOut])
 def list_games(request: Request) -> Response:
     """The registered games."""
     return respond(request, [{"id": g.game_id, "title": g.title, "version": g.version,
@@ -20,14 +23,15 @@ def list_games(request: Request) -> Response:
                               "actions": g.action_types()} for g in games()])
 
 
-@router.get("/.well-known/kiroku-keys", tags=["audit"])
+@router.get("/.well-known/kiroku-keys", tags=["audit"], response_model=SigningKey)
 def keys(request: Request, kiroku: KirokuDep) -> Response:
     """The public key that signs this deployment's receipts and exports."""
     key = kiroku.recorder.keyring.public_key
     return respond(request, {"algorithm": "Ed25519", "public_key": key, "key_id": key_id(key)})
 
 
-@router.get("/games/{game}/actions")
+@router.get("/games/{game}/actions", response_model=dict[str, Any])
 def action_schema(request: Request, game: str) -> Response:
-    """JSON schema of the game's actions."""
+    """JSON schema of the game's actions; 404 ``game_not_found`` (naming the known games) for
+    an unknown game."""
     return respond(request, get_game(game).action_schema())

@@ -8,12 +8,15 @@ from fastapi import APIRouter, Body, Request
 from fastapi.responses import Response
 
 from replay import access
+from replay.api.shapes import MatchImported
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["matches"])
 
 
-@router.post("/matches/import", status_code=201)
+@router.post("/matches/import", status_code=201, response_model=MatchImported,
+             responses={200: {"model": MatchImported,
+                              "description": "Exactly this match is already here"}})
 def import_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                  data: Annotated[bytes, Body(media_type="application/octet-stream")]
                  ) -> Response:

@@ -17,8 +17,8 @@ from ledger.errors import Forbidden
 from ledger.identity import NAME_LIMIT
 from replay import access
 from replay.api.limits import Plain
-from replay.api.shapes import MatchListed
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.shapes import MatchCreated, MatchListed, MatchSummary, Receipt, SeatCredential
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["matches"])
 
@@ -46,7 +46,7 @@ class MatchCreate(BaseModel):
                                   "of such a match may enter their own outcomes later.")
 
 
-@router.post("/matches", status_code=201)
+@router.post("/matches", status_code=201, response_model=MatchCreated)
 def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                  body: MatchCreate) -> Response:
     """Create a match (decks checked first). The answer's ``seats`` hold each seat's
@@ -71,22 +71,26 @@ def list_matches(request: Request, kiroku: KirokuDep,
                      "A part of a player's name."))] = None,
                  tournament: UUID | None = None,
                  round: Annotated[int | None, Query(ge=1, le=1000)] = None,
-                 table: Annotated[int | None, Query(ge=1, le=10_000)] = None) -> Response:
+                 table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
+                 simulated: Annotated[bool, Query(description=(
+                     "List the simulated matches (random playouts) instead."))] = False
+                 ) -> Response:
     """Every match, oldest first, with its tournament, round and table; filtered by game,
-    player, tournament, round and table."""
+    player, tournament, round and table. Simulated matches are listed apart."""
     return respond(request, kiroku.find_matches(game=game, player=player,
                                                 tournament=tournament, round_number=round,
-                                                table=table))
+                                                table=table, simulated=simulated))
 
 
-@router.get("/matches/{match_id}")
-def get_match(request: Request, kiroku: KirokuDep, match_id: UUID) -> Response:
+@router.get("/matches/{match_id}", response_model=MatchSummary)
+def get_match(request: Request, kiroku: KirokuDep, match_id: MatchId) -> Response:
     """A match's summary: players, options, version, positions, result, seed commitment."""
     return respond(request, kiroku.summary(match_id))
 
 
-@router.get("/matches/{match_id}/receipt")
-def receipt(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+@router.get("/matches/{match_id}/receipt", response_model=Receipt)
+def receipt(request: Request, kiroku: KirokuDep, caller: CallerDep,
+            match_id: MatchId) -> Response:
     """A signed receipt for the match's head as it stands, for its seats and judges to keep:
     ``kiroku audit verify --receipts`` later proves no event up to it was removed or changed.
     """
@@ -96,8 +100,9 @@ def receipt(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UU
     return respond(request, kiroku.recorder.receipt(match_id))
 
 
-@router.post("/matches/{match_id}/seats/{seat}/credential", status_code=201)
-def reissue_seat(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.post("/matches/{match_id}/seats/{seat}/credential", status_code=201,
+             response_model=SeatCredential)
+def reissue_seat(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                  seat: Annotated[int, Path(ge=1, le=64)]) -> Response:
     """A new credential for a seat (a lost or shared device); its earlier ones stop working."""
     by = access.staff(caller, "Reissuing a seat's credential")

@@ -14,7 +14,7 @@ from ledger.annotations import SYMBOLS, TEXT_LIMIT
 from replay import access
 from replay import annotations as annotating
 from replay.api.shapes import AnnotationEvent, AnnotationOut
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["annotations"])
 
@@ -52,7 +52,7 @@ class Withdrawal(BaseModel):
 
 
 @router.post("/matches/{match_id}/annotations", status_code=201, response_model=AnnotationOut)
-def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
         body: AnnotationCreate) -> Response:
     """Annotate a position of the match, as the caller's credential."""
     author = access.signed_in(caller, "Annotating")
@@ -62,7 +62,8 @@ def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
 
 
 @router.get("/matches/{match_id}/annotations", response_model=list[AnnotationOut])
-def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
+            match_id: MatchId) -> Response:
     """The match's annotations the caller may read, oldest first."""
     return respond(request, annotating.listing(kiroku, caller, match_id))
 

@@ -1,12 +1,14 @@
-"""The response bodies of annotations, variations and disputes, for the OpenAPI document (the
-routes answer through ``wire.respond``, JSON or msgpack; the HTTP tests validate real answers
-against these models, which forbid unknown fields, so the document cannot drift)."""
+"""The response body of every JSON route, for the OpenAPI document (the routes answer through
+``wire.respond``, JSON or msgpack; the HTTP tests validate real answers against these models,
+which forbid unknown fields, so the document cannot drift). What a game alone decides (a
+position's ``state``, a record's fields, a match's ``options``, an action) stays a free-form
+object."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Shape(BaseModel):
@@ -272,6 +274,7 @@ class MatchListed(_Shape):
     created_at: str
     result: dict[str, Any] | None
     tournament: dict[str, Any] | None
+    simulated: bool = False
 
 
 class TournamentDispute(DisputeOut):
@@ -279,3 +282,205 @@ class TournamentDispute(DisputeOut):
 
     round: int
     table: int
+
+
+class GameOut(_Shape):
+    """A registered game."""
+
+    id: str
+    title: str
+    version: str
+    players: list[int] = Field(description="The fewest and the most players.")
+    actions: list[str] = Field(description="Its action types, game actions first.")
+
+
+class SigningKey(_Shape):
+    """The public key that signs this deployment's receipts and exports."""
+
+    algorithm: Literal["Ed25519"]
+    public_key: str
+    key_id: str
+
+
+class CallerOut(_Shape):
+    """Who the caller is: ``{"role": "spectator"}`` alone without a credential."""
+
+    role: Literal["spectator", "organiser", "judge", "seat", "player"]
+    credential_id: str | None = None
+    name: str | None = None
+    match_id: str | None = None
+    seat: int | None = None
+
+
+class CredentialOut(_Shape):
+    """A credential ever issued (never its token)."""
+
+    credential_id: str
+    role: Literal["organiser", "judge", "seat", "player"]
+    name: str
+    match_id: str | None
+    seat: int | None
+    revoked: bool
+
+
+class CredentialIssued(_Shape):
+    """A judge's or organiser's new credential, its token shown this once."""
+
+    credential_id: str
+    role: Literal["judge", "organiser"]
+    name: str
+    token: str
+
+
+class CredentialRevoked(_Shape):
+    """A revoked credential."""
+
+    credential_id: str
+    revoked: bool
+
+
+class Receipt(_Shape):
+    """A signed receipt for the event ``head`` at ``version`` of a match."""
+
+    format: str
+    match_id: str
+    version: int
+    head: str
+    signed_at: str
+    key_id: str
+    signature: str
+
+
+class MatchSummary(_Shape):
+    """What anyone may know about a match without seeing a position."""
+
+    match_id: str
+    game: str
+    ruleset_version: str
+    players: list[str]
+    options: dict[str, Any]
+    version: int
+    positions: int
+    created_at: str
+    created_by: str | dict[str, Any] = Field(description="The credential's id, name and role; a "
+                                             "name alone for a match made by the operator.")
+    replay_policy: Literal["open", "closed"]
+    commitment: str
+    seed: str | None = Field(description="Revealed once the match is over.")
+    result: dict[str, Any] | None
+    active: int | None
+    turn: int | None
+    to_act: list[int]
+    scores: dict[str, int] = Field(default_factory=dict, description="The game's own running "
+                                   "score by seat, where it keeps one.")
+    tournament: dict[str, Any] | None = Field(description="Its tournament, round and table.")
+
+
+class MatchCreated(MatchSummary):
+    """A new match, with each seat's credential (shown this once) and a receipt."""
+
+    seats: list[SeatCredential]
+    receipt: Receipt
+
+
+class MatchImported(MatchSummary):
+    """An imported match: ``stored`` false when exactly this match was already here."""
+
+    stored: bool
+
+
+class ActionRecorded(_Shape):
+    """A recorded action: the match's new version, the position's digest, a receipt."""
+
+    match_id: str
+    version: int
+    seq: int
+    digest: str
+    result: dict[str, Any] | None
+    receipt: Receipt
+
+
+class ActionsUndone(_Shape):
+    """The match after an undo."""
+
+    match_id: str
+    version: int
+    digest: str
+    receipt: Receipt
+
+
+class PositionOut(_Shape):
+    """A position as the viewer sees it (``state`` is the game's own)."""
+
+    match_id: str
+    game: str
+    position: int
+    positions: int
+    version: int
+    digest: str
+    viewer: str
+    state: dict[str, Any]
+
+
+class EventRecord(BaseModel):
+    """One event of a match as a record, filtered for the viewer (its other fields depend on
+    the event)."""
+
+    model_config = ConfigDict(extra="allow")
+    event: str
+    match_id: str
+    version: int
+    recorded_by: str | dict[str, Any] = Field(description="The credential's id, name and "
+                                              "role; a name alone for the service's own events "
+                                              "and the operator's.")
+    recorded_at: str
+    prev_hash: str
+    hash: str
+
+
+class TranscriptOut(_Shape):
+    """A match's transcript, one line per event."""
+
+    match_id: str
+    lines: list[str]
+
+
+class AuditFailure(_Shape):
+    """The first thing that failed the audit."""
+
+    version: Any = Field(description="The event's version (a receipt's, as it was given).")
+    event: str | None
+    reason: str
+    message: str
+
+
+class BesideFinding(_Shape):
+    """A variation, dispute or annotation that failed its audit."""
+
+    stream: str
+    id: str
+    reason: str
+    message: str
+
+
+class BesideAudit(_Shape):
+    """The audit of a match's variations, disputes and annotations."""
+
+    ok: bool
+    variations: int
+    disputes: int
+    annotations: int
+    failures: list[BesideFinding]
+
+
+class AuditOut(_Shape):
+    """An audit report: versions and reasons, never a hidden value (``beside`` for judges)."""
+
+    match_id: str
+    ok: bool
+    events: int
+    actions: int
+    failure: AuditFailure | None
+    notes: list[str]
+    drift: dict[str, Any] | None
+    beside: BesideAudit | None = None

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from typing import Annotated
-from uuid import UUID
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import PlainTextResponse, Response
@@ -13,13 +12,13 @@ from ledger.errors import ImportRejected
 from replay import access
 from replay import study as studies
 from replay.api.shapes import StudyImported
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["annotations"])
 
 
 @router.get("/matches/{match_id}/study", response_class=PlainTextResponse)
-def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> PlainTextResponse:
+def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId) -> PlainTextResponse:
     """The match as a study (text): each live action, with the annotations and variations the
     caller may read."""
     return PlainTextResponse(studies.export_study(kiroku, caller, match_id))

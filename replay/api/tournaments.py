@@ -26,7 +26,7 @@ from replay.api.shapes import (
     TournamentDispute,
     TournamentOut,
 )
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.wire import CallerDep, KirokuDep, TournamentId, respond
 from replay.pairings import Pairing
 
 router = APIRouter(tags=["tournaments"])
@@ -37,6 +37,13 @@ Decklist = dict[Annotated[str, Field(max_length=120)],
                 Annotated[int, Field(ge=1, le=MAX_DECK_CARDS)]]
 RoundNumber = Annotated[int, Path(ge=1, le=1000)]
 CSV = "text/csv"
+CSV_CONTENT = {CSV: {"schema": {"type": "string"}}}
+
+
+class CSVResponse(PlainTextResponse):
+    """A CSV document."""
+
+    media_type = CSV
 
 
 class TournamentCreate(BaseModel):
@@ -143,13 +150,13 @@ def listing(request: Request, kiroku: KirokuDep,
 
 
 @router.get("/tournaments/{tournament_id}", response_model=TournamentOut)
-def read(request: Request, kiroku: KirokuDep, tournament_id: UUID) -> Response:
+def read(request: Request, kiroku: KirokuDep, tournament_id: TournamentId) -> Response:
     """A tournament."""
     return respond(request, events.read(kiroku, tournament_id))
 
 
 @router.post("/tournaments/{tournament_id}/staff", response_model=TournamentOut)
-def staff(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def staff(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
           body: Staff) -> Response:
     """Name the judges and the head judge (organisers)."""
     return respond(request, events.change_staff(kiroku, caller, tournament_id, body.judges,
@@ -157,7 +164,7 @@ def staff(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id:
 
 
 @router.post("/tournaments/{tournament_id}/deadline", response_model=TournamentOut)
-def deadline(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def deadline(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
              body: Deadline) -> Response:
     """Set when the decklists lock (organisers, before the lock)."""
     return respond(request, events.set_deadline(kiroku, caller, tournament_id, body.deadline))
@@ -165,21 +172,21 @@ def deadline(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_
 
 @router.post("/tournaments/{tournament_id}/lock", response_model=TournamentOut)
 def lock(request: Request, kiroku: KirokuDep, caller: CallerDep,
-         tournament_id: UUID) -> Response:
+         tournament_id: TournamentId) -> Response:
     """Lock every decklist now (organisers)."""
     return respond(request, events.lock(kiroku, caller, tournament_id))
 
 
 @router.post("/tournaments/{tournament_id}/finish", response_model=TournamentOut)
 def finish(request: Request, kiroku: KirokuDep, caller: CallerDep,
-           tournament_id: UUID) -> Response:
+           tournament_id: TournamentId) -> Response:
     """Finish the tournament: every decklist becomes public (organisers)."""
     return respond(request, events.finish(kiroku, caller, tournament_id))
 
 
 @router.post("/tournaments/{tournament_id}/players", status_code=201,
              response_model=PlayerRegisteredOut)
-def register(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def register(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
              body: Registration) -> Response:
     """Register a player (organisers); the answer's ``token`` is the player's credential,
     shown this once."""
@@ -188,7 +195,7 @@ def register(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_
 
 
 @router.get("/tournaments/{tournament_id}/players", response_model=list[PlayerOut])
-def players(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+def players(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
             name: Annotated[str | None, Query(max_length=80)] = None) -> Response:
     """The registered players, filtered by a part of the name or an external id."""
     return respond(request, events.players(kiroku, tournament_id, name))
@@ -197,7 +204,7 @@ def players(request: Request, kiroku: KirokuDep, tournament_id: UUID,
 @router.put("/tournaments/{tournament_id}/players/{player}/decklist",
             response_model=DecklistOut)
 def submit_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
-                    tournament_id: UUID, player: Annotated[str, Path(max_length=80)],
+                    tournament_id: TournamentId, player: Annotated[str, Path(max_length=80)],
                     body: DecklistIn) -> Response:
     """Submit a decklist, checked now (the player, or an organiser; until the lock)."""
     return respond(request, events.submit_decklist(kiroku, caller, tournament_id, player,
@@ -206,7 +213,7 @@ def submit_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
 
 @router.get("/tournaments/{tournament_id}/players/{player}/decklist",
             response_model=DecklistOut)
-def decklist(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def decklist(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
              player: Annotated[str, Path(max_length=80)]) -> Response:
     """A player's decklist, for the readers the decklist policy allows."""
     return respond(request, events.decklist(kiroku, caller, tournament_id, player))
@@ -215,7 +222,7 @@ def decklist(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_
 @router.post("/tournaments/{tournament_id}/players/{player}/decklist/amend",
              response_model=DecklistOut)
 def amend_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
-                   tournament_id: UUID, player: Annotated[str, Path(max_length=80)],
+                   tournament_id: TournamentId, player: Annotated[str, Path(max_length=80)],
                    body: Amendment) -> Response:
     """Amend a locked decklist, with the reason (the tournament's judges, organisers)."""
     return respond(request, events.amend_decklist(kiroku, caller, tournament_id, player,
@@ -223,7 +230,7 @@ def amend_decklist(request: Request, kiroku: KirokuDep, caller: CallerDep,
 
 
 @router.post("/tournaments/{tournament_id}/rounds", status_code=201, response_model=RoundOut)
-def pair(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def pair(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
          body: Pairings) -> Response:
     """Pair the next round (organisers): creates its matches with the registered decks; each
     table's ``seats`` hold the seat credentials, shown this once."""
@@ -234,7 +241,7 @@ def pair(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: 
 
 @router.post("/tournaments/{tournament_id}/rounds/csv", status_code=201,
              response_model=RoundOut)
-def pair_csv(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def pair_csv(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
              data: Annotated[bytes, Body(media_type=CSV)]) -> Response:
     """Pair the next round from a pairing program's CSV export: a header with a ``Table``
     column and player columns (``Player 1``, ``Player 2``... or ``Player``, ``Opponent``),
@@ -248,7 +255,7 @@ def pair_csv(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{round_number}", response_model=RoundOut)
-def round_view(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+def round_view(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
                round_number: RoundNumber) -> Response:
     """A round at a glance: each table's players, match, status and result, and the byes."""
     return respond(request, events.round_view(kiroku, tournament_id, round_number))
@@ -256,9 +263,9 @@ def round_view(request: Request, kiroku: KirokuDep, tournament_id: UUID,
 
 @router.post("/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/result",
              response_model=RoundOut)
-def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
-                 round_number: RoundNumber, table: Annotated[int, Path(ge=1, le=10_000)],
-                 body: ResultIn) -> Response:
+def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                 tournament_id: TournamentId, round_number: RoundNumber,
+                 table: Annotated[int, Path(ge=1, le=10_000)], body: ResultIn) -> Response:
     """Enter the result of a table whose match has none, with the reason (the tournament's
     judges, organisers)."""
     return respond(request, events.enter_result(kiroku, caller, tournament_id, round_number,
@@ -266,7 +273,7 @@ def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep, tournam
 
 
 @router.get("/tournaments/{tournament_id}/disputes", response_model=list[TournamentDispute])
-def disputes(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: UUID,
+def disputes(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
              round: Annotated[int | None, Query(ge=1, le=1000)] = None,
              table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
              status: Literal["open", "ruled", "appealed", "final"] | None = None) -> Response:
@@ -277,20 +284,19 @@ def disputes(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_
 
 
 @router.get("/tournaments/{tournament_id}/standings", response_model=StandingsOut,
-            responses={200: {"content": {CSV: {}}}})
-def standings(request: Request, kiroku: KirokuDep, tournament_id: UUID,
+            responses={200: {"content": CSV_CONTENT}})
+def standings(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
               through: Annotated[int | None, Query(ge=1, le=1000)] = None,
               format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response:
     """The standings (through a round, or all so far); ``format=csv`` for the wall and the
     pairing program."""
     if format == "csv":
-        return PlainTextResponse(events.standings_csv(kiroku, tournament_id, through),
-                                 media_type=CSV)
+        return CSVResponse(events.standings_csv(kiroku, tournament_id, through))
     return respond(request, events.standings_of(kiroku, tournament_id, through))
 
 
-@router.get("/tournaments/{tournament_id}/results.csv", response_class=PlainTextResponse,
-            responses={200: {"content": {CSV: {}}}})
-def results(kiroku: KirokuDep, tournament_id: UUID) -> Response:
+@router.get("/tournaments/{tournament_id}/results.csv", response_class=CSVResponse,
+            responses={200: {"content": CSV_CONTENT}})
+def results(kiroku: KirokuDep, tournament_id: TournamentId) -> Response:
     """Every result so far, one row per player per round, as CSV for the pairing program."""
-    return PlainTextResponse(events.results_csv_of(kiroku, tournament_id), media_type=CSV)
+    return CSVResponse(events.results_csv_of(kiroku, tournament_id))

@@ -14,7 +14,7 @@ from replay import access
 from replay import variations as lines
 from replay.api.limits import Plain
 from replay.api.shapes import VariationOut, VariationRead
-from replay.api.wire import CallerDep, KirokuDep, respond
+from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["variations"])
 
@@ -49,7 +49,7 @@ class TakeBack(BaseModel):
 
 @router.post("/matches/{match_id}/variations", status_code=201,
              response_model=VariationOut)
-def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
           body: VariationStart) -> Response:
     """Branch a what-if line (judges always; anyone once the match is open to all)."""
     author = access.signed_in(caller, "Branching a variation")
@@ -58,7 +58,8 @@ def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID
 
 
 @router.get("/matches/{match_id}/variations", response_model=list[VariationOut])
-def listing(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
+            match_id: MatchId) -> Response:
     """The match's variations the caller may read."""
     return respond(request, lines.listing(kiroku, caller, match_id))
 

@@ -4,7 +4,6 @@ caller's credential allows (replay.access.viewer_for): the one per-viewer filter
 from __future__ import annotations
 
 from typing import Annotated
-from uuid import UUID
 
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
@@ -12,13 +11,15 @@ from fastapi.responses import Response
 from replay import access, beside
 from replay import study as studies
 from replay.api.limits import Plain
-from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, respond
+from replay.api.shapes import AuditOut, EventRecord, PositionOut, TranscriptOut
+from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["replay"])
+JSONL = "application/x-ndjson"
 
 
-@router.get("/matches/{match_id}/state")
-def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.get("/matches/{match_id}/state", response_model=PositionOut)
+def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
           viewer: AskedViewer,
           at: Annotated[int | None, Query(ge=0, description="Position; now if omitted")]
           = None) -> Response:
@@ -27,15 +28,15 @@ def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID
                                         access.viewer_for(caller, match_id, viewer)))
 
 
-@router.get("/matches/{match_id}/events")
-def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.get("/matches/{match_id}/events", response_model=list[EventRecord])
+def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
            viewer: AskedViewer) -> Response:
     """Every event, filtered for the caller."""
     return respond(request, kiroku.records(match_id, access.viewer_for(caller, match_id, viewer)))
 
 
-@router.get("/matches/{match_id}/transcript")
-def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID,
+@router.get("/matches/{match_id}/transcript", response_model=TranscriptOut)
+def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                viewer: AskedViewer,
                annotated: Annotated[bool, Query(description="With the annotations and "
                                                 "disputes the caller may read")] = False
@@ -49,8 +50,9 @@ def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id:
     return respond(request, {"match_id": str(match_id), "lines": lines})
 
 
-@router.get("/matches/{match_id}/audit")
-def audit(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID) -> Response:
+@router.get("/matches/{match_id}/audit", response_model=AuditOut)
+def audit(request: Request, kiroku: KirokuDep, caller: CallerDep,
+          match_id: MatchId) -> Response:
     """Recompute the hash chain and every digest; name the first failing event. Anyone may
     ask: the report names versions and reasons, never a hidden value. Judges also get
     ``beside``: the audit of the match's variations, disputes and annotations."""
@@ -60,8 +62,8 @@ def audit(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: UUID
     return respond(request, report)
 
 
-@router.post("/matches/{match_id}/audit")
-def audit_with_receipts(request: Request, kiroku: KirokuDep, match_id: UUID,
+@router.post("/matches/{match_id}/audit", response_model=AuditOut)
+def audit_with_receipts(request: Request, kiroku: KirokuDep, match_id: MatchId,
                         receipts: Annotated[list[dict[str, Plain]],
                                             Body(max_length=10_000)]) -> Response:
     """The audit, and the stored match held against signed receipts its seats or judges kept
@@ -69,11 +71,15 @@ def audit_with_receipts(request: Request, kiroku: KirokuDep, match_id: UUID,
     return respond(request, kiroku.audit(match_id, receipts).to_dict())
 
 
-@router.get("/matches/{match_id}/export")
-def export(kiroku: KirokuDep, caller: CallerDep, match_id: UUID, viewer: AskedViewer,
+@router.get("/matches/{match_id}/export", response_class=Response, responses={200: {
+    "description": "The export: a msgpack document, or JSON lines (the header first)",
+    "content": {MSGPACK: {"schema": {"type": "string", "format": "binary"}},
+                JSONL: {"schema": {"type": "string"}}}}})
+def export(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId, viewer: AskedViewer,
            format: Annotated[str, Query(pattern="^(msgpack|jsonl)$")] = "msgpack") -> Response:
-    """The whole match as a msgpack document or JSON lines, as the caller sees it (only a
-    judge's export can be imported again)."""
-    media = MSGPACK if format == "msgpack" else "application/x-ndjson"
+    """The whole match as a msgpack document or JSON lines, as the caller sees it: without
+    ``viewer``, as the credential sees it (a judge's or organiser's is the judge's view, a
+    seat's its seat's, none a spectator's); only a judge's export can be imported again."""
+    media = MSGPACK if format == "msgpack" else JSONL
     seen_as = access.viewer_for(caller, match_id, viewer)
     return Response(kiroku.export(match_id, format, seen_as), media_type=media)

@@ -1,17 +1,23 @@
-"""What every route shares: the service, the caller behind the request, the answer's format."""
+"""What every route shares: the service, the caller behind the request, the answer's format,
+and the ids in a path (a match's or a tournament's: the whole id or a unique prefix, as on the
+command line)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
+from uuid import UUID
 
 import msgpack
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Path, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from engine.core.viewer import Viewer
+from ledger.errors import MatchNotFound
 from ledger.identity import Identity, Unauthenticated
+from ledger.tournaments import TournamentNotFound
 from replay.access import Caller
+from replay.ids import MIN_PREFIX, UUID_FORM, resolve_id
 from replay.service import Kiroku
 
 MSGPACK = "application/msgpack"
@@ -59,3 +65,30 @@ def asked_viewer(viewer: Annotated[str | None, Query(
 KirokuDep = Annotated[Kiroku, Depends(service)]
 CallerDep = Annotated[Caller, Depends(caller)]
 AskedViewer = Annotated[Viewer | None, Depends(asked_viewer)]
+
+def _id_text(what: str) -> Any:
+    return Path(min_length=MIN_PREFIX, max_length=len(UUID_FORM),
+                description=f"The {what}'s id, or its first characters (at least "
+                            f"{MIN_PREFIX}) if no other {what}'s id starts with them.")
+
+
+def match_ref(match_id: Annotated[str, _id_text("match")], kiroku: KirokuDep) -> UUID:
+    """The match a path names by its id or a unique prefix of it; 404 ``match_not_found``
+    otherwise."""
+    return resolve_id(match_id, lambda: (m.match_id for m in kiroku.list_matches()),
+                      ("match", "matches"), MatchNotFound)
+
+
+def tournament_ref(tournament_id: Annotated[str, _id_text("tournament")],
+                   kiroku: KirokuDep) -> UUID:
+    """The tournament a path names by its id or a unique prefix of it; 404
+    ``tournament_not_found`` otherwise."""
+    return resolve_id(tournament_id, kiroku.tournaments.all_ids, ("tournament", "tournaments"),
+                      TournamentNotFound)
+
+
+MatchId = Annotated[UUID, Depends(match_ref)]
+"""A ``{match_id}`` path parameter: a string in the OpenAPI document, a UUID to the route."""
+TournamentId = Annotated[UUID, Depends(tournament_ref)]
+"""A ``{tournament_id}`` path parameter: a string in the OpenAPI document, a UUID to the
+route."""

@@ -179,7 +179,7 @@ def test_create_match_with_a_bad_deck_is_refused_and_stores_nothing(client: http
 
 def test_create_match_for_an_unknown_game_is_404(client: httpx.Client) -> None:
     resp = client.post("/matches", json={"game": "nope", "players": ["A", "B"], "decks": DECKS})
-    assert_error(resp, 404, "bad_request", "unknown_game")
+    assert_error(resp, 404, "game_not_found", "game_not_found")
 
 
 def test_create_match_without_players_is_malformed(client: httpx.Client) -> None:
@@ -225,8 +225,8 @@ def test_action_on_an_unknown_match_is_404(client: httpx.Client) -> None:
     resp = post_action(client, str(uuid.uuid4()), {"type": "end_turn", "seat": 1})
     assert_error(resp, 404, "match_not_found", "match_not_found")
     assert_error(client.get(f"/matches/{uuid.uuid4()}"), 404, "match_not_found")
-    # not a UUID at all: a malformed request, not a crash
-    assert_error(client.get("/matches/not-a-uuid"), 422, "malformed_request")
+    # not the start of an id at all: no such match, not a crash
+    assert_error(client.get("/matches/not-a-uuid"), 404, "match_not_found")
 
 
 def test_stale_expected_version_is_409(client: httpx.Client) -> None:

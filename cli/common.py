@@ -15,7 +15,11 @@ import click
 from engine.core.errors import ActionError
 from ledger.errors import LedgerError, MatchNotFound
 from ledger.settings import SettingsError
+from replay.ids import resolve_id
 from replay.service import Kiroku
+
+JSON_OPTION = click.option("--json", "as_json", is_flag=True,
+                           help="Print JSON (for scripts) instead of the readable rendering.")
 
 
 def print_json(data: Any) -> None:
@@ -54,11 +58,6 @@ def service(ctx: click.Context) -> Iterator[Kiroku]:
 
 
 def find_match(kiroku: Kiroku, text: str) -> UUID:
-    """A match id, or a unique prefix of one."""
-    try:
-        return UUID(text)
-    except ValueError:
-        hits = [m.match_id for m in kiroku.list_matches() if str(m.match_id).startswith(text)]
-        if len(hits) == 1:
-            return hits[0]
-        raise MatchNotFound(f"No single match starts with {text!r} ({len(hits)} do).") from None
+    """A match id, or the first characters (4 or more) of exactly one, as over HTTP."""
+    return resolve_id(text, lambda: (m.match_id for m in kiroku.list_matches()),
+                      ("match", "matches"), MatchNotFound)

@@ -11,13 +11,14 @@ from uuid import UUID
 import click
 import msgpack
 
-from cli.common import find_match, parse_options, print_json, service
+from cli import render
+from cli.common import JSON_OPTION, find_match, parse_options, print_json, service
 from cli.tournaments import tournament
-from engine.core.errors import ActionError
+from engine.core.errors import ActionError, SetupError
 from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.annotations import SYMBOLS, VISIBILITIES
-from ledger.catalog import load_card_set
+from ledger.catalog import load_card_set, resolve_deck, sample_card_set
 from ledger.identity import Identity, Role
 from ledger.settings import database_url
 from replay import annotations as annotating
@@ -25,6 +26,7 @@ from replay import beside
 from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
+from replay.service import Kiroku
 
 
 def _viewer(text: str) -> Viewer:
@@ -81,7 +83,7 @@ def list_games() -> None:
     """List the games Kiroku knows."""
     for game in games():
         click.echo(f"{game.game_id:<14} {game.title} (rules {game.version}, "
-                   f"{game.min_players}-{game.max_players} players)")
+                   f"{game.players_text})")
 
 
 @main.command()
@@ -92,6 +94,33 @@ def actions(game: str) -> None:
         print_json(get_game(game).action_schema())
     except ActionError as exc:
         raise click.ClickException(exc.message) from None
+
+
+@main.command("cards")
+@click.argument("game")
+@click.option("--deck", default=None, help="Only the cards of this sample deck (or deck file), "
+                                          "with their copies.")
+@click.option("--find", default=None, help="Only cards whose id or name contains this text.")
+@JSON_OPTION
+def list_cards(game: str, deck: str | None, find: str | None, as_json: bool) -> None:
+    """The cards of GAME's sample set: id, name and kind, to read the ids other commands show."""
+    try:
+        ruleset = get_game(game)
+        cards = sample_card_set(game).cards
+        copies = dict(resolve_deck(game, deck).cards) if deck else None
+    except (ActionError, SetupError) as exc:
+        raise click.ClickException(exc.message) from None
+    rows = [{"id": cid, "copies": copies.get(cid) if copies else None, **card}
+            for cid, card in cards.items() if copies is None or cid in copies]
+    if find:
+        rows = [r for r in rows if find.casefold() in f"{r['id']} {r['name']}".casefold()]
+    if as_json:
+        print_json(rows)
+        return
+    kind = next((k for k in ("kind", "type", "colour") if rows and k in rows[0]), None)
+    columns = [*(["copies"] if copies else []), "id", "name", *([kind] if kind else [])]
+    render.console().print(render.cards(rows, columns))
+    click.echo(f"{len(rows)} card(s) of {ruleset.title}")
 
 
 @main.group()
@@ -146,22 +175,46 @@ def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tu
               help="A chance outcome seen at the table (card id, die value), in order.")
 @click.option("--expect-version", type=int, default=None,
               help="Record only if the match is at this version.")
+@click.option("--yes", is_flag=True, help="Record a concession without asking.")
+@JSON_OPTION
 @click.pass_context
 def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
-              outcomes: tuple[str, ...], expect_version: int | None) -> None:
-    """Record ACTION (JSON, or - for stdin) on a match."""
+              outcomes: tuple[str, ...], expect_version: int | None, yes: bool,
+              as_json: bool) -> None:
+    """Record ACTION (JSON, or - for stdin) on a match; prints what it did and who is to act."""
     raw = sys.stdin.read() if action == "-" else action
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
+    if isinstance(data, dict) and data.get("type") == "concede" and not yes:
+        click.confirm(f"Seat {data.get('seat')} concedes: this ends the match for that seat "
+                      "and cannot be taken back. Record it?", abort=True, err=True)
     with service(ctx) as kiroku:
+        match_id = find_match(kiroku, match_ref)
         supplied = [_outcome_value(o) for o in outcomes] if outcomes else None
-        done = kiroku.record(find_match(kiroku, match_ref), data,
+        done = kiroku.record(match_id, data,
                              recorded_by=Identity.operator(operator).recorded_by,
                              outcomes=supplied, expected_version=expect_version)
-        print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
-                     "result": done.result})
+        if as_json:
+            print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
+                        "result": done.result})
+            return
+        said = kiroku.sentences(match_id)
+        mine = max((v for v in said if v <= done.version), default=None)
+        click.echo(f"#{done.seq} (version {done.version}) {said.get(mine, '') if mine else ''}")
+        click.echo(_standing(kiroku, match_id))
+
+
+def _standing(kiroku: Kiroku, match_id: UUID) -> str:
+    """Where a match stands now, in words: who is to act, or its result; and the score."""
+    data = kiroku.summary(match_id)
+    players = data["players"]
+    ended = render.result_text(data["result"], players)
+    state = ended or (" and ".join(render.seat_name(players, s) for s in data["to_act"])
+                      + " to act")
+    score = render.scores_text(data["scores"], players)
+    return f"Now: {state}." + (f" {score}." if score else "")
 
 
 def _outcome_value(text: str) -> Any:
@@ -180,29 +233,42 @@ def _outcome_value(text: str) -> Any:
 @click.option("--reason", required=True)
 @click.option("--by", "operator", default="operator", show_default=True,
               help="The operator's name in the record.")
+@JSON_OPTION
 @click.pass_context
 def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
                count: int | None, expect_version: int | None, reason: str,
-               operator: str) -> None:
+               operator: str, as_json: bool) -> None:
     """Go back to a position, or void the last N actions (appends an event; nothing is
     erased)."""
     if count is not None and to_position is not None:
         raise click.BadParameter("give --to or -n, not both", param_hint="--to")
     with service(ctx) as kiroku:
-        done = kiroku.undo(find_match(kiroku, match_ref),
+        match_id = find_match(kiroku, match_ref)
+        done = kiroku.undo(match_id,
                            count if count is not None or to_position is not None else 1,
                            reason=reason, recorded_by=Identity.operator(operator).recorded_by,
                            expected_version=expect_version, to_position=to_position)
-        print_json({"version": done.version, "digest": done.digest})
+        if as_json:
+            print_json({"version": done.version, "digest": done.digest})
+            return
+        click.echo(f"Undone (version {done.version}): the match stands at position "
+                   f"{kiroku.summary(match_id)['positions']}; the voided actions stay in the "
+                   "record, marked.")
+        click.echo(_standing(kiroku, match_id))
 
 
 @match.command("show")
 @click.argument("match_ref")
+@JSON_OPTION
 @click.pass_context
-def match_show(ctx: click.Context, match_ref: str) -> None:
-    """Show a match's summary."""
+def match_show(ctx: click.Context, match_ref: str, as_json: bool) -> None:
+    """Show a match's summary: players, where it stands, the score, who is to act."""
     with service(ctx) as kiroku:
-        print_json(kiroku.summary(find_match(kiroku, match_ref)))
+        data = kiroku.summary(find_match(kiroku, match_ref))
+        if as_json:
+            print_json(data)
+        else:
+            render.console().print(render.summary(data, get_game(data["game"])))
 
 
 @match.command("list")
@@ -211,14 +277,17 @@ def match_show(ctx: click.Context, match_ref: str) -> None:
 @click.option("--tournament", "tournament_id", type=click.UUID, default=None)
 @click.option("--round", "round_number", type=click.IntRange(1, 1000), default=None)
 @click.option("--table", type=click.IntRange(1, 10_000), default=None)
+@click.option("--simulated", is_flag=True, help="List the simulated matches instead.")
 @click.pass_context
 def match_list(ctx: click.Context, game: str | None, player: str | None,
                tournament_id: UUID | None, round_number: int | None,
-               table: int | None) -> None:
-    """List matches, oldest first, with their tournament round and table."""
+               table: int | None, simulated: bool) -> None:
+    """List matches, oldest first, with their tournament round and table (simulated ones
+    only with --simulated)."""
     with service(ctx) as kiroku:
         for m in kiroku.find_matches(game=game, player=player, tournament=tournament_id,
-                                     round_number=round_number, table=table):
+                                     round_number=round_number, table=table,
+                                     simulated=simulated):
             result = "in progress"
             if m["result"]:
                 result = "drawn" if m["result"]["drawn"] else (
@@ -234,29 +303,51 @@ def match_list(ctx: click.Context, game: str | None, player: str | None,
 @match.command("legal")
 @click.argument("match_ref")
 @click.option("--seat", type=int, required=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON action per line (to pass to 'match act').")
 @click.pass_context
-def match_legal(ctx: click.Context, match_ref: str, seat: int) -> None:
-    """List the actions SEAT may take now."""
+def match_legal(ctx: click.Context, match_ref: str, seat: int, as_json: bool) -> None:
+    """List the actions SEAT may take now, in words (numbered), or as JSON."""
     with service(ctx) as kiroku:
-        for action in kiroku.legal_actions(find_match(kiroku, match_ref), seat):
-            click.echo(json.dumps(action))
+        match_id = find_match(kiroku, match_ref)
+        found = kiroku.legal_actions(match_id, seat)
+        if as_json:
+            for action in found:
+                click.echo(json.dumps(action))
+            return
+        if not found:
+            click.echo(f"Seat {seat} has no action to take now. {_standing(kiroku, match_id)}")
+            return
+        render.console().print(render.legal(kiroku.describe_actions(match_id, found)))
 
 
 @main.command()
 @click.argument("match_ref")
 @click.option("--at", "position", type=int, default=None, help="Position (0 = after setup).")
-@click.option("--as", "viewer", default="spectator", show_default=True,
-              help="judge, spectator or seat:N.")
+@click.option("--as", "viewer", default="judge", show_default=True,
+              help="judge, spectator or seat:N (the command line acts as the organiser, who "
+                   "sees what a judge sees).")
+@JSON_OPTION
 @click.pass_context
-def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str) -> None:
-    """Show the state at a position as a viewer would have seen it."""
+def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str,
+           as_json: bool) -> None:
+    """Show the position as a viewer saw it: a board, or JSON."""
     with service(ctx) as kiroku:
-        print_json(kiroku.view(find_match(kiroku, match_ref), position, _viewer(viewer)))
+        match_id = find_match(kiroku, match_ref)
+        view = kiroku.view(match_id, position, _viewer(viewer))
+        if as_json:
+            print_json(view)
+            return
+        ruleset = get_game(view["game"])
+        to_act = kiroku.to_act_at(match_id, view["position"])
+        render.console().print(render.position(view, ruleset, kiroku.card_names(match_id),
+                                               to_act))
 
 
 @main.command()
 @click.argument("match_ref")
-@click.option("--as", "viewer", default="spectator", show_default=True)
+@click.option("--as", "viewer", default="judge", show_default=True,
+              help="judge, spectator or seat:N.")
 @click.option("--annotated", is_flag=True,
               help="With the annotations and disputes that viewer may read.")
 @click.pass_context
@@ -358,13 +449,27 @@ def dispute_list(ctx: click.Context, match_ref: str) -> None:
 @click.argument("dispute_id", type=click.UUID)
 @click.option("--as", "viewer", default="judge", show_default=True,
               help="judge or seat:N: whose evidence.")
+@JSON_OPTION
 @click.pass_context
-def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str) -> None:
-    """A dispute with its evidence (JSON)."""
+def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str, as_json: bool) -> None:
+    """A dispute with its evidence: the claim, the rulings, the events concerned, what each
+    seat knew, the audit, and the position as each seat saw it."""
     with service(ctx) as kiroku:
         found = kiroku.disputes.get(dispute_id)
-        reader = annotating.reader_as(_viewer(viewer), UUID(found.match_id))
-        print_json(hearing.read(kiroku, reader, dispute_id))
+        match_id = UUID(found.match_id)
+        reader = annotating.reader_as(_viewer(viewer), match_id)
+        data = hearing.read(kiroku, reader, dispute_id)
+        if as_json:
+            print_json(data)
+            return
+        ruleset = get_game(kiroku.summary(match_id)["game"])
+        names = kiroku.card_names(match_id)
+    out = render.console()
+    out.print(render.dispute(data))
+    for seen_by, state in data["evidence"]["positions"].items():
+        view = {"match_id": str(match_id), "position": data["position"],
+                "positions": data["position"], "viewer": seen_by, "state": state}
+        out.print(render.position(view, ruleset, names))
 
 
 @dispute.command("take")
@@ -393,15 +498,21 @@ def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: st
 @click.option("--penalty", type=click.Choice(["warning", "game_loss"]), default=None)
 @click.option("--seat", type=int, default=None, help="penalty: the seat penalised.")
 @click.option("--by", "operator", default="operator", show_default=True)
+@click.option("--yes", is_flag=True, help="Apply a game loss or a reopening without asking.")
 @click.pass_context
 def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning: str,
                  remedy: str, to_position: int | None, adjust: str | None,
-                 penalty: str | None, seat: int | None, operator: str) -> None:
+                 penalty: str | None, seat: int | None, operator: str, yes: bool) -> None:
     """Rule on a dispute, applying the remedy to the match (on appeal: the final ruling)."""
     try:
         action = json.loads(adjust) if adjust else None
     except json.JSONDecodeError as exc:
         raise click.BadParameter(f"not JSON: {exc}", param_hint="--adjust") from None
+    if not yes and (penalty == "game_loss" or remedy == "reopen"):
+        what = (f"a game loss for seat {seat} ends the match" if penalty == "game_loss"
+                else f"reopening the ended match at position {to_position} changes its result")
+        click.confirm(f"This ruling is final for the match: {what}. Rule?", abort=True,
+                      err=True)
     chosen: dict[str, Any] = {"kind": remedy, "to_position": to_position, "penalty": penalty,
                               "seat": seat, "action": action}
     with service(ctx) as kiroku:
@@ -483,11 +594,27 @@ def variation_back(ctx: click.Context, variation_id: UUID, count: int) -> None:
 @variation.command("show")
 @click.argument("variation_id", type=click.UUID)
 @click.option("--at", "position", type=int, default=None, help="Default: the tip.")
+@JSON_OPTION
 @click.pass_context
-def variation_show(ctx: click.Context, variation_id: UUID, position: int | None) -> None:
-    """A variation's line and the position after --at of its actions (JSON)."""
+def variation_show(ctx: click.Context, variation_id: UUID, position: int | None,
+                   as_json: bool) -> None:
+    """A variation's line and the position after --at of its actions, as a board."""
     with service(ctx) as kiroku:
-        print_json(lines.read(kiroku, Identity.operator(), variation_id, position))
+        data = lines.read(kiroku, Identity.operator(), variation_id, position)
+        if as_json:
+            print_json(data)
+            return
+        match_id = UUID(data["match_id"])
+        ruleset = get_game(kiroku.summary(match_id)["game"])
+        names = kiroku.card_names(match_id)
+    click.echo(f"Variation {data['name']!r} ({data['visibility']}) from position "
+               f"{data['from_position']} of match {data['match_id'][:8]}: "
+               f"{len(data['line'])} action(s)")
+    for i, step in enumerate(data["line"], start=1):
+        click.echo(f"  {i}. {json.dumps(step['action'])}")
+    view = {"match_id": data["match_id"], "position": data["position"],
+            "positions": len(data["line"]), "viewer": "judge", "state": data["state"]}
+    render.console().print(render.position(view, ruleset, names, data["to_act"]))
 
 
 @variation.command("list")
@@ -557,9 +684,14 @@ def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None
             reports = [kiroku.audit(match_id, [r for r in kept
                                                if r.get("match_id") == str(match_id)])]
         else:
-            reports = [kiroku.audit(m.match_id, [r for r in kept
-                                                 if r.get("match_id") == str(m.match_id)])
-                       for m in kiroku.list_matches()]
+            every = kiroku.list_matches()
+            reports = []
+            with render.progress() as bar:
+                task = bar.add_task("verifying", total=len(every))
+                for m in every:
+                    reports.append(kiroku.audit(m.match_id, [
+                        r for r in kept if r.get("match_id") == str(m.match_id)]))
+                    bar.advance(task)
         streams = {r.match_id: beside.verify(kiroku, UUID(r.match_id)) for r in reports}
     failed = 0
     for report in reports:
@@ -616,7 +748,7 @@ def _read_receipts(path: Path) -> list[dict[str, Any]]:
 def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | None,
                  viewer: str) -> None:
     """Export a whole match."""
-    with service(ctx) as kiroku:
+    with service(ctx) as kiroku, render.status("exporting"):
         match_id = find_match(kiroku, match_ref)
         data = kiroku.export(match_id, fmt, _viewer(viewer))
     path = Path(output or f"{match_id}.{'kiroku' if fmt == 'msgpack' else 'jsonl'}")
@@ -629,7 +761,7 @@ def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | Non
 @click.pass_context
 def import_match(ctx: click.Context, file: str) -> None:
     """Verify and import an exported match (msgpack or JSON lines)."""
-    with service(ctx) as kiroku:
+    with service(ctx) as kiroku, render.status("verifying and importing"):
         done = kiroku.import_match(Path(file).read_bytes())
         click.echo(f"imported {done.match_id}" if done.stored else
                    f"already stored, with exactly these events: {done.match_id}")
@@ -644,15 +776,16 @@ def import_match(ctx: click.Context, file: str) -> None:
 @click.pass_context
 def simulate(ctx: click.Context, game: str, count: int, seed: int, players: int,
              options: tuple[str, ...]) -> None:
-    """Record N random legal playouts of GAME as real matches."""
-    with service(ctx) as kiroku:
-        for match_id in kiroku.simulate(game, count, seed, players, parse_options(options)):
+    """Record N random legal playouts of GAME, labelled as simulated ('match list
+    --simulated' lists them); each line as its match is done, with a progress bar."""
+    with service(ctx) as kiroku, render.progress() as bar:
+        task = bar.add_task(f"simulating {game}", total=count)
+        for match_id in kiroku.simulated(game, count, seed, players, parse_options(options)):
             s = kiroku.summary(match_id)
             r = s["result"] or {}
             click.echo(f"{match_id}  {s['positions']} actions  {r.get('reason')} "
                        f"winners={r.get('winners')}")
-
-
+            bar.advance(task)
 
 
 @main.group()
@@ -699,9 +832,13 @@ def credentials_list(ctx: click.Context) -> None:
 @credentials.command("revoke")
 @click.argument("credential_id", type=click.UUID)
 @click.option("--reason", required=True)
+@click.option("--yes", is_flag=True, help="Revoke without asking.")
 @click.pass_context
-def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str) -> None:
+def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str, yes: bool) -> None:
     """Revoke a credential: its token stops working at once."""
+    if not yes:
+        click.confirm(f"Revoke {credential_id}? Its token stops working at once and cannot be "
+                      "restored (a new credential can be issued).", abort=True, err=True)
     with service(ctx) as kiroku:
         kiroku.credentials.revoke(credential_id, reason=reason,
                                   revoked_by=str(Identity.operator().credential_id))

@@ -9,11 +9,13 @@ from uuid import UUID
 
 import click
 
-from cli.common import parse_options, print_json, service
-from ledger.catalog import resolve_deck
+from cli import render
+from cli.common import JSON_OPTION, parse_options, print_json, service
+from ledger.catalog import resolve_deck, sample_card_set
 from ledger.identity import Identity
 from ledger.tournaments import TournamentNotFound
 from replay import tournaments as events
+from replay.ids import resolve_id
 from replay.pairings import Pairing
 from replay.service import Kiroku
 
@@ -24,15 +26,9 @@ def tournament() -> None:
 
 
 def _find(kiroku: Kiroku, text: str) -> UUID:
-    """A tournament id, or a unique prefix of one."""
-    try:
-        return UUID(text)
-    except ValueError:
-        hits = [t for t in kiroku.tournaments.all_ids() if str(t).startswith(text)]
-        if len(hits) == 1:
-            return hits[0]
-        raise TournamentNotFound(f"No single tournament starts with {text!r} "
-                                 f"({len(hits)} do).") from None
+    """A tournament id, or the first characters (4 or more) of exactly one."""
+    return resolve_id(text, kiroku.tournaments.all_ids, ("tournament", "tournaments"),
+                      TournamentNotFound)
 
 
 def _deck(kiroku: Kiroku, tournament_id: UUID, ref: str) -> dict[str, int]:
@@ -90,11 +86,25 @@ def tournament_list(ctx: click.Context, game: str | None, name: str | None,
 
 @tournament.command("show")
 @click.argument("tournament_ref")
+@JSON_OPTION
 @click.pass_context
-def tournament_show(ctx: click.Context, tournament_ref: str) -> None:
-    """A tournament's settings, staff and progress (JSON)."""
+def tournament_show(ctx: click.Context, tournament_ref: str, as_json: bool) -> None:
+    """A tournament's settings, staff and progress."""
     with service(ctx) as kiroku:
-        print_json(events.read(kiroku, _find(kiroku, tournament_ref)))
+        t = events.read(kiroku, _find(kiroku, tournament_ref))
+    if as_json:
+        print_json(t)
+        return
+    head = t["head_judge"]["name"] if t["head_judge"] else "an organiser"
+    judges = ", ".join(j["name"] for j in t["judges"]) or "none named"
+    locked = "locked" if t["decklists_locked"] else f"open until {t['deadline'] or 'round 1'}"
+    state = "finished" if t["finished"] else f"{t['rounds']} round(s) paired"
+    click.echo(f"{t['name']} ({t['game']}) · {t['players']} players · {state}\n"
+               f"Judges: {judges} · head judge: {head}\n"
+               f"Decklists: {t['decklists']} policy, {locked} · replay policy "
+               f"{t['replay_policy']}\n"
+               f"Options: {', '.join(f'{k}={v}' for k, v in t['options'].items())}\n"
+               f"Id: {t['tournament_id']}")
 
 
 @tournament.command("staff")
@@ -169,12 +179,26 @@ def decklist_submit(ctx: click.Context, tournament_ref: str, player: str, deck: 
 @decklist.command("show")
 @click.argument("tournament_ref")
 @click.argument("player")
+@JSON_OPTION
 @click.pass_context
-def decklist_show(ctx: click.Context, tournament_ref: str, player: str) -> None:
-    """PLAYER's decklist with its amendments (JSON)."""
+def decklist_show(ctx: click.Context, tournament_ref: str, player: str, as_json: bool) -> None:
+    """PLAYER's decklist, card names beside the ids, with its amendments."""
     with service(ctx) as kiroku:
-        print_json(events.decklist(kiroku, _operator("operator"),
-                                   _find(kiroku, tournament_ref), player))
+        tid = _find(kiroku, tournament_ref)
+        listed = events.decklist(kiroku, _operator("operator"), tid, player)
+        game = kiroku.tournaments.get(tid).game
+    if as_json:
+        print_json(listed)
+        return
+    cards = sample_card_set(game).cards
+    click.echo(f"{_who(listed)}: {sum(listed['deck'].values())} cards"
+               f"{' (locked)' if listed['locked'] else ''}")
+    rows = [{"copies": n, "id": cid, "name": cards.get(cid, {}).get("name", "?")}
+            for cid, n in listed["deck"].items()]
+    render.console().print(render.cards(rows, ["copies", "id", "name"]))
+    for amendment in listed["amendments"]:
+        click.echo(f"amended {amendment['recorded_at'][:19]} by {amendment['by'].get('name')}: "
+                   f"{amendment['reason']}")
 
 
 @decklist.command("amend")
@@ -281,11 +305,16 @@ def _status(entry: dict[str, Any]) -> str:
 @click.option("--drawn", is_flag=True, help="The table was drawn.")
 @click.option("--reason", required=True)
 @click.option("--by", "operator", default="operator", show_default=True)
+@click.option("--yes", is_flag=True, help="Enter it without asking.")
 @click.pass_context
 def tournament_result(ctx: click.Context, tournament_ref: str, round_number: int, table: int,
                       winners: tuple[str, ...], drawn: bool, reason: str,
-                      operator: str) -> None:
+                      operator: str, yes: bool) -> None:
     """A judge's result for a table whose match has none (no-show, intentional draw...)."""
+    if not yes:
+        what = "drawn" if drawn else f"won by {' and '.join(winners) or 'nobody'}"
+        click.confirm(f"Round {round_number} table {table} {what}: this result counts in the "
+                      "standings. Enter it?", abort=True, err=True)
     with service(ctx) as kiroku:
         view = events.enter_result(kiroku, _operator(operator), _find(kiroku, tournament_ref),
                                    round_number, table, winners, drawn, reason)
@@ -345,9 +374,13 @@ def tournament_results(ctx: click.Context, tournament_ref: str) -> None:
 
 @tournament.command("finish")
 @click.argument("tournament_ref")
+@click.option("--yes", is_flag=True, help="Finish without asking.")
 @click.pass_context
-def tournament_finish(ctx: click.Context, tournament_ref: str) -> None:
+def tournament_finish(ctx: click.Context, tournament_ref: str, yes: bool) -> None:
     """Finish the tournament: every decklist becomes public."""
+    if not yes:
+        click.confirm("Finish the tournament? Nothing more can be paired or entered, and "
+                      "every decklist becomes public.", abort=True, err=True)
     with service(ctx) as kiroku:
         events.finish(kiroku, _operator("operator"), _find(kiroku, tournament_ref))
         click.echo("tournament finished")

@@ -7,7 +7,7 @@ import dataclasses
 import hashlib
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -48,6 +48,7 @@ class Imported:
     match_id: UUID
     stored: bool
 MAX_SIMULATED_ACTIONS = 20_000
+SIMULATOR = "simulator"  # the recorded_by of simulated matches (MatchSummary.simulated)
 
 
 class Kiroku:
@@ -166,12 +167,15 @@ class Kiroku:
 
     def find_matches(self, *, game: str | None = None, player: str | None = None,
                      tournament: UUID | None = None, round_number: int | None = None,
-                     table: int | None = None) -> list[dict[str, Any]]:
+                     table: int | None = None, simulated: bool = False) -> list[dict[str, Any]]:
         """The match list, oldest first, each with its tournament, round and table if it has
-        them, filtered by game, a part of a player's name, tournament, round and table."""
+        them, filtered by game, a part of a player's name, tournament, round and table;
+        simulated matches only when ``simulated`` asks for them (then only them)."""
         seated = {UUID(s.match_id): s for s in self.tournaments.seatings()}
         found = []
         for m in self.list_matches():
+            if m.simulated != simulated:
+                continue
             seating = seated.get(m.match_id)
             labels = _labels(seating)
             if game and m.game != game:
@@ -184,12 +188,13 @@ class Kiroku:
                 continue
             found.append({"match_id": str(m.match_id), "game": m.game, "players": m.players,
                           "created_at": m.created_at, "result": m.result,
-                          "tournament": labels})
+                          "tournament": labels, "simulated": simulated})
         return found
 
     def summary(self, match_id: UUID) -> dict[str, Any]:
         """What anyone may know about a match without seeing a position."""
         match = self.recorder.get_match(match_id)
+        ruleset = get_game(match.game)
         seating = self.tournaments.seating(match_id)
         return {"match_id": str(match_id), "game": match.game,
                 "ruleset_version": match.ruleset_version, "players": match.players,
@@ -198,7 +203,8 @@ class Kiroku:
                 "created_by": match.created_by, "replay_policy": match.replay_policy,
                 "commitment": match.commitment, "seed": match.seed, "result": match.result,
                 "active": match.state.active, "turn": match.state.turn,
-                "to_act": get_game(match.game).to_act(match.state),
+                "to_act": ruleset.to_act(match.state),
+                "scores": {str(s): v for s, v in (ruleset.scores(match.state) or {}).items()},
                 "tournament": seating.labels() if seating else None}
 
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
@@ -222,10 +228,33 @@ class Kiroku:
                 "state": {**ruleset.view(state, seen_as), "viewer": str(viewer)}}
 
     def legal_actions(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
-        """The game actions ``seat`` may take now."""
+        """The game actions ``seat`` may take now (ActionError ``bad_seat`` for a seat the
+        match does not have)."""
         match = self.recorder.get_match(match_id)
+        if not 1 <= seat <= len(match.players):
+            raise ActionError("bad_seat", f"There is no seat {seat} in this match: its seats "
+                              f"are 1 to {len(match.players)}.")
         ruleset = get_game(match.game)
         return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)]
+
+    def describe_actions(self, match_id: UUID,
+                         actions: Sequence[Mapping[str, Any]]) -> list[str]:
+        """Each of a seat's possible actions now in words, as that seat reads them (a line of
+        the transcript, before chance decides anything)."""
+        match = self.recorder.get_match(match_id)
+        ruleset = get_game(match.game)
+        return [ruleset.describe(a, [], Viewer("seat", int(a.get("seat", 0)) or 1), match.state)
+                for a in actions]
+
+    def card_names(self, match_id: UUID) -> dict[str, str]:
+        """The names of the cards a match holds, by card id (to label ids a view shows)."""
+        cards = self.recorder.get_match(match_id).config["cards"]
+        return {cid: str(card.get("name", cid)) for cid, card in cards.items()}
+
+    def to_act_at(self, match_id: UUID, position: int) -> list[int]:
+        """The seats to act at a live position."""
+        match, state = self.recorder.state_at(match_id, position)
+        return list(get_game(match.game).to_act(state)) if state.result is None else []
 
     def records(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[dict[str, Any]]:
         """Every event of the match as a record, filtered for ``viewer`` (a delayed spectator
@@ -369,36 +398,42 @@ class Kiroku:
 
     # ----- simulation --------------------------------------------------------------------------
     def simulate(self, game: str, count: int, seed: int, players: int = 2,
-                 options: Mapping[str, Any] | None = None) -> list[UUID]:
-        """Record ``count`` random legal playouts as real matches (reproducible from ``seed``)."""
+                 options: Mapping[str, Any] | None = None,
+                 recorded_by: str = SIMULATOR) -> list[UUID]:
+        """Record ``count`` random legal playouts as real matches (reproducible from ``seed``),
+        labelled as simulated (kept out of match lists unless asked for)."""
+        return list(self.simulated(game, count, seed, players, options, recorded_by))
+
+    def simulated(self, game: str, count: int, seed: int, players: int = 2,
+                  options: Mapping[str, Any] | None = None,
+                  recorded_by: str = SIMULATOR) -> Iterator[UUID]:
+        """``simulate``, one match at a time: each id as soon as its match is recorded."""
         ruleset = get_game(game)
         decks = list(sample_decks(game))
         if not decks:
             raise SetupError("unknown_deck", f"{game} ships no sample decks")
-        ids = []
         for i in range(count):
             rng = random.Random(f"{seed}:{i}")
             names = [f"Sim {s}" for s in range(1, players + 1)]
             chosen = [decks[s % len(decks)] for s in range(players)]
             match_seed = hashlib.sha256(f"kiroku-simulate:{game}:{seed}:{i}".encode()).digest()
             match_id = self.new_match(game, names, chosen, options=options,
-                                      recorded_by="simulator", seed=match_seed)
+                                      recorded_by=recorded_by, seed=match_seed)
             state = self.recorder.get_match(match_id).state
             for _ in range(MAX_SIMULATED_ACTIONS):
                 if state.result is not None:
                     break
                 seat = rng.choice(ruleset.to_act(state))
                 action = rng.choice(ruleset.legal_actions(state, seat))
-                self.record(match_id, action.model_dump(mode="json"), recorded_by="simulator")
+                self.record(match_id, action.model_dump(mode="json"), recorded_by=recorded_by)
                 state = self.recorder.get_match(match_id).state
-            ids.append(match_id)
-        return ids
+            yield match_id
 
     def ensure_demo(self) -> UUID | None:
         """Record one demo match when the store is empty, so there is something to replay."""
         if self.list_matches():
             return None
-        return self.simulate("worldgainer", 1, seed=2026)[0]
+        return self.simulate("worldgainer", 1, seed=2026, recorded_by="kiroku demo")[0]
 
 
 def _labels(seated: Any) -> dict[str, Any] | None:
@@ -426,9 +461,9 @@ def spectator_horizon(match: Match, viewer: Viewer) -> int | None:
 
 
 def _check_viewer(match: Match, viewer: Viewer) -> None:
-    if viewer.seat is not None and viewer.seat > len(match.players):
-        raise ActionError("bad_viewer", f"There is no seat {viewer.seat} in this match "
-                          f"({len(match.players)} players).")
+    if viewer.seat is not None and not 1 <= viewer.seat <= len(match.players):
+        raise ActionError("bad_viewer", f"There is no seat {viewer.seat} in this match: its "
+                          f"seats are 1 to {len(match.players)}.")
 
 
 def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[str]:

@@ -30,12 +30,13 @@ def new_match(db: str, *extra: str) -> str:
 
 
 def legal(db: str, match_id: str, seat: int) -> list[dict[str, Any]]:
-    out = kiroku(db, "match", "legal", match_id, "--seat", str(seat)).stdout
+    out = kiroku(db, "match", "legal", match_id, "--seat", str(seat), "--json").stdout
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
 def act(db: str, match_id: str, action: dict[str, Any]) -> dict[str, Any]:
-    out = kiroku(db, "match", "act", match_id, json.dumps(action), "--by", "tester").stdout
+    out = kiroku(db, "match", "act", match_id, json.dumps(action), "--by", "tester",
+                 "--json").stdout
     return json.loads(out)  # type: ignore[no-any-return]
 
 
@@ -73,7 +74,7 @@ def test_match_new_and_list(db: str) -> None:
     out = kiroku(db, "match", "list").stdout
     line = next(line for line in out.splitlines() if line.startswith(match_id))
     assert "in progress" in line and "Aiko v Ben" in line
-    shown = json.loads(kiroku(db, "match", "show", match_id[:8]).stdout)
+    shown = json.loads(kiroku(db, "match", "show", match_id[:8], "--json").stdout)
     assert shown["match_id"] == match_id and shown["positions"] == 0 and shown["seed"] is None
 
 
@@ -81,13 +82,14 @@ def test_match_act_records_a_legal_action(db: str) -> None:
     match_id = new_match(db)
     done = act(db, match_id, stun_of(legal(db, match_id, 1)))
     assert done["version"] == 2 and done["seq"] == 1 and done["result"] is None
-    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["positions"] == 1
+    assert json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["positions"] == 1
 
 
 def test_match_act_reads_the_action_from_stdin(db: str) -> None:
     match_id = new_match(db)
     stun = json.dumps(stun_of(legal(db, match_id, 1)))
-    out = kiroku(db, "match", "act", match_id, "-", "--by", "tester", input=stun).stdout
+    out = kiroku(db, "match", "act", match_id, "-", "--by", "tester", "--json",
+                 input=stun).stdout
     assert json.loads(out)["version"] == 2
 
 
@@ -97,7 +99,7 @@ def test_match_act_illegal_action_exits_2(db: str) -> None:
                     "--by", "tester", ok=False)
     assert result.exit_code == 2
     assert "not_your_turn" in result.stderr
-    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["version"] == 1
+    assert json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["version"] == 1
 
 
 def test_match_act_bad_json_fails_with_a_message(db: str) -> None:
@@ -115,11 +117,11 @@ def test_match_undo_needs_a_reason(db: str) -> None:
     act(db, match_id, stun_of(legal(db, match_id, 1)))
     missing = kiroku(db, "match", "undo", match_id, "--by", "judge", ok=False)
     assert missing.exit_code != 0 and "--reason" in missing.output
-    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["version"] == 2
+    assert json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["version"] == 2
     done = json.loads(kiroku(db, "match", "undo", match_id, "--reason", "misplay",
-                             "--by", "judge").stdout)
+                             "--by", "judge", "--json").stdout)
     assert done["version"] == 3
-    shown = json.loads(kiroku(db, "match", "show", match_id).stdout)
+    shown = json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)
     assert shown["positions"] == 0
     lines = kiroku(db, "transcript", match_id, "--as", "judge").stdout.splitlines()
     assert lines[1].endswith("[undone]") and "misplay" in lines[2]
@@ -129,7 +131,8 @@ def test_match_undo_needs_a_reason(db: str) -> None:
 def test_replay_at_0_as_seat_1(db: str) -> None:
     match_id = new_match(db)
     act(db, match_id, stun_of(legal(db, match_id, 1)))
-    view = json.loads(kiroku(db, "replay", match_id, "--at", "0", "--as", "seat:1").stdout)
+    view = json.loads(kiroku(db, "replay", match_id, "--at", "0", "--as", "seat:1",
+                             "--json").stdout)
     assert view["position"] == 0 and view["positions"] == 1 and view["viewer"] == "seat:1"
     seats = view["state"]["seats"]
     assert isinstance(seats[0]["hand"], list) and len(seats[0]["hand"]) == 7
@@ -172,7 +175,8 @@ def _sim_lines(db: str) -> list[str]:
 def test_simulate_is_reproducible(tmp_path: Path) -> None:
     first, second = f"sqlite:///{tmp_path / 'a.db'}", f"sqlite:///{tmp_path / 'b.db'}"
     lines = _sim_lines(first)
-    listed = kiroku(first, "match", "list").stdout.splitlines()
+    assert kiroku(first, "match", "list").stdout == ""  # simulated matches are kept apart
+    listed = kiroku(first, "match", "list", "--simulated").stdout.splitlines()
     assert len(listed) == 2
     assert all("won by seat" in line and "in progress" not in line for line in listed)
     assert _sim_lines(second) == lines
@@ -298,12 +302,13 @@ def test_illuminati_from_the_command_line(db: str) -> None:
                      "--by", "tester", ok=False)
     assert refused.exit_code != 0 and "setup_not_done" in refused.output
     for _ in range(10):  # rounds of initial groups until no name is revealed twice (I9)
-        for seat in json.loads(kiroku(db, "match", "show", match_id).stdout)["to_act"]:
+        for seat in json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["to_act"]:
             act(db, match_id, legal(db, match_id, seat)[0])
-        groups = json.loads(kiroku(db, "replay", match_id, "--as", "seat:2").stdout)["state"]
+        groups = json.loads(kiroku(db, "replay", match_id, "--as", "seat:2",
+                                   "--json").stdout)["state"]
         if groups["phase"] == "beginning":
             break
-    summary = json.loads(kiroku(db, "match", "show", match_id).stdout)
+    summary = json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)
     assert summary["to_act"] == [summary["active"]] == groups["order"][:1]
     assert all(s["power_structure"]["kind"] == "illuminati" for s in groups["seats"])
     assert groups["seats"][0]["plot_hand"] is None and groups["seats"][1]["plot_hand"]
@@ -325,7 +330,7 @@ def test_annotate_and_list_annotations_as_each_reader(db: str) -> None:
 
 def test_annotate_refuses_what_its_readers_may_not_see(db: str) -> None:
     match_id = new_match(db)
-    hand = json.loads(kiroku(db, "replay", match_id, "--as", "judge").stdout)
+    hand = json.loads(kiroku(db, "replay", match_id, "--as", "judge", "--json").stdout)
     card = hand["state"]["seats"][0]["hand"][0]["id"]
     refused = kiroku(db, "annotate", match_id, "--highlight", card, ok=False)
     assert refused.exit_code == 2 and "annotation_refused" in refused.output
@@ -341,7 +346,11 @@ def test_a_dispute_from_the_command_line(db: str) -> None:
                      "--concerns", "2").stdout.strip()
     assert UUID_RE.match(dispute)
     assert "paused" in kiroku(db, "dispute", "take", dispute, "--pause").stdout
-    evidence = json.loads(kiroku(db, "dispute", "show", dispute, "--as", "seat:2").stdout)
+    evidence = json.loads(kiroku(db, "dispute", "show", dispute, "--as", "seat:2",
+                                 "--json").stdout)
+    readable = kiroku(db, "dispute", "show", dispute).stdout
+    assert readable.startswith(f"Dispute {dispute}") and "Audit: ok" in readable
+    assert "as seat:1" in readable and "as seat:2" in readable
     assert list(evidence["evidence"]["positions"]) == ["seat:2"]
     ruled = kiroku(db, "dispute", "rule", dispute, "--decision", "Back up",
                    "--reasoning", "Wrong seat.", "--remedy", "backup", "--to", "0").stdout
@@ -363,11 +372,12 @@ def test_a_variation_from_the_command_line(db: str) -> None:
     illegal = kiroku(db, "variation", "play", line, '{"type": "end_turn", "seat": 1}',
                      ok=False)
     assert illegal.exit_code == 2 and "error [" in illegal.output
-    shown = json.loads(kiroku(db, "variation", "show", line).stdout)
+    shown = json.loads(kiroku(db, "variation", "show", line, "--json").stdout)
+    assert kiroku(db, "variation", "show", line).stdout.startswith("Variation ")
     assert shown["position"] == 1 and shown["to_act"] == [2]
     assert "from position 0" in kiroku(db, "variation", "list", match_id).stdout
     assert "0 action(s)" in kiroku(db, "variation", "back", line).stdout
-    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["version"] == 1
+    assert json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["version"] == 1
 
 
 def test_a_study_from_and_back_to_the_command_line(db: str, tmp_path: Path) -> None:
@@ -388,12 +398,12 @@ def test_a_study_from_and_back_to_the_command_line(db: str, tmp_path: Path) -> N
 def test_a_ruling_reopens_an_ended_match_from_the_command_line(db: str) -> None:
     match_id = new_match(db)
     kiroku(db, "match", "act", match_id, '{"type": "end_turn", "seat": 1}')
-    kiroku(db, "match", "act", match_id, '{"type": "concede", "seat": 2}')
+    kiroku(db, "match", "act", match_id, '{"type": "concede", "seat": 2}', "--yes")
     dispute = kiroku(db, "dispute", "open", match_id, "--claim", "misrecorded concession"
                      ).stdout.strip()
     ruled = kiroku(db, "dispute", "rule", dispute, "--decision", "Reopened", "--reasoning",
-                   "Ben never conceded.", "--remedy", "reopen", "--to", "1").stdout
+                   "Ben never conceded.", "--remedy", "reopen", "--to", "1", "--yes").stdout
     assert '"kind": "reopen"' in ruled
-    assert json.loads(kiroku(db, "match", "show", match_id).stdout)["result"] is None
+    assert json.loads(kiroku(db, "match", "show", match_id, "--json").stdout)["result"] is None
     assert "match reopened (seed segment 2" in kiroku(db, "transcript", match_id).stdout
     assert "OK" in kiroku(db, "audit", "verify", match_id).stdout.upper()

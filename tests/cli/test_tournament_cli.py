@@ -56,7 +56,7 @@ def test_an_organisers_event_from_start_to_finish(db: str, tmp_path: Path) -> No
     judge = first_word(kiroku(db, "credentials", "issue", "--role", "judge", "--name", "Jun"))
     head = first_word(kiroku(db, "credentials", "issue", "--role", "judge", "--name", "Hana"))
     tid = new_tournament(db, "--judge", judge, "--head-judge", head)
-    shown = json.loads(kiroku(db, "tournament", "show", tid).stdout)
+    shown = json.loads(kiroku(db, "tournament", "show", tid, "--json").stdout)
     assert shown["head_judge"]["name"] == "Hana" and shown["judges"][0]["name"] == "Jun"
 
     for external_id, name in PLAYERS.items():
@@ -89,8 +89,8 @@ def test_an_organisers_event_from_start_to_finish(db: str, tmp_path: Path) -> No
     assert "Aiko v Ben" in line and line.endswith("Kiroku Cup R1 T1")
     match_id = line.split()[0]
     assert len(kiroku(db, "match", "list", "--tournament", tid).stdout.splitlines()) == 2
-    kiroku(db, "match", "act", match_id, '{"type":"concede","seat":2}')
-    drawn = kiroku(db, "tournament", "result", tid, "1", "2", "--drawn", "--reason",
+    kiroku(db, "match", "act", match_id, '{"type":"concede","seat":2}', "--yes")
+    drawn = kiroku(db, "tournament", "result", tid, "1", "2", "--drawn", "--yes", "--reason",
                    "intentional draw").stdout
     assert drawn.strip() == "table 2: drawn (judge)"
 
@@ -113,7 +113,8 @@ def test_an_organisers_event_from_start_to_finish(db: str, tmp_path: Path) -> No
     assert {r["external_id"]: r["result"] for r in results} == \
         {"1001": "W", "1002": "L", "1003": "D", "1004": "D", "1005": "BYE"}
 
-    assert kiroku(db, "tournament", "finish", tid).stdout.strip() == "tournament finished"
+    assert kiroku(db, "tournament", "finish", tid,
+                  "--yes").stdout.strip() == "tournament finished"
     listed_events = kiroku(db, "tournament", "list").stdout
     assert "Kiroku Cup" in listed_events and listed_events.rstrip().endswith("finished")
     refused(kiroku(db, "tournament", "register", tid, "Late Lou", ok=False),
@@ -126,7 +127,7 @@ def test_an_unknown_player_in_a_pairing_is_one_error_line(db: str) -> None:
     refused(kiroku(db, "tournament", "pair", tid, "--table", "1:1001,9999", ok=False),
             "unknown_player")
     assert kiroku(db, "match", "list").stdout == ""
-    assert json.loads(kiroku(db, "tournament", "show", tid).stdout)["rounds"] == 0
+    assert json.loads(kiroku(db, "tournament", "show", tid, "--json").stdout)["rounds"] == 0
 
 
 def test_a_decklist_after_the_lock_is_one_error_line(db: str) -> None:
@@ -135,7 +136,8 @@ def test_a_decklist_after_the_lock_is_one_error_line(db: str) -> None:
     assert kiroku(db, "tournament", "lock", tid).stdout.strip() == "decklists locked"
     refused(kiroku(db, "tournament", "decklist", "submit", tid, "1001", "pleiades_bloom",
                    ok=False), "decklists_locked")
-    shown = json.loads(kiroku(db, "tournament", "decklist", "show", tid, "1001").stdout)
+    shown = json.loads(kiroku(db, "tournament", "decklist", "show", tid, "1001",
+                              "--json").stdout)
     assert shown["locked"] and sum(shown["deck"].values()) == 40
 
 

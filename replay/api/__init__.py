@@ -18,6 +18,7 @@ from replay.api import (
     imports,
     matches,
     notes,
+    pages,
     studies,
     tournaments,
     variations,
@@ -30,7 +31,8 @@ from replay.service import Kiroku
 
 def create_app(kiroku: Kiroku) -> FastAPI:
     """The FastAPI application over one Kiroku service."""
-    app = FastAPI(title="Kiroku", version="0.2.0", responses=errors.ERRORS,
+    app = FastAPI(title="Kiroku", version="0.2.0", responses=errors.ERRORS, docs_url=None,
+                  redoc_url=None,
                   description="Record, replay and audit trading-card-game matches. Send a "
                               "credential as 'Authorization: Bearer TOKEN'; without one you "
                               "are a spectator.",
@@ -39,6 +41,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations, studies, tournaments):
+                   variations, studies, tournaments, pages):
         app.include_router(module.router)
     return app

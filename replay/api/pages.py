@@ -1,0 +1,63 @@
+"""The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
+their static files under ``/static``, and the API's documentation at ``/docs`` (Swagger UI
+from vendored files: no request leaves the server). The pages read the public HTTP API like
+any other client; nothing here is in the OpenAPI document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter
+from fastapi import Path as PathParam
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+import replay.web
+
+WEB = Path(replay.web.__file__).resolve().parent
+
+# The pages load only their own files and call only this server's API.
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+# Swagger UI's page starts it with an inline script and styles itself inline.
+DOCS_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+               "script-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; "
+               "base-uri 'none'; frame-ancestors 'none'")
+
+router = APIRouter(include_in_schema=False)
+router.mount("/static", StaticFiles(directory=WEB), name="static")
+
+
+def _page(name: str) -> FileResponse:
+    return FileResponse(WEB / name, media_type="text/html",
+                        headers={"content-security-policy": PAGE_POLICY,
+                                 "cache-control": "no-cache"})
+
+
+@router.get("/", include_in_schema=False)
+def match_list() -> FileResponse:
+    """The match list, filtered by game, player and simulated."""
+    return _page("index.html")
+
+
+@router.get("/watch/{match}", include_in_schema=False)
+def watch(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """A match's replay viewer. The page resolves ``match`` (an id or its prefix) through the
+    API (GET /matches/{match_id}), so an unknown one is shown there as the API answers it; the
+    parameter is not named ``match_id``, which is for API routes resolving with ``MatchId``."""
+    del match
+    return _page("match.html")
+
+
+@router.get("/docs", include_in_schema=False)
+def docs() -> HTMLResponse:
+    """Swagger UI over /openapi.json, from the vendored files."""
+    page = get_swagger_ui_html(openapi_url="/openapi.json", title="Kiroku: HTTP API",
+                               swagger_js_url="/static/vendor/swagger-ui-bundle.js",
+                               swagger_css_url="/static/vendor/swagger-ui.css",
+                               swagger_favicon_url="/static/vendor/favicon-32x32.png",
+                               swagger_ui_parameters={"validatorUrl": None})
+    page.headers["content-security-policy"] = DOCS_POLICY
+    return page

@@ -1,0 +1,124 @@
+// What both pages share: calling the API (with the signed-in credential as a Bearer header,
+// never in a URL), the sign-in form, the games' titles, and small DOM helpers.
+
+const TOKEN_KEY = "kiroku.token";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const text = body && body.message ? body.message : `HTTP ${status}`;
+    super(text);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+// GET (or another method) a JSON answer from this server's API.
+export async function api(path, { method = "GET", body, params } = {}) {
+  const url = new URL(path, window.location.origin);
+  for (const [key, value] of Object.entries(params || {})) {
+    if (value !== undefined && value !== null && value !== "") url.searchParams.set(key, value);
+  }
+  const headers = { accept: "application/json" };
+  const credential = token();
+  if (credential) headers.authorization = `Bearer ${credential}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const answer = await fetch(url, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "omit", cache: "no-store",
+  });
+  let data = null;
+  try { data = await answer.json(); } catch { data = null; }
+  if (!answer.ok) throw new ApiError(answer.status, data);
+  return data;
+}
+
+// Build an element: el("p", {class: "x"}, "text", child, ...).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let gamesPromise = null;
+// The registered games by id: {id, title, players, ...}.
+export function games() {
+  if (!gamesPromise) {
+    gamesPromise = api("/games").then((list) => Object.fromEntries(list.map((g) => [g.id, g])));
+  }
+  return gamesPromise;
+}
+
+export function describeMe(me) {
+  if (!me || me.role === "spectator") return "Not signed in: you watch as a spectator.";
+  const seat = me.seat ? `, seat ${me.seat} of match ${String(me.match_id).slice(0, 8)}` : "";
+  return `Signed in as ${me.name} (${me.role}${seat}).`;
+}
+
+// The sign-in form in `container`; `changed(me)` is called after every sign-in or sign-out,
+// and once at the start. Answers the caller's identity (GET /me).
+export async function signIn(container, changed) {
+  const status = el("p", { class: "who", role: "status" });
+  const input = el("input", {
+    type: "password", id: "token", name: "token", autocomplete: "off",
+    placeholder: "credential token", "aria-label": "Credential token",
+  });
+  const out = el("button", { type: "button", id: "sign-out" }, "Sign out");
+  const form = el("form", { class: "sign-in", "aria-label": "Sign in" },
+    el("label", { for: "token", class: "visually-hidden" }, "Credential token"),
+    input, el("button", { type: "submit", id: "sign-in" }, "Sign in"), out);
+  container.replaceChildren(form, status);
+
+  async function refresh() {
+    let me = { role: "spectator" };
+    try {
+      if (token()) me = await api("/me");
+    } catch (error) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      status.textContent = `Sign-in refused: ${error.message}`;
+      out.hidden = true;
+      await changed(me);
+      return me;
+    }
+    status.textContent = describeMe(me);
+    out.hidden = !token();
+    await changed(me);
+    return me;
+  }
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    input.value = "";
+    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    await refresh();
+  });
+  out.addEventListener("click", async () => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    await refresh();
+  });
+  return refresh();
+}
+
+export function resultText(result, players) {
+  if (!result) return "in progress";
+  const reason = result.reason ? ` (${String(result.reason).replaceAll("_", " ")})` : "";
+  if (result.drawn) return `drawn${reason}`;
+  const names = (result.winners || []).map((s) => `seat ${s}${players && players[s - 1] ? ` ${players[s - 1]}` : ""}`);
+  return names.length ? `won by ${names.join(" and ")}${reason}` : `ended${reason}`;
+}
+
+export function shortTime(iso) {
+  return iso ? String(iso).slice(0, 16).replace("T", " ") : "";
+}

@@ -16,6 +16,7 @@ from replay.api import (
     errors,
     games,
     imports,
+    live,
     matches,
     notes,
     pages,
@@ -41,6 +42,6 @@ def create_app(kiroku: Kiroku) -> FastAPI:
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations, studies, tournaments, pages):
+                   variations, studies, tournaments, live, pages):
         app.include_router(module.router)
     return app

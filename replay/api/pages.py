@@ -1,7 +1,8 @@
 """The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
-their static files under ``/static``, and the API's documentation at ``/docs`` (Swagger UI
-from vendored files: no request leaves the server). The pages read the public HTTP API like
-any other client; nothing here is in the OpenAPI document."""
+its board alone for stream overlays at ``/embed/{match}``, their static files under
+``/static``, and the API's documentation at ``/docs`` (Swagger UI from vendored files: no
+request leaves the server). The pages read the public HTTP API like any other client; nothing
+here is in the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -26,13 +27,16 @@ DOCS_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsa
                "script-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; "
                "base-uri 'none'; frame-ancestors 'none'")
 
+# The embeddable board has no control and never holds a credential: any page may frame it.
+EMBED_POLICY = PAGE_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *")
+
 router = APIRouter(include_in_schema=False)
 router.mount("/static", StaticFiles(directory=WEB), name="static")
 
 
-def _page(name: str) -> FileResponse:
+def _page(name: str, policy: str = PAGE_POLICY) -> FileResponse:
     return FileResponse(WEB / name, media_type="text/html",
-                        headers={"content-security-policy": PAGE_POLICY,
+                        headers={"content-security-policy": policy,
                                  "cache-control": "no-cache"})
 
 
@@ -49,6 +53,14 @@ def watch(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
     parameter is not named ``match_id``, which is for API routes resolving with ``MatchId``."""
     del match
     return _page("match.html")
+
+
+@router.get("/embed/{match}", include_in_schema=False)
+def embed(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """A match's board alone, always at the last position a spectator may see and following
+    the match live (for stream overlays); resolved by the page as ``/watch/{match}`` is."""
+    del match
+    return _page("embed.html", EMBED_POLICY)
 
 
 @router.get("/docs", include_in_schema=False)

@@ -12,8 +12,15 @@ export class ApiError extends Error {
   }
 }
 
+let anonymous = false;
+
+// From now on, send no credential (the embeddable board always watches as a spectator).
+export function watchAnonymously() {
+  anonymous = true;
+}
+
 export function token() {
-  return sessionStorage.getItem(TOKEN_KEY);
+  return anonymous ? null : sessionStorage.getItem(TOKEN_KEY);
 }
 
 // GET (or another method) a JSON answer from this server's API.

@@ -1,7 +1,14 @@
 // A match's replay: the board at a position (GET /matches/{id}/state?at=N&viewer=V) drawn
 // generically for any game, the timeline (events beside the transcript), stepping by buttons
-// and keys, the position and viewer in the URL hash, and following a live match.
-import { ApiError, api, el, games, resultText, shortTime, signIn } from "/static/common.js";
+// and keys, the position and viewer in the URL hash, the annotations of the position shown
+// (read, drawn on the board, added), and following a live match (Server-Sent Events for a
+// spectator, polling with the credential otherwise). The embeddable board (/embed/ID, a page
+// whose body has data-embed) uses the same code: the board only, as a spectator, always live.
+import {
+  ApiError, api, el, games, resultText, shortTime, signIn, token, watchAnonymously,
+} from "/static/common.js";
+
+const embedded = document.body.hasAttribute("data-embed");
 
 const matchRef = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 const $ = (id) => document.getElementById(id);
@@ -10,12 +17,15 @@ const ui = {
   body: $("board-body"), entries: $("entries"), where: $("where"), follow: $("follow"),
   viewer: $("viewer"), viewerLabel: $("viewer-label"),
   first: $("first"), prev: $("prev"), next: $("next"), last: $("last"),
+  notes: $("note-list"), noteForm: $("note-form"), noteText: $("note-text"),
+  noteSymbols: $("note-symbols"), noteVisibility: $("note-visibility"),
+  noteHighlights: $("note-highlights"), noteMessage: $("note-message"),
 };
 
 const view = {
   me: { role: "spectator" }, summary: null, title: "", matchId: null, version: null,
   position: null, positions: 0, viewer: null, answer: null, turns: new Map(), request: 0,
-  timer: null, busy: false, target: null,
+  timer: null, busy: false, target: null, source: null, notes: [], picked: [], pickedAt: null,
 };
 
 // ---- the URL hash: #at=12&as=seat:1 (never a credential) ----
@@ -27,6 +37,7 @@ function readHash() {
 }
 
 function writeHash() {
+  if (embedded) return;
   const hash = new URLSearchParams();
   if (view.position !== null) hash.set("at", String(view.position));
   if (view.viewer) hash.set("as", view.viewer);
@@ -116,21 +127,30 @@ function itemLabel(item, index, key) {
   return `${label(key)} ${index + 1}`;
 }
 
-// A labelled box for a value that is not a scalar.
-function box(title, value, depth) {
-  const node = el("div", { class: `box depth-${Math.min(depth, 4)}`, role: "group", "aria-label": title });
+// The seat a part of the position belongs to: its own `seat`, or its owner's.
+function seatOf(value, seat) {
+  return value && typeof value === "object" && !Array.isArray(value) && Number.isInteger(value.seat)
+    ? value.seat : seat;
+}
+
+// A labelled box for a value that is not a scalar; `key` (the zone it may be) and `seat` are
+// kept as data-zone and data-seat, for highlights naming a zone (ZONE or ZONE#SEAT).
+function box(title, value, depth, key = null, seat = null) {
+  const own = seatOf(value, seat);
+  const node = el("div", { class: `box depth-${Math.min(depth, 4)}`, role: "group", "aria-label": title,
+                           "data-zone": key, "data-seat": own === null ? null : String(own) });
   const head = el("div", { class: "box-title" }, title);
   node.append(head);
-  node.append(...contents(value, depth));
+  node.append(...contents(value, depth, own));
   return node;
 }
 
-function contents(value, depth) {
+function contents(value, depth, seat = null) {
   if (Array.isArray(value)) {
     if (value.length === 0) return [el("p", { class: "none" }, "none")];
     if (isChipList(value)) return [el("div", { class: "chips" }, value.map(chip))];
     return [el("div", { class: "boxes" }, value.map((item, i) =>
-      isScalar(item) ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, "item"), item, depth + 1)))];
+      isScalar(item) ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, "item"), item, depth + 1, null, seat)))];
   }
   const parts = [];
   if (isCard(value)) parts.push(el("div", { class: "chips" }, chip(value)));
@@ -141,12 +161,13 @@ function contents(value, depth) {
     if (isScalar(inner)) {
       if (!isCard(value)) facts.push(el("dt", {}, label(key)), el("dd", {}, scalarText(inner)));
     } else if (Array.isArray(inner) && inner.length && !isChipList(inner)) {
-      nested.push(el("div", { class: "box-list" }, el("div", { class: "box-title" }, `${label(key)} (${inner.length})`),
+      nested.push(el("div", { class: "box-list", "data-zone": key, "data-seat": seat === null ? null : String(seat) },
+        el("div", { class: "box-title" }, `${label(key)} (${inner.length})`),
         el("div", { class: "boxes" }, inner.map((item, i) => isScalar(item)
-          ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, key), item, depth + 1)))));
+          ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, key), item, depth + 1, null, seat)))));
     } else {
       const count = Array.isArray(inner) ? ` (${inner.length})` : "";
-      nested.push(box(`${label(key)}${count}`, inner, depth + 1));
+      nested.push(box(`${label(key)}${count}`, inner, depth + 1, key, seat));
     }
   }
   if (facts.length) parts.push(el("dl", { class: "facts" }, facts));
@@ -206,7 +227,7 @@ function renderBoard(answer) {
     else if (Array.isArray(value) && value.length && !isChipList(value)) {
       boxes.push(...value.map((item, i) => isScalar(item) ? el("p", {}, scalarText(item))
         : box(itemLabel(item, i, key), item, 1)));
-    } else boxes.push(box(`${label(key)}${Array.isArray(value) ? ` (${value.length})` : ""}`, value, 1));
+    } else boxes.push(box(`${label(key)}${Array.isArray(value) ? ` (${value.length})` : ""}`, value, 1, key));
   }
   const parts = [header];
   if (general.length) parts.push(el("dl", { class: "facts" }, general));
@@ -217,11 +238,13 @@ function renderBoard(answer) {
   ui.body.replaceChildren(...parts);
   ui.board.dataset.position = String(answer.position);
   ui.board.dataset.positions = String(answer.positions);
+  renderNotes();
 }
 
 // ---- positions ----
 
 function updateControls() {
+  if (embedded) return;
   const known = view.position !== null;
   ui.where.textContent = known ? `${view.position} / ${view.positions}` : "–";
   ui.first.disabled = ui.prev.disabled = !known || view.position <= 0;
@@ -337,6 +360,7 @@ async function jumpTurn(forward) {
 // ---- the timeline: events beside the transcript ----
 
 async function loadTimeline() {
+  if (embedded) return;
   const params = { viewer: view.viewer };
   let events;
   let transcript;
@@ -380,12 +404,168 @@ async function loadTimeline() {
     }
   }
   ui.entries.replaceChildren(...items);
+  markTimeline();
   updateControls();
+}
+
+// ---- annotations: the caller's readable ones of the position shown, and adding one ----
+
+const SYMBOLS = [["good", "!"], ["excellent", "!!"], ["mistake", "?"], ["blunder", "??"],
+  ["interesting", "!?"], ["dubious", "?!"], ["key_moment", "□"], ["rules_question", "?R"]];
+
+function signedIn() {
+  return !embedded && view.me.role !== "spectator" && Boolean(token());
+}
+
+function onMainLine(note) {
+  return note.variation === null || note.variation === undefined;
+}
+
+function notesHere() {
+  return view.notes.filter((n) => onMainLine(n) && n.position === view.position);
+}
+
+async function loadNotes() {
+  if (embedded || !view.matchId) return;
+  try {
+    view.notes = await api(`/matches/${view.matchId}/annotations`);
+  } catch (error) {
+    view.notes = [];
+    renderNotes();
+    ui.notes.replaceChildren(el("li", { class: "withdrawn" }, explain(error, "The annotations")));
+    markTimeline();
+    return;
+  }
+  renderNotes();
+  markTimeline();
+}
+
+function noteItem(note) {
+  const author = note.author || {};
+  const who = `${author.name || "?"}${author.seat ? ` (seat ${author.seat})` : ""}`;
+  const head = el("div", { class: "note-head" }, `${who} · ${note.visibility}`, note.amended ? " · amended" : "");
+  if (note.withdrawn) {
+    return el("li", { class: "withdrawn", "data-annotation": note.annotation_id }, head, "withdrawn");
+  }
+  const marks = (note.symbols || []).map((s) => s.mark).join(" ");
+  const names = (note.symbols || []).map((s) => label(s.name)).join(", ");
+  const item = el("li", { "data-annotation": note.annotation_id, "data-visibility": note.visibility }, head,
+    el("p", { class: "note-text" }, marks ? el("span", { class: "marks", title: names }, marks) : null,
+      note.text || ""));
+  if ((note.highlights || []).length) {
+    item.append(el("div", { class: "note-head" }, `highlights: ${note.highlights.join(", ")}`));
+  }
+  if ((note.arrows || []).length) {
+    item.append(el("ul", { class: "arrows", "aria-label": "Arrows" },
+      note.arrows.map(([from, to]) => el("li", {}, `${from} → ${to}`))));
+  }
+  return item;
+}
+
+function renderNotes() {
+  if (!ui.notes) return;
+  if (view.pickedAt !== view.position) {
+    view.picked = [];
+    view.pickedAt = view.position;
+  }
+  const here = notesHere();
+  ui.notes.replaceChildren(...(here.length ? here.map(noteItem)
+    : [el("li", { class: "withdrawn" }, "No annotation of this position for you.")]));
+  ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
+  applyMarks();
+}
+
+// Outline what the shown annotations highlight (both ends of their arrows too) and what the
+// form has picked.
+function applyMarks() {
+  const marked = new Set();
+  for (const note of notesHere()) {
+    if (note.withdrawn) continue;
+    for (const mark of note.highlights || []) marked.add(mark);
+    for (const arrow of note.arrows || []) for (const end of arrow) marked.add(end);
+  }
+  const picked = new Set(view.picked);
+  const toggle = (node, on) => {
+    node.classList.toggle("highlighted", on);
+    if (on) node.setAttribute("data-highlighted", ""); else node.removeAttribute("data-highlighted");
+  };
+  for (const chipNode of ui.body.querySelectorAll(".chip[data-card]")) {
+    const id = chipNode.dataset.card;
+    toggle(chipNode, marked.has(id) || marked.has(id.split("@")[0]));
+    chipNode.classList.toggle("picked", picked.has(id));
+  }
+  for (const zone of ui.body.querySelectorAll("[data-zone]")) {
+    const seat = zone.dataset.seat;
+    toggle(zone, marked.has(zone.dataset.zone) || (seat !== undefined && marked.has(`${zone.dataset.zone}#${seat}`)));
+  }
+  ui.board.classList.toggle("picking", signedIn());
+}
+
+function markTimeline() {
+  if (!ui.entries) return;
+  const annotated = new Set(view.notes.filter(onMainLine).map((n) => n.position));
+  for (const entry of ui.entries.querySelectorAll("li[data-position]")) {
+    const on = annotated.has(Number(entry.dataset.position));
+    const mark = entry.querySelector(".note-mark");
+    if (on && !mark) {
+      entry.querySelector("button").append(el("span", { class: "note-mark", title: "annotated" }, "✎",
+        el("span", { class: "visually-hidden" }, " (annotated)")));
+    } else if (!on && mark) mark.remove();
+    if (on) entry.setAttribute("data-annotated", ""); else entry.removeAttribute("data-annotated");
+  }
+}
+
+function setUpNoteForm() {
+  if (!ui.noteForm) return;
+  if (!ui.noteSymbols.querySelector("input")) {
+    ui.noteSymbols.append(...SYMBOLS.map(([name, mark]) => el("label", { class: "check" },
+      el("input", { type: "checkbox", name: "symbol", value: name }), ` ${mark} ${label(name)}`)));
+  }
+  ui.noteForm.hidden = !signedIn();
+  ui.noteMessage.textContent = "";
+}
+
+async function addNote(event) {
+  event.preventDefault();
+  const body = {
+    text: ui.noteText.value,
+    symbols: [...ui.noteSymbols.querySelectorAll("input:checked")].map((input) => input.value),
+    highlights: [...view.picked], arrows: [], visibility: ui.noteVisibility.value,
+    position: view.position,
+  };
+  ui.noteMessage.textContent = "";
+  try {
+    await api(`/matches/${view.matchId}/annotations`, { method: "POST", body });
+  } catch (error) {
+    ui.noteMessage.textContent = error instanceof ApiError
+      ? `Not added (${error.status}): ${error.message}` : `Not added: ${error.message}`;
+    return;
+  }
+  ui.noteText.value = "";
+  for (const input of ui.noteSymbols.querySelectorAll("input:checked")) input.checked = false;
+  view.picked = [];
+  ui.noteMessage.textContent = "Annotation added.";
+  await loadNotes();
+}
+
+// While signed in, choosing a card on the board adds it to (or takes it from) the highlights.
+function pick(event) {
+  if (!signedIn()) return;
+  const found = event.target.closest(".chip[data-card]");
+  if (!found) return;
+  const id = found.dataset.card;
+  view.picked = view.picked.includes(id) ? view.picked.filter((x) => x !== id) : [...view.picked, id];
+  ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
+  applyMarks();
 }
 
 // ---- the viewer (judges and organisers only) ----
 
 function setUpViewer() {
+  if (embedded) {
+    view.viewer = null;
+    return;
+  }
   const staff = isStaff() && view.summary;
   ui.viewerLabel.hidden = !staff;
   if (!staff) {
@@ -407,11 +587,11 @@ async function poll() {
   try {
     const summary = await api(`/matches/${view.matchId}`);
     if (summary.version === view.version) return;
-    const wasAtLast = view.position === view.positions;
+    const wasAtLast = embedded || view.position === view.positions;
     view.summary = summary;
     view.version = summary.version;
     const latest = await fetchState(null);
-    await loadTimeline();
+    await Promise.all([loadTimeline(), loadNotes()]);
     if (wasAtLast) {
       view.request += 1;
       view.position = latest.position;
@@ -428,10 +608,31 @@ async function poll() {
   }
 }
 
+// A spectator listens to GET /matches/{id}/live (Server-Sent Events: EventSource sends no
+// Authorization header); a signed-in caller polls the summary with its credential.
 function follow(on) {
   clearInterval(view.timer);
-  view.timer = on ? setInterval(poll, 2000) : null;
-  if (on) poll();
+  view.timer = null;
+  if (view.source) {
+    view.source.close();
+    view.source = null;
+  }
+  if (!on || !view.matchId) return;
+  if (token()) {
+    view.timer = setInterval(poll, 2000);
+    poll();
+    return;
+  }
+  const source = new EventSource(`/matches/${view.matchId}/live`);
+  view.source = source;
+  source.addEventListener("position", (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch { return; }
+    if (data.version !== view.version || data.positions !== view.positions) poll();
+  });
+  source.addEventListener("error", () => {
+    if (source.readyState === EventSource.CLOSED) say("Following the match: the live stream was refused.");
+  });
 }
 
 // ---- start ----
@@ -449,10 +650,12 @@ async function reload() {
   view.version = s.version;
   view.title = known[s.game] ? known[s.game].title : s.game;
   view.turns = new Map();
-  ui.title.textContent = `${s.players.join(" vs ")} · ${view.title} · ${shortTime(s.created_at)}`;
+  if (ui.title) ui.title.textContent = `${s.players.join(" vs ")} · ${view.title} · ${shortTime(s.created_at)}`;
   document.title = `Kiroku: ${s.players.join(" vs ")} (${view.title})`;
   setUpViewer();
-  await Promise.all([loadTimeline(), show(readHash().at)]);
+  setUpNoteForm();
+  await Promise.all([loadTimeline(), loadNotes(), show(embedded ? null : readHash().at)]);
+  if (embedded || ui.follow.checked) follow(true);
 }
 
 function typing(target) {
@@ -461,44 +664,53 @@ function typing(target) {
      (target.tagName === "INPUT" && !["checkbox", "radio", "button"].includes(target.type)));
 }
 
-document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
-  const keys = {
-    ArrowLeft: () => step(-1), ArrowRight: () => step(1),
-    Home: () => go(0), End: () => go(view.positions),
-    ArrowUp: () => jumpTurn(false), PageUp: () => jumpTurn(false),
-    ArrowDown: () => jumpTurn(true), PageDown: () => jumpTurn(true),
-  };
-  if (!keys[event.key] || view.position === null) return;
-  event.preventDefault();
-  keys[event.key]();
-});
+if (!embedded) {
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
+    const keys = {
+      ArrowLeft: () => step(-1), ArrowRight: () => step(1),
+      Home: () => go(0), End: () => go(view.positions),
+      ArrowUp: () => jumpTurn(false), PageUp: () => jumpTurn(false),
+      ArrowDown: () => jumpTurn(true), PageDown: () => jumpTurn(true),
+    };
+    if (!keys[event.key] || view.position === null) return;
+    event.preventDefault();
+    keys[event.key]();
+  });
 
-ui.first.addEventListener("click", () => go(0));
-ui.prev.addEventListener("click", () => step(-1));
-ui.next.addEventListener("click", () => step(1));
-ui.last.addEventListener("click", () => go(view.positions));
-ui.entries.addEventListener("click", (event) => {
-  const button = event.target.closest("button[data-go]");
-  if (button) go(Number(button.dataset.go));
-});
-ui.follow.addEventListener("change", () => follow(ui.follow.checked));
-ui.viewer.addEventListener("change", async () => {
-  view.viewer = ui.viewer.value || null;
-  writeHash();
-  await Promise.all([loadTimeline(), show(view.position)]);
-});
-window.addEventListener("hashchange", async () => {
-  const wanted = readHash();
-  if (isStaff() && (wanted.as || null) !== view.viewer) {
-    setUpViewer();
-    await Promise.all([loadTimeline(), show(wanted.at)]);
-  } else if (wanted.at !== null && wanted.at !== view.position) {
-    show(wanted.at);
-  }
-});
+  ui.first.addEventListener("click", () => go(0));
+  ui.prev.addEventListener("click", () => step(-1));
+  ui.next.addEventListener("click", () => step(1));
+  ui.last.addEventListener("click", () => go(view.positions));
+  ui.entries.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-go]");
+    if (button) go(Number(button.dataset.go));
+  });
+  ui.follow.addEventListener("change", () => follow(ui.follow.checked));
+  ui.viewer.addEventListener("change", async () => {
+    view.viewer = ui.viewer.value || null;
+    writeHash();
+    await Promise.all([loadTimeline(), show(view.position)]);
+  });
+  window.addEventListener("hashchange", async () => {
+    const wanted = readHash();
+    if (isStaff() && (wanted.as || null) !== view.viewer) {
+      setUpViewer();
+      await Promise.all([loadTimeline(), show(wanted.at)]);
+    } else if (wanted.at !== null && wanted.at !== view.position) {
+      show(wanted.at);
+    }
+  });
+  ui.body.addEventListener("click", pick);
+  ui.noteForm.addEventListener("submit", addNote);
+}
 
-signIn($("account"), async (me) => {
-  view.me = me;
-  await reload();
-});
+if (embedded) {
+  watchAnonymously();
+  reload();
+} else {
+  signIn($("account"), async (me) => {
+    view.me = me;
+    await reload();
+  });
+}

@@ -175,6 +175,13 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http receipt"] = c.get(f"{url}/receipt").text
         out["http keys"] = c.get("/.well-known/kiroku-keys").text
         out["http me"] = c.get("/me").text
+        with c.stream("GET", f"{url}/live") as r:  # the first event of the live stream
+            lines: list[str] = []
+            for line in r.iter_lines():
+                lines.append(line)
+                if line == "" and any(x.startswith("data:") for x in lines):
+                    break
+        out["http live"] = "\n".join(lines)
         out["http asks for the judge's view"] = c.get(f"{url}/state",
                                                       params={"viewer": "judge"}).text
         other = 1 if viewer.seat != 1 else 2

@@ -188,6 +188,8 @@ def test_every_match_and_tournament_path_resolves_ids_with_the_one_dependency() 
                 continue
             checked += 1
             assert resolver in calls, route.path
+            if not route.include_in_schema:
+                continue  # /matches/{match_id}/live: resolved by match_ref, not documented
             for method in route.methods or ():
                 params = document["paths"][route.path][method.lower()]["parameters"]
                 schema = next(p["schema"] for p in params if p["name"] == name)

@@ -1,0 +1,73 @@
+"""Following a match live: a Server-Sent Events stream of its version and of the number of
+positions the caller may see (a delayed spectator's count stays delayed). Not in the OpenAPI
+document: the stream does not end by itself, so a walk of the document must not open it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from uuid import UUID
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from engine.core.viewer import Viewer
+from replay import access
+from replay.api.wire import CallerDep, KirokuDep, MatchId
+from replay.service import Kiroku
+
+router = APIRouter(tags=["replay"], include_in_schema=False)
+
+CHECK_EVERY = 0.5  # seconds between two looks at the match
+KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
+LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
+
+
+def _now(kiroku: Kiroku, match_id: UUID, viewer: Viewer,
+         last: tuple[int, int] | None) -> tuple[int, int]:
+    """The match's version and the positions ``viewer`` may see (reusing ``last``'s count
+    while the version has not moved: the count changes only with a new event)."""
+    version = kiroku.recorder.get_match(match_id).version
+    if last is not None and last[0] == version:
+        return last
+    return version, int(kiroku.view(match_id, None, viewer)["positions"])
+
+
+def _event(version: int, positions: int) -> str:
+    return f"event: position\ndata: {json.dumps({'version': version, 'positions': positions})}\n\n"
+
+
+@router.get("/matches/{match_id}/live", include_in_schema=False)
+async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
+               match_id: MatchId) -> StreamingResponse:
+    """``event: position`` with ``{"version": V, "positions": P}`` at once and whenever either
+    changes; ``: keepalive`` every 15 s; ends when the client leaves or after an hour. A caller
+    who may not watch the match is answered as ``GET /matches/{id}/state`` would be."""
+    viewer = access.viewer_for(caller, match_id)
+    first = await run_in_threadpool(_now, kiroku, match_id, viewer, None)  # refusals here
+
+    async def stream() -> AsyncIterator[str]:
+        last = first
+        yield _event(*last)
+        started = quiet = time.monotonic()
+        while time.monotonic() - started < LASTS:
+            await asyncio.sleep(CHECK_EVERY)
+            if await request.is_disconnected():
+                return
+            try:
+                now = await run_in_threadpool(_now, kiroku, match_id, viewer, last)
+            except Exception:  # the match became unwatchable: the client reconnects and is told
+                return
+            if now != last:
+                last = now
+                quiet = time.monotonic()
+                yield _event(*now)
+            elif time.monotonic() - quiet >= KEEPALIVE_EVERY:
+                quiet = time.monotonic()
+                yield ": keepalive\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})

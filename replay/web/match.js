@@ -1,8 +1,10 @@
 // A match's replay: the board at a position (GET /matches/{id}/state?at=N&viewer=V) drawn
 // generically for any game, the timeline (events beside the transcript), stepping by buttons
 // and keys, the position and viewer in the URL hash, the annotations of the position shown
-// (read, drawn on the board, added), and following a live match (Server-Sent Events for a
-// spectator, polling with the credential otherwise). The embeddable board (/embed/ID, a page
+// (read, drawn on the board, added), what a step forward changed, the match's variations as
+// branches of the timeline, its disputes (called, listed, taken and ruled from the page), and
+// following a live match (Server-Sent Events for a spectator, polling with the credential
+// otherwise). The embeddable board (/embed/ID, a page
 // whose body has data-embed) uses the same code: the board only, as a spectator, always live.
 import {
   ApiError, api, el, games, resultText, shortTime, signIn, token, watchAnonymously,
@@ -19,27 +21,37 @@ const ui = {
   first: $("first"), prev: $("prev"), next: $("next"), last: $("last"),
   notes: $("note-list"), noteForm: $("note-form"), noteText: $("note-text"),
   noteSymbols: $("note-symbols"), noteVisibility: $("note-visibility"),
-  noteHighlights: $("note-highlights"), noteMessage: $("note-message"),
+  noteHighlights: $("note-highlights"), noteMessage: $("note-message"), mainLine: $("main-line"),
+  disputes: $("disputes"), disputeList: $("dispute-list"), disputeForm: $("dispute-form"),
+  disputeClaim: $("dispute-claim"), disputeMessage: $("dispute-message"),
 };
 
 const view = {
   me: { role: "spectator" }, summary: null, title: "", matchId: null, version: null,
   position: null, positions: 0, viewer: null, answer: null, turns: new Map(), request: 0,
   timer: null, busy: false, target: null, source: null, notes: [], picked: [], pickedAt: null,
+  // The variation shown ({id, name, from, length, at}; null: the main line), the main-line
+  // variations the caller may read, the match's disputes (null: the panel is not for this
+  // caller), and what the board shows (to tell a step forward from a jump).
+  line: null, variations: [], disputes: null, shown: null,
 };
 
-// ---- the URL hash: #at=12&as=seat:1 (never a credential) ----
+// ---- the URL hash: #at=12&as=seat:1, or #line=VID&at=3 in a variation (never a credential) ----
 
 function readHash() {
   const hash = new URLSearchParams(window.location.hash.slice(1));
   const at = hash.get("at");
-  return { at: at !== null && /^\d+$/.test(at) ? Number(at) : null, as: hash.get("as") || null };
+  return { at: at !== null && /^\d+$/.test(at) ? Number(at) : null, as: hash.get("as") || null,
+           line: hash.get("line") || null };
 }
 
 function writeHash() {
   if (embedded) return;
   const hash = new URLSearchParams();
-  if (view.position !== null) hash.set("at", String(view.position));
+  if (view.line) {
+    hash.set("line", view.line.id);
+    hash.set("at", String(view.line.at));
+  } else if (view.position !== null) hash.set("at", String(view.position));
   if (view.viewer) hash.set("as", view.viewer);
   const text = `#${hash.toString().replaceAll("%3A", ":")}`;
   if (window.location.hash !== text) history.replaceState(null, "", text);
@@ -176,10 +188,96 @@ function contents(value, depth, seat = null) {
   return parts;
 }
 
+// ---- what a step changed: chips in a box they were not in, scalars with another value ----
+
+const UNCOMPARED = new Set(["game", "players", "viewer", "options", "to_act", "result", "eliminated"]);
+const FIRST = ["turn", "phase", "step", "active"];
+
+// Every scalar of a position by a readable path ("turn", "seat 2 score", "seat 1 deck count"),
+// leaving out cards' own facts and lists of cards.
+function scalarsOf(state) {
+  const found = new Map();
+  const walk = (value, path) => {
+    if (isScalar(value)) {
+      found.set(path.join(" "), scalarText(value));
+    } else if (Array.isArray(value)) {
+      if (isChipList(value)) return;
+      value.forEach((item, i) => walk(item, item && typeof item === "object" && Number.isInteger(item.seat)
+        ? [...path.slice(0, -1), `seat ${item.seat}`] : [...path, String(i + 1)]));
+    } else if (value && typeof value === "object" && !isCard(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key !== "seat" || !path.length) walk(inner, [...path, label(key)]);
+      }
+    }
+  };
+  for (const [key, value] of Object.entries(state || {})) {
+    if (UNCOMPARED.has(key)) continue;
+    if (key === "scores" && value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [seat, score] of Object.entries(value)) found.set(`seat ${seat} score`, scalarText(score));
+    } else walk(value, [label(key)]);
+  }
+  return found;
+}
+
+function scalarChanges(before, after) {
+  const was = scalarsOf(before);
+  const now = scalarsOf(after);
+  const changes = [];
+  for (const key of new Set([...was.keys(), ...now.keys()])) {
+    const a = was.has(key) ? was.get(key) : "—";
+    const b = now.has(key) ? now.get(key) : "—";
+    if (a !== b) changes.push([key, `${key} ${a} → ${b}`]);
+  }
+  const rank = (key) => (FIRST.includes(key) ? FIRST.indexOf(key) : FIRST.length);
+  return changes.sort((x, y) => rank(x[0]) - rank(y[0])).map(([, text]) => text);
+}
+
+// Where a chip is: the titles of the boxes around it (without their counts).
+function placeOf(node) {
+  const titles = [];
+  for (let box = node.closest(".box, .box-list"); box; box = box.parentElement.closest(".box, .box-list")) {
+    const title = box.querySelector(":scope > .box-title");
+    titles.unshift(title ? title.textContent.replace(/ \(\d+\)$/, "") : "?");
+  }
+  return titles.join(" / ");
+}
+
+// How many chips of each card are in each box.
+function chipPlaces() {
+  const places = new Map();
+  for (const node of ui.body.querySelectorAll(".chip[data-card]")) {
+    if (node.closest("details.options")) continue;
+    const key = `${node.dataset.card}\u0000${placeOf(node)}`;
+    places.set(key, (places.get(key) || 0) + 1);
+  }
+  return places;
+}
+
+// After one step forward, mark the chips that are in a box they were not in before.
+function markChanged(before) {
+  const seen = new Map();
+  let count = 0;
+  for (const node of ui.body.querySelectorAll(".chip[data-card]")) {
+    if (node.closest("details.options")) continue;
+    const place = placeOf(node);
+    const key = `${node.dataset.card}\u0000${place}`;
+    seen.set(key, (seen.get(key) || 0) + 1);
+    if (seen.get(key) > (before.get(key) || 0)) {
+      node.classList.add("changed");
+      node.setAttribute("data-changed", place);
+      node.title = [node.title, "new here since the previous position"].filter(Boolean).join(" · ");
+      count += 1;
+    }
+  }
+  return count;
+}
+
 function toActText(state, answer) {
   if (state.result) return `Result: ${resultText(state.result, view.summary && view.summary.players)}`;
   let seats = null;
-  if (view.summary && answer.position === view.summary.positions && Array.isArray(view.summary.to_act)) {
+  if (Array.isArray(answer.toAct)) {
+    seats = answer.toAct;
+  } else if (view.summary && answer.position === view.summary.positions && Array.isArray(view.summary.to_act)) {
     seats = view.summary.to_act;
   } else if (Array.isArray(state.to_act)) {
     seats = state.to_act;
@@ -190,12 +288,16 @@ function toActText(state, answer) {
   return "";
 }
 
-function renderBoard(answer) {
+// Draw a position. `answer.line` (a variation's) is {id, name, from}; `previous` is the
+// position shown before when this one is one step after it (what changed is then marked).
+function renderBoard(answer, previous = null) {
   const state = answer.state;
   view.answer = answer;
   ui.heading.textContent = `${view.title} · board`;
+  const line = answer.line || null;
   const facts = [
-    `Position ${answer.position} of ${answer.positions}`,
+    line ? `Variation ${line.name}, ${answer.position} of ${answer.positions}, from position ${line.from}`
+      : `Position ${answer.position} of ${answer.positions}`,
     state.turn !== undefined && state.turn !== null ? `Turn ${state.turn}` : null,
     state.phase ? `Phase ${label(state.phase)}` : null,
     state.step ? `Step ${label(state.step)}` : null,
@@ -229,28 +331,55 @@ function renderBoard(answer) {
         : box(itemLabel(item, i, key), item, 1)));
     } else boxes.push(box(`${label(key)}${Array.isArray(value) ? ` (${value.length})` : ""}`, value, 1, key));
   }
+  const changes = previous ? scalarChanges(previous.state, state) : [];
   const parts = [header];
+  if (changes.length) {
+    const shown = changes.slice(0, 12).join(", ");
+    parts.push(el("p", { id: "changes", class: "changes" },
+      el("span", { class: "changes-label" }, "Changes: "),
+      changes.length > 12 ? `${shown}, and ${changes.length - 12} more` : shown));
+  }
   if (general.length) parts.push(el("dl", { class: "facts" }, general));
   parts.push(el("div", { class: "boxes top-boxes" }, boxes));
   if (state.options) {
     parts.push(el("details", { class: "options" }, el("summary", {}, "Options"), contents(state.options, 1)));
   }
+  const before = previous ? view.places : null;
   ui.body.replaceChildren(...parts);
   ui.board.dataset.position = String(answer.position);
   ui.board.dataset.positions = String(answer.positions);
+  if (line) ui.board.dataset.line = line.id; else delete ui.board.dataset.line;
+  ui.board.dataset.changed = before ? String(markChanged(before)) : "";
+  view.places = chipPlaces();
+  view.shown = { line: line ? line.id : null, position: answer.position, viewer: answer.viewer };
   renderNotes();
+}
+
+// Whether `answer` (on `line`, null: the main line) is one step forward from what is shown.
+function oneStepOn(answer, line) {
+  const shown = view.shown;
+  return Boolean(shown && view.answer && shown.line === line && shown.viewer === answer.viewer &&
+                 answer.position === shown.position + 1);
 }
 
 // ---- positions ----
 
 function updateControls() {
   if (embedded) return;
+  const line = view.line;
   const known = view.position !== null;
-  ui.where.textContent = known ? `${view.position} / ${view.positions}` : "–";
-  ui.first.disabled = ui.prev.disabled = !known || view.position <= 0;
-  ui.next.disabled = ui.last.disabled = !known || view.position >= view.positions;
-  for (const entry of ui.entries.querySelectorAll("[data-position]")) {
-    const here = Number(entry.dataset.position) === view.position;
+  const at = line ? line.at : view.position;
+  const end = line ? line.length : view.positions;
+  ui.where.textContent = !known ? "–"
+    : line ? `variation ${line.name}, ${line.at} of ${line.length}, from position ${line.from}`
+      : `${view.position} / ${view.positions}`;
+  ui.first.disabled = ui.prev.disabled = !known || at <= 0;
+  ui.next.disabled = ui.last.disabled = !known || at >= end;
+  ui.mainLine.hidden = !line;
+  if (line) ui.mainLine.textContent = `back to the main line (position ${line.from})`;
+  for (const entry of ui.entries.querySelectorAll("[data-position], [data-line]")) {
+    const here = line ? entry.dataset.line === line.id
+      : entry.dataset.position !== undefined && Number(entry.dataset.position) === view.position;
     entry.classList.toggle("current", here);
     if (here) entry.setAttribute("aria-current", "step");
     else entry.removeAttribute("aria-current");
@@ -269,17 +398,19 @@ async function fetchState(at) {
   return api(`/matches/${view.matchId}/state`, { params: { at, viewer: view.viewer } });
 }
 
-// Show the position `at` (null: the last one the credential may see).
+// Show the position `at` of the main line (null: the last one the credential may see).
 async function show(at) {
   const request = ++view.request;
   view.target = at;
   try {
     const answer = await fetchState(at);
     if (request !== view.request) return;
+    const previous = oneStepOn(answer, null) ? view.answer : null;
+    view.line = null;
     view.position = answer.position;
     view.positions = answer.positions;
     if (answer.state && answer.state.turn !== undefined) view.turns.set(answer.position, answer.state.turn);
-    renderBoard(answer);
+    renderBoard(answer, previous);
     say("");
   } catch (error) {
     if (request !== view.request) return;
@@ -290,18 +421,57 @@ async function show(at) {
   updateControls();
 }
 
+// Show the position after `at` of a variation's actions (null: its last), on the board.
+async function showLine(id, at) {
+  const request = ++view.request;
+  view.target = at;
+  try {
+    const found = await api(`/variations/${encodeURIComponent(id)}`, { params: { at } });
+    if (request !== view.request) return;
+    const line = { id: found.variation_id, name: found.name, from: found.from_position };
+    const answer = {
+      position: found.position, positions: found.line.length, state: found.state,
+      viewer: found.state.viewer ?? "you", toAct: found.to_act, line,
+    };
+    const previous = oneStepOn(answer, line.id) ? view.answer : null;
+    view.line = { ...line, length: found.line.length, at: found.position };
+    renderBoard(answer, previous);
+    say("");
+  } catch (error) {
+    if (request !== view.request) return;
+    say(explain(error, "The variation"));
+  }
+  view.target = null;
+  writeHash();
+  updateControls();
+}
+
+// Back from a variation to the position of the main line it branches from.
+function leaveLine() {
+  if (!view.line) return;
+  const from = view.line.from;
+  view.line = null;
+  show(from);
+}
+
 function go(target) {
   if (view.position === null) return;
-  const from = view.target ?? view.position;
+  const line = view.line;
+  const from = view.target ?? (line ? line.at : view.position);
   if (target === from) return;
-  const clamped = Math.max(0, Math.min(view.positions, target));
-  if (clamped !== from) show(clamped);
+  const clamped = Math.max(0, Math.min(line ? line.length : view.positions, target));
+  if (clamped === from) return;
+  if (line) showLine(line.id, clamped); else show(clamped);
 }
 
 // One step from the position shown, or from the one being fetched (keys pressed quickly).
 function step(delta) {
   if (view.position === null) return;
-  go((view.target ?? view.position) + delta);
+  go((view.target ?? (view.line ? view.line.at : view.position)) + delta);
+}
+
+function goLast() {
+  go(view.line ? view.line.length : view.positions);
 }
 
 async function turnAt(position) {
@@ -346,6 +516,10 @@ async function previousTurnStart() {
 }
 
 async function jumpTurn(forward) {
+  if (view.line) {  // a variation is short: its first or last position
+    go(forward ? view.line.length : 0);
+    return;
+  }
   if (view.position === null || view.busy) return;
   view.busy = true;
   try {
@@ -364,10 +538,12 @@ async function loadTimeline() {
   const params = { viewer: view.viewer };
   let events;
   let transcript;
+  let variations;
   try {
-    [events, transcript] = await Promise.all([
+    [events, transcript, variations] = await Promise.all([
       api(`/matches/${view.matchId}/events`, { params }),
       api(`/matches/${view.matchId}/transcript`, { params }),
+      api(`/matches/${view.matchId}/variations`).catch(() => []),
     ]);
   } catch (error) {
     ui.entries.replaceChildren(el("li", { class: "note" }, explain(error, "The timeline")));
@@ -382,6 +558,12 @@ async function loadTimeline() {
   for (const event of events) {
     if (event.event === "ActionsUndone") for (const seq of event.seqs || []) voided.add(seq);
   }
+  view.variations = (Array.isArray(variations) ? variations : []).filter((v) => v.parent === null);
+  const branches = (position) => view.variations.filter((v) => v.from_position === position).map((v) =>
+    el("li", { class: "branch", "data-line": v.variation_id, "data-from": String(v.from_position) },
+      el("button", { type: "button", class: "entry", "data-line": v.variation_id,
+                     title: `Open the variation "${v.name}" (${v.visibility}, by ${(v.author || {}).name || "?"})` },
+        el("span", { class: "pos" }, "⎇"), " ", `${v.name} · ${v.line.length} action${v.line.length === 1 ? "" : "s"}`)));
   let live = 0;
   const items = [];
   for (const event of events) {
@@ -389,13 +571,13 @@ async function loadTimeline() {
     if (event.event === "MatchCreated") {
       items.push(el("li", { "data-position": "0" },
         el("button", { type: "button", class: "entry", "data-go": "0" },
-          el("span", { class: "pos" }, "0"), " ", text)));
+          el("span", { class: "pos" }, "0"), " ", text)), ...branches(0));
     } else if (event.event === "ActionRecorded" && !voided.has(event.seq)) {
       live += 1;
       items.push(el("li", { "data-position": String(live), "data-seq": String(event.seq) },
         el("button", { type: "button", class: "entry", "data-go": String(live),
                        title: `Go to position ${live}, after action #${event.seq}` },
-          el("span", { class: "pos" }, String(live)), " ", text)));
+          el("span", { class: "pos" }, String(live)), " ", text)), ...branches(live));
     } else if (event.event === "ActionRecorded") {
       items.push(el("li", { class: "undone", "data-seq": String(event.seq) },
         el("s", {}, text), el("span", { class: "visually-hidden" }, " (undone)")));
@@ -422,6 +604,7 @@ function onMainLine(note) {
 }
 
 function notesHere() {
+  if (view.line) return [];  // a variation's annotations are not shown yet
   return view.notes.filter((n) => onMainLine(n) && n.position === view.position);
 }
 
@@ -464,13 +647,16 @@ function noteItem(note) {
 
 function renderNotes() {
   if (!ui.notes) return;
-  if (view.pickedAt !== view.position) {
+  const where = view.line ? `${view.line.id}@${view.line.at}` : view.position;
+  if (view.pickedAt !== where) {
     view.picked = [];
-    view.pickedAt = view.position;
+    view.pickedAt = where;
   }
   const here = notesHere();
   ui.notes.replaceChildren(...(here.length ? here.map(noteItem)
-    : [el("li", { class: "withdrawn" }, "No annotation of this position for you.")]));
+    : [el("li", { class: "withdrawn" }, view.line ? "Annotations of a variation are not shown here."
+      : "No annotation of this position for you.")]));
+  ui.noteForm.hidden = !signedIn() || Boolean(view.line);
   ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
   applyMarks();
 }
@@ -504,15 +690,22 @@ function applyMarks() {
 function markTimeline() {
   if (!ui.entries) return;
   const annotated = new Set(view.notes.filter(onMainLine).map((n) => n.position));
+  const disputed = new Set((view.disputes || []).map((d) => d.position));
   for (const entry of ui.entries.querySelectorAll("li[data-position]")) {
-    const on = annotated.has(Number(entry.dataset.position));
-    const mark = entry.querySelector(".note-mark");
-    if (on && !mark) {
-      entry.querySelector("button").append(el("span", { class: "note-mark", title: "annotated" }, "✎",
-        el("span", { class: "visually-hidden" }, " (annotated)")));
-    } else if (!on && mark) mark.remove();
-    if (on) entry.setAttribute("data-annotated", ""); else entry.removeAttribute("data-annotated");
+    const position = Number(entry.dataset.position);
+    mark(entry, "note-mark", "✎", "annotated", annotated.has(position));
+    mark(entry, "dispute-mark", "⚖", "disputed", disputed.has(position));
   }
+}
+
+// A timeline entry's mark (✎, ⚖), with its attribute (data-annotated, data-disputed).
+function mark(entry, kind, sign, what, on) {
+  const found = entry.querySelector(`.${kind}`);
+  if (on && !found) {
+    entry.querySelector("button").append(el("span", { class: kind, title: what }, sign,
+      el("span", { class: "visually-hidden" }, ` (${what})`)));
+  } else if (!on && found) found.remove();
+  if (on) entry.setAttribute(`data-${what}`, ""); else entry.removeAttribute(`data-${what}`);
 }
 
 function setUpNoteForm() {
@@ -559,6 +752,141 @@ function pick(event) {
   applyMarks();
 }
 
+// ---- disputes: the match's parties call a judge; judges and organisers take and rule ----
+
+function remedyText(remedy) {
+  if (!remedy || remedy.kind === "none") return "no remedy";
+  if (remedy.kind === "penalty") {
+    return `${remedy.penalty ? label(remedy.penalty) : "penalty"}${remedy.seat ? ` for seat ${remedy.seat}` : ""}`;
+  }
+  return label(remedy.kind);
+}
+
+function personText(person) {
+  if (!person) return "?";
+  return `${person.name || "?"}${person.seat ? ` (seat ${person.seat})` : ""}`;
+}
+
+function ruleForm(dispute) {
+  const id = dispute.dispute_id;
+  const seats = view.summary ? view.summary.players.map((name, i) => [`${i + 1}`, `warning for seat ${i + 1} (${name})`]) : [];
+  return el("form", { class: "rule-form note-form", "data-rule": id, "aria-label": "Rule on this dispute" },
+    el("label", { for: `decision-${id}` }, "Decision"),
+    el("input", { id: `decision-${id}`, name: "decision", type: "text", maxlength: "200", required: true }),
+    el("label", { for: `reasoning-${id}` }, "Reasoning"),
+    el("textarea", { id: `reasoning-${id}`, name: "reasoning", rows: "2", maxlength: "2000", required: true }),
+    el("label", { for: `remedy-${id}` }, "Remedy"),
+    el("select", { id: `remedy-${id}`, name: "remedy" },
+      el("option", { value: "none" }, "none"),
+      seats.map(([seat, text]) => el("option", { value: seat }, text))),
+    el("button", { type: "submit", class: "rule" }, "Rule"));
+}
+
+function disputeItem(dispute) {
+  const item = el("li", { "data-dispute": dispute.dispute_id, "data-status": dispute.status },
+    el("div", { class: "note-head" },
+      `${dispute.status} · position ${dispute.position} · called by ${personText(dispute.opened_by)}`,
+      dispute.judge ? ` · judge ${personText(dispute.judge)}` : "", dispute.pausing ? " · pausing the match" : ""),
+    el("p", { class: "note-text" }, dispute.claim));
+  if ((dispute.rulings || []).length) {
+    item.append(el("ul", { class: "rulings", "aria-label": "Rulings" }, dispute.rulings.map((r) =>
+      el("li", { class: "ruling" }, el("strong", {}, r.decision),
+        ` (${remedyText(r.remedy)}${r.on_appeal ? ", on appeal" : ""}, by ${personText(r.by)}): `, r.reasoning))));
+  }
+  if (isStaff() && dispute.status === "open") {
+    if (!dispute.judge) {
+      item.append(el("button", { type: "button", class: "take", "data-take": dispute.dispute_id }, "Take"));
+    } else {
+      item.append(ruleForm(dispute));
+    }
+  }
+  return item;
+}
+
+function renderDisputes() {
+  if (!ui.disputes) return;
+  ui.disputes.hidden = view.disputes === null;
+  if (view.disputes === null) return;
+  ui.disputeList.replaceChildren(...(view.disputes.length ? view.disputes.map(disputeItem)
+    : [el("li", { class: "withdrawn" }, "No dispute in this match.")]));
+}
+
+// The match's disputes, for its seats, judges and organisers only (the panel stays hidden
+// for anyone else, and for a credential the API refuses).
+async function loadDisputes() {
+  if (embedded || !view.matchId || !ui.disputes) return;
+  if (!signedIn()) {
+    view.disputes = null;
+  } else {
+    try {
+      view.disputes = await api(`/matches/${view.matchId}/disputes`);
+    } catch (error) {
+      view.disputes = null;
+      if (!(error instanceof ApiError && error.status === 403)) {
+        say(explain(error, "The disputes"));
+      }
+    }
+  }
+  renderDisputes();
+  markTimeline();
+}
+
+function disputeSays(text) {
+  ui.disputeMessage.textContent = text;
+}
+
+function refusal(error, what) {
+  return error instanceof ApiError ? `${what} (${error.status}): ${error.message}` : `${what}: ${error.message}`;
+}
+
+async function openDispute(event) {
+  event.preventDefault();
+  const position = view.line ? view.line.from : view.position;
+  disputeSays("");
+  try {
+    await api(`/matches/${view.matchId}/disputes`, {
+      method: "POST", body: { claim: ui.disputeClaim.value, position } });
+  } catch (error) {
+    disputeSays(refusal(error, "No judge called"));
+    return;
+  }
+  ui.disputeClaim.value = "";
+  disputeSays(`A judge is called (position ${position}).`);
+  await loadDisputes();
+}
+
+async function takeDispute(event) {
+  const button = event.target.closest("button[data-take]");
+  if (!button) return;
+  disputeSays("");
+  try {
+    await api(`/disputes/${button.dataset.take}/take`, { method: "POST", body: { pause: false } });
+  } catch (error) {
+    disputeSays(refusal(error, "Not taken"));
+    return;
+  }
+  disputeSays("Dispute taken: rule on it below its claim.");
+  await loadDisputes();
+}
+
+async function ruleDispute(event) {
+  const form = event.target.closest("form[data-rule]");
+  if (!form) return;
+  event.preventDefault();
+  const seat = form.elements.remedy.value;
+  const remedy = seat === "none" ? { kind: "none" } : { kind: "penalty", penalty: "warning", seat: Number(seat) };
+  disputeSays("");
+  try {
+    await api(`/disputes/${form.dataset.rule}/rule`, { method: "POST", body: {
+      decision: form.elements.decision.value, reasoning: form.elements.reasoning.value, remedy } });
+  } catch (error) {
+    disputeSays(refusal(error, "Not ruled"));
+    return;
+  }
+  disputeSays("Ruled.");
+  await Promise.all([loadDisputes(), loadTimeline()]);
+}
+
 // ---- the viewer (judges and organisers only) ----
 
 function setUpViewer() {
@@ -587,12 +915,14 @@ async function poll() {
   try {
     const summary = await api(`/matches/${view.matchId}`);
     if (summary.version === view.version) return;
-    const wasAtLast = embedded || view.position === view.positions;
+    const wasAtLast = embedded || (!view.line && view.position === view.positions);
     view.summary = summary;
     view.version = summary.version;
     const latest = await fetchState(null);
-    await Promise.all([loadTimeline(), loadNotes()]);
-    if (wasAtLast) {
+    await Promise.all([loadTimeline(), loadNotes(), loadDisputes()]);
+    if (view.line) {  // a variation stays on the board; the main line's count grows
+      view.positions = latest.positions;
+    } else if (wasAtLast) {
       view.request += 1;
       view.position = latest.position;
       view.positions = latest.positions;
@@ -654,7 +984,16 @@ async function reload() {
   document.title = `Kiroku: ${s.players.join(" vs ")} (${view.title})`;
   setUpViewer();
   setUpNoteForm();
-  await Promise.all([loadTimeline(), loadNotes(), show(embedded ? null : readHash().at)]);
+  const wanted = embedded ? { at: null, line: null } : readHash();
+  view.line = null;
+  view.shown = null;
+  const board = async () => {
+    if (wanted.line) {
+      await show(null);  // the main line's count, then the variation
+      await showLine(wanted.line, wanted.at);
+    } else await show(wanted.at);
+  };
+  await Promise.all([loadTimeline(), loadNotes(), loadDisputes(), board()]);
   if (embedded || ui.follow.checked) follow(true);
 }
 
@@ -669,7 +1008,7 @@ if (!embedded) {
     if (event.altKey || event.ctrlKey || event.metaKey || typing(event.target)) return;
     const keys = {
       ArrowLeft: () => step(-1), ArrowRight: () => step(1),
-      Home: () => go(0), End: () => go(view.positions),
+      Home: () => go(0), End: goLast,
       ArrowUp: () => jumpTurn(false), PageUp: () => jumpTurn(false),
       ArrowDown: () => jumpTurn(true), PageDown: () => jumpTurn(true),
     };
@@ -681,28 +1020,47 @@ if (!embedded) {
   ui.first.addEventListener("click", () => go(0));
   ui.prev.addEventListener("click", () => step(-1));
   ui.next.addEventListener("click", () => step(1));
-  ui.last.addEventListener("click", () => go(view.positions));
+  ui.last.addEventListener("click", goLast);
+  ui.mainLine.addEventListener("click", leaveLine);
   ui.entries.addEventListener("click", (event) => {
+    const branch = event.target.closest("button[data-line]");
+    if (branch) {
+      showLine(branch.dataset.line, 0);
+      return;
+    }
     const button = event.target.closest("button[data-go]");
-    if (button) go(Number(button.dataset.go));
+    if (!button) return;
+    if (view.line) {
+      view.line = null;
+      show(Number(button.dataset.go));
+    } else go(Number(button.dataset.go));
   });
   ui.follow.addEventListener("change", () => follow(ui.follow.checked));
   ui.viewer.addEventListener("change", async () => {
     view.viewer = ui.viewer.value || null;
     writeHash();
-    await Promise.all([loadTimeline(), show(view.position)]);
+    await Promise.all([loadTimeline(), view.line ? showLine(view.line.id, view.line.at) : show(view.position)]);
   });
   window.addEventListener("hashchange", async () => {
     const wanted = readHash();
-    if (isStaff() && (wanted.as || null) !== view.viewer) {
+    const viewerChanged = isStaff() && (wanted.as || null) !== view.viewer;
+    if (viewerChanged) {
       setUpViewer();
-      await Promise.all([loadTimeline(), show(wanted.at)]);
-    } else if (wanted.at !== null && wanted.at !== view.position) {
+      await loadTimeline();
+    }
+    if (wanted.line) {
+      if (viewerChanged || !view.line || wanted.line !== view.line.id || wanted.at !== view.line.at) {
+        showLine(wanted.line, wanted.at);
+      }
+    } else if (viewerChanged || view.line || (wanted.at !== null && wanted.at !== view.position)) {
       show(wanted.at);
     }
   });
   ui.body.addEventListener("click", pick);
   ui.noteForm.addEventListener("submit", addNote);
+  ui.disputeForm.addEventListener("submit", openDispute);
+  ui.disputeList.addEventListener("click", takeDispute);
+  ui.disputeList.addEventListener("submit", ruleDispute);
 }
 
 if (embedded) {

@@ -191,20 +191,30 @@ class Kiroku:
                           "tournament": labels, "simulated": simulated})
         return found
 
-    def summary(self, match_id: UUID) -> dict[str, Any]:
-        """What anyone may know about a match without seeing a position."""
+    def summary(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[str, Any]:
+        """What anyone may know about a match without seeing a position; where it stands (its
+        version, positions, turn, who is to act, the score) as of the last position ``viewer``
+        may see, so a delayed spectator learns no more here than from the position itself (a
+        spectator of a match that refuses them: as of setup)."""
         match = self.recorder.get_match(match_id)
         ruleset = get_game(match.game)
         seating = self.tournaments.seating(match_id)
+        try:
+            horizon = spectator_horizon(match, viewer)
+        except Forbidden:
+            horizon = 0
+        state = match.state if horizon is None else self.recorder.state_at(match_id, horizon)[1]
+        positions = len(match.live) if horizon is None else horizon
         return {"match_id": str(match_id), "game": match.game,
                 "ruleset_version": match.ruleset_version, "players": match.players,
-                "options": match.config["options"], "version": match.version,
-                "positions": len(match.live), "created_at": match.created_at,
+                "options": match.config["options"],
+                "version": match.version if horizon is None else match.position_version(horizon),
+                "positions": positions, "created_at": match.created_at,
                 "created_by": match.created_by, "replay_policy": match.replay_policy,
                 "commitment": match.commitment, "seed": match.seed, "result": match.result,
-                "active": match.state.active, "turn": match.state.turn,
-                "to_act": ruleset.to_act(match.state),
-                "scores": {str(s): v for s, v in (ruleset.scores(match.state) or {}).items()},
+                "active": state.active, "turn": state.turn,
+                "to_act": ruleset.to_act(state),
+                "scores": {str(s): v for s, v in (ruleset.scores(state) or {}).items()},
                 "tournament": seating.labels() if seating else None}
 
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:

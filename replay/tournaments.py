@@ -27,6 +27,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from engine.core.errors import SetupError
+from engine.core.viewer import SPECTATOR
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
 from ledger.errors import Forbidden
@@ -43,7 +44,7 @@ from replay import access
 from replay import disputes as hearing
 from replay.access import Caller
 from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
-from replay.service import Kiroku
+from replay.service import Kiroku, spectator_horizon
 from replay.standings import TableResult, points_of, standings
 
 STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
@@ -405,7 +406,18 @@ def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
                         "drawn": result.drawn, "source": source}
     return {"table": seated["table"], "match_id": seated["match_id"],
             "players": [_player(tournament, p) for p in seated["players"]],
-            "status": status, "result": shown_result, "positions": len(match.live)}
+            "status": status, "result": shown_result,
+            "positions": _public_positions(match)}
+
+
+def _public_positions(match: Any) -> int:
+    """The positions anyone may know a match has reached: a delayed spectator's count (the
+    round view is public), none while spectators are refused, all once it has ended."""
+    try:
+        horizon = spectator_horizon(match, SPECTATOR)
+    except Forbidden:
+        return 0
+    return len(match.live) if horizon is None else horizon
 
 
 def _table_result(tournament: Tournament, round_number: int, seated: Mapping[str, Any],

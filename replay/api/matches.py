@@ -83,9 +83,11 @@ def list_matches(request: Request, kiroku: KirokuDep,
 
 
 @router.get("/matches/{match_id}", response_model=MatchSummary)
-def get_match(request: Request, kiroku: KirokuDep, match_id: MatchId) -> Response:
-    """A match's summary: players, options, version, positions, result, seed commitment."""
-    return respond(request, kiroku.summary(match_id))
+def get_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
+              match_id: MatchId) -> Response:
+    """A match's summary: players, options, where it stands (as of the last position the
+    caller may see: a delayed spectator's stays delayed), result, seed commitment."""
+    return respond(request, kiroku.summary(match_id, access.viewer_for(caller, match_id)))
 
 
 @router.get("/matches/{match_id}/receipt", response_model=Receipt)

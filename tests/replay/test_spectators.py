@@ -65,3 +65,16 @@ def test_a_delayed_spectator_sees_the_match_positions_behind(kiroku: Kiroku) -> 
     assert len(kiroku.transcript(match_id, SPECTATOR)) == 4  # creation and three actions
     assert kiroku.view(match_id, None, JUDGE)["position"] == 5
     assert kiroku.view(match_id, 5, Viewer("seat", 2))["position"] == 5
+
+
+def test_a_delayed_spectators_summary_stands_where_its_view_does(kiroku: Kiroku) -> None:
+    """The summary once said the live version, positions, turn and who is to act to anyone:
+    a delayed spectator learned from it what the delay hides."""
+    match_id = _match(kiroku, 5, spectators="delayed", spectator_delay=2)
+    seen, judged = kiroku.summary(match_id, SPECTATOR), kiroku.summary(match_id, JUDGE)
+    view = kiroku.view(match_id, None, SPECTATOR)
+    assert (seen["positions"], seen["version"]) == (3, view["version"]) != (5, judged["version"])
+    assert seen["turn"] == view["state"]["turn"] != judged["turn"]
+    assert seen["to_act"] == kiroku.to_act_at(match_id, 3)
+    refused = kiroku.summary(_match(kiroku, 2, spectators="refused"), SPECTATOR)
+    assert (refused["positions"], refused["version"]) == (0, 1)

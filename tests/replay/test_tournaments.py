@@ -858,3 +858,16 @@ def test_only_an_organiser_finishes(kiroku: Kiroku, event: Event) -> None:
     with pytest.raises(Forbidden):
         events.finish(kiroku, event.head, event.id)
     assert not events.read(kiroku, event.id)["finished"]
+
+
+def test_the_public_round_view_keeps_the_spectators_delay(kiroku: Kiroku) -> None:
+    """The round view once gave every table's live position count to anyone."""
+    tid = _create(kiroku, options={"spectators": "delayed", "spectator_delay": 2})
+    for i, name in enumerate(["Aiko", "Ben"]):
+        player = events.register(kiroku, ORG, tid, name, str(1001 + i))
+        events.submit_decklist(kiroku, ORG, tid, player["player_id"], SOLAR if i else BLOOM)
+    match_id = _match(_pair(kiroku, tid, ["1001", "1002"]), 1)
+    for _ in range(3):
+        seat = get_game("worldgainer").to_act(kiroku.recorder.get_match(match_id).state)[0]
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=ORG.recorded_by)
+    assert _status(kiroku, tid, 1, 1)["positions"] == 1

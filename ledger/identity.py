@@ -34,6 +34,7 @@ from eventsourcing.domain import Aggregate
 
 from engine.core.viewer import JUDGE, SPECTATOR, Viewer
 from ledger.errors import LedgerError
+from ledger.notifications import events
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://kiroku.invalid/credentials")
 NAME_LIMIT = 64
@@ -187,6 +188,18 @@ class Credentials:
               seat: int | None = None, tournament_id: UUID | None = None,
               player_id: UUID | None = None) -> tuple[Identity, str]:
         """A new credential and its token (returned once: only its hash is stored)."""
+        credential, token = self.prepare(role, name, issued_by=issued_by, match_id=match_id,
+                                         seat=seat, tournament_id=tournament_id,
+                                         player_id=player_id)
+        self.app.save(credential)
+        return credential.identity(), token
+
+    @staticmethod
+    def prepare(role: Role, name: str, *, issued_by: str, match_id: UUID | None = None,
+                seat: int | None = None, tournament_id: UUID | None = None,
+                player_id: UUID | None = None) -> tuple[Credential, str]:
+        """``issue`` without saving: the credential to save together with what it belongs to
+        (a tournament's registration), and its token."""
         name = name.strip()
         if not 1 <= len(name) <= NAME_LIMIT or not name.isprintable():
             raise CredentialRefused(f"A credential's name is 1 to {NAME_LIMIT} printable "
@@ -204,8 +217,7 @@ class Credentials:
             Credential.Created, id=credential_id(token), role=role.value, name=name,
             match_id=str(match_id) if match_id else None, seat=seat,
             token_hash=token_hash(token), issued_by=issued_by, **player)
-        self.app.save(credential)
-        return credential.identity(), token
+        return credential, token
 
     def authenticate(self, token: str) -> Identity:
         """The caller a bearer token stands for, or Unauthenticated."""
@@ -251,19 +263,11 @@ class Credentials:
 
     def issued(self) -> Iterator[Identity]:
         """Every credential ever issued, oldest first (revoked ones included)."""
-        start = 1
-        while True:
-            batch = self.app.recorder.select_notifications(
-                start, 500, topics=[Credential.Created.TOPIC])
-            for notification in batch:
-                event = self.app.mapper.to_domain_event(notification)
-                yield Identity(event.originator_id, Role(event.role), event.name,
-                               UUID(event.match_id) if event.match_id else None, event.seat,
-                               UUID(event.tournament_id) if event.tournament_id else None,
-                               UUID(event.player_id) if event.player_id else None)
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
+        for event in events(self.app, Credential.Created.TOPIC):
+            yield Identity(event.originator_id, Role(event.role), event.name,
+                           UUID(event.match_id) if event.match_id else None, event.seat,
+                           UUID(event.tournament_id) if event.tournament_id else None,
+                           UUID(event.player_id) if event.player_id else None)
 
     def ensure_organiser(self) -> str | None:
         """On a fresh store, the first organiser credential's token (to tell the operator

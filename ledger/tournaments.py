@@ -25,6 +25,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from ledger.errors import ConcurrentAppend, LedgerError
+from ledger.notifications import events, notifications
 
 DECKLIST_POLICIES = ("closed", "open")
 NAME_LIMIT = 80
@@ -311,11 +312,12 @@ class Tournaments:
         return found
 
     def append(self, tournament: Tournament, event: type[Aggregate.Event],
-               *seated: Seating, **fields: Any) -> None:
-        """Append one event to a tournament (with the seatings a pairing creates, atomically)."""
+               *with_it: Aggregate, **fields: Any) -> None:
+        """Append one event to a tournament, saved in one transaction with the aggregates it
+        brings (a pairing's seatings, a registration's credential)."""
         tournament.trigger_event(event, **fields)
         try:
-            self.app.save(tournament, *seated)
+            self.app.save(tournament, *with_it)
         except IntegrityError:
             raise ConcurrentAppend("The tournament changed at the same time (another "
                                    "organiser's command); reload it and try again.",
@@ -341,22 +343,12 @@ class Tournaments:
 
     def all_ids(self) -> Iterator[UUID]:
         """Every tournament's id, oldest first."""
-        for notification in self._notifications(Tournament.Created.TOPIC):
+        for notification in notifications(self.app, Tournament.Created.TOPIC):
             yield notification.originator_id
 
     def seatings(self) -> Iterator[Seating.Created]:
         """Every match seating ever made, oldest first (the labels of the match list)."""
-        for notification in self._notifications(Seating.Created.TOPIC):
-            yield self.app.mapper.to_domain_event(notification)
-
-    def _notifications(self, topic: str) -> Iterator[Any]:
-        start = 1
-        while True:
-            batch = self.app.recorder.select_notifications(start, 500, topics=[topic])
-            yield from batch
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
+        yield from events(self.app, Seating.Created.TOPIC)
 
     def history(self, tournament_id: UUID) -> list[Any]:
         """Every event of a tournament, oldest first."""

@@ -111,12 +111,12 @@ def register(kiroku: Kiroku, caller: Caller, tournament_id: UUID, name: str,
             raise TournamentRefused("duplicate_player", f"A player with external id "
                                     f"{external_id!r} is registered already.")
     player_id = uuid4()
-    identity, token = kiroku.credentials.issue(
+    credential, token = kiroku.credentials.prepare(
         Role.PLAYER, name, issued_by=str(by.credential_id), tournament_id=tournament.id,
         player_id=player_id)
-    kiroku.tournaments.append(
-        tournament, Tournament.PlayerRegistered, player_id=str(player_id), name=name,
-        external_id=external_id, credential_id=str(identity.credential_id),
+    kiroku.tournaments.append(  # the registration and its credential, or neither
+        tournament, Tournament.PlayerRegistered, credential, player_id=str(player_id),
+        name=name, external_id=external_id, credential_id=str(credential.id),
         by=by.recorded_by, recorded_at=now())
     return {**_player(tournament, str(player_id)), "token": token}
 

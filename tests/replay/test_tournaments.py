@@ -18,7 +18,7 @@ import pytest
 from engine.core.errors import ActionError, SetupError
 from engine.registry import get_game
 from ledger.catalog import sample_decks
-from ledger.errors import Forbidden
+from ledger.errors import ConcurrentAppend, Forbidden
 from ledger.identity import Identity, Role, Unauthenticated
 from ledger.tournaments import TournamentNotFound, TournamentRefused
 from replay import access
@@ -871,3 +871,16 @@ def test_the_public_round_view_keeps_the_spectators_delay(kiroku: Kiroku) -> Non
         seat = get_game("worldgainer").to_act(kiroku.recorder.get_match(match_id).state)[0]
         kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=ORG.recorded_by)
     assert _status(kiroku, tid, 1, 1)["positions"] == 1
+
+
+def test_a_registration_that_loses_a_race_issues_no_credential(
+        kiroku: Kiroku, event: Event, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The credential and the registration are saved together: when the tournament changed
+    meanwhile (another organiser's command), neither is stored."""
+    stale = kiroku.tournaments.get(event.id)
+    events.register(kiroku, ORG, event.id, "Eri", "1005")  # the tournament moves on
+    monkeypatch.setattr(kiroku.tournaments, "get", lambda tournament_id: stale)
+    issued = len(list(kiroku.credentials.issued()))
+    with pytest.raises(ConcurrentAppend):
+        events.register(kiroku, ORG, event.id, "Fumi", "1006")
+    assert len(list(kiroku.credentials.issued())) == issued

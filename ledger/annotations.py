@@ -18,6 +18,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
+from ledger.notifications import events
 
 SYMBOLS = {"good": "!", "excellent": "!!", "mistake": "?", "blunder": "??",
            "interesting": "!?", "dubious": "?!", "key_moment": "□", "rules_question": "?R"}
@@ -147,17 +148,9 @@ class Annotations:
 
     def of_match(self, match_id: UUID) -> Iterator[Annotation]:
         """Every annotation of a match, oldest first, as it stands now."""
-        start = 1
-        while True:
-            batch = self.app.recorder.select_notifications(
-                start, 500, topics=[Annotation.Created.TOPIC])
-            for notification in batch:
-                event = self.app.mapper.to_domain_event(notification)
-                if event.match_id == str(match_id):
-                    yield self.get(event.originator_id)
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
+        for event in events(self.app, Annotation.Created.TOPIC):
+            if event.match_id == str(match_id):
+                yield self.get(event.originator_id)
 
     def history(self, annotation_id: UUID) -> list[Any]:
         """Every event of an annotation, oldest first."""

@@ -35,6 +35,7 @@ from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNot
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
 from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
+from ledger.notifications import events as stored_events
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import (
     CONNECT_TIMEOUT,
@@ -414,9 +415,8 @@ class Recorder(Application):
     def list_matches(self) -> list[MatchSummary]:
         """Every match, oldest first, with its result if it has ended."""
         summaries: dict[UUID, MatchSummary] = {}
-        topics = [MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"]]
-        for notification in self._notifications(topics):
-            event = self.mapper.to_domain_event(notification)
+        for event in stored_events(self, MATCH_TOPICS["created"], MATCH_TOPICS["ended"],
+                                   MATCH_TOPICS["reopened"]):
             if isinstance(event, Match.Created):
                 summaries[event.originator_id] = MatchSummary(
                     event.originator_id, event.game, list(event.config["players"]),
@@ -430,15 +430,6 @@ class Recorder(Application):
                 old = summaries[event.originator_id]
                 summaries[event.originator_id] = dataclasses.replace(old, result=None)
         return list(summaries.values())
-
-    def _notifications(self, topics: list[str]) -> Iterator[Any]:
-        start = 1
-        while True:
-            batch = self.recorder.select_notifications(start, 500, topics=topics)
-            yield from batch
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
 
     def seed_if_revealed(self, match: Match) -> str | None:
         """The seed, only once the match has ended and revealed it."""

@@ -18,6 +18,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
+from ledger.notifications import events
 
 
 class VariationRefused(LedgerError):
@@ -129,14 +130,6 @@ class Variations:
 
     def of_match(self, match_id: UUID) -> list[Variation]:
         """Every variation of a match, oldest first."""
-        found, start = [], 1
-        while True:
-            batch = self.app.recorder.select_notifications(
-                start, 500, topics=[Variation.Created.TOPIC])
-            for notification in batch:
-                event = self.app.mapper.to_domain_event(notification)
-                if event.match_id == str(match_id):
-                    found.append(self.get(event.originator_id))
-            if len(batch) < 500:
-                return found
-            start = batch[-1].id + 1
+        return [self.get(event.originator_id)
+                for event in events(self.app, Variation.Created.TOPIC)
+                if event.match_id == str(match_id)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -277,17 +278,31 @@ def match_show(ctx: click.Context, match_ref: str, as_json: bool) -> None:
 @click.option("--tournament", "tournament_id", type=click.UUID, default=None)
 @click.option("--round", "round_number", type=click.IntRange(1, 1000), default=None)
 @click.option("--table", type=click.IntRange(1, 10_000), default=None)
+@click.option("--status", type=click.Choice(["live", "ended"]), default=None)
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="Created on this UTC day or later.")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None,
+              help="Created on this UTC day or earlier.")
+@click.option("--newest", is_flag=True, help="Newest first.")
+@click.option("--limit", type=click.IntRange(1, None), default=None, help="At most this many.")
+@click.option("--offset", type=click.IntRange(0, None), default=0, help="Skip this many.")
 @click.option("--simulated", is_flag=True, help="List the simulated matches instead.")
 @click.pass_context
 def match_list(ctx: click.Context, game: str | None, player: str | None,
                tournament_id: UUID | None, round_number: int | None,
-               table: int | None, simulated: bool) -> None:
-    """List matches, oldest first, with their tournament round and table (simulated ones
-    only with --simulated)."""
+               table: int | None, status: str | None, since: datetime | None,
+               until: datetime | None, newest: bool, limit: int | None, offset: int,
+               simulated: bool) -> None:
+    """List matches, oldest first (--newest: newest first), with their tournament round and
+    table; filtered by game, player, tournament, round, table, status and creation day;
+    --limit and --offset page it (simulated ones only with --simulated)."""
     with service(ctx) as kiroku:
         for m in kiroku.find_matches(game=game, player=player, tournament=tournament_id,
                                      round_number=round_number, table=table,
-                                     simulated=simulated):
+                                     simulated=simulated, status=status,
+                                     since=since.date() if since else None,
+                                     until=until.date() if until else None,
+                                     newest_first=newest, offset=offset, limit=limit):
             result = "in progress"
             if m["result"]:
                 result = "drawn" if m["result"]["drawn"] else (

@@ -9,7 +9,7 @@ import json
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from uuid import UUID
 
@@ -167,29 +167,30 @@ class Kiroku:
 
     def find_matches(self, *, game: str | None = None, player: str | None = None,
                      tournament: UUID | None = None, round_number: int | None = None,
-                     table: int | None = None, simulated: bool = False) -> list[dict[str, Any]]:
-        """The match list, oldest first, each with its tournament, round and table if it has
-        them, filtered by game, a part of a player's name, tournament, round and table;
-        simulated matches only when ``simulated`` asks for them (then only them)."""
+                     table: int | None = None, simulated: bool = False,
+                     status: str | None = None, since: date | None = None,
+                     until: date | None = None, newest_first: bool = False,
+                     offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
+        """The match list by creation time, oldest first (or newest first), each with its
+        tournament, round and table if it has them, filtered by game, a part of a player's
+        name, tournament, round, table, status (``live`` or ``ended``) and the UTC day it was
+        created (``since`` and ``until`` included); simulated matches only when ``simulated``
+        asks for them (then only them); ``offset`` and ``limit`` cut one page of it."""
         seated = {UUID(s.match_id): s for s in self.tournaments.seatings()}
+        wanted = {"tournament_id": str(tournament) if tournament else None,
+                  "round": round_number, "table": table}
         found = []
         for m in self.list_matches():
-            if m.simulated != simulated:
-                continue
-            seating = seated.get(m.match_id)
-            labels = _labels(seating)
-            if game and m.game != game:
-                continue
-            if player and not any(player.casefold() in p.casefold() for p in m.players):
-                continue
-            wanted = {"tournament_id": str(tournament) if tournament else None,
-                      "round": round_number, "table": table}
-            if any(v is not None and (labels or {}).get(k) != v for k, v in wanted.items()):
+            labels = _labels(seated.get(m.match_id))
+            if not (m.simulated == simulated and _among(m, game, player, status, since, until)
+                    and all(v is None or (labels or {}).get(k) == v for k, v in wanted.items())):
                 continue
             found.append({"match_id": str(m.match_id), "game": m.game, "players": m.players,
                           "created_at": m.created_at, "result": m.result,
+                          "status": "live" if m.result is None else "ended",
                           "tournament": labels, "simulated": simulated})
-        return found
+        found.sort(key=lambda m: str(m["created_at"]), reverse=newest_first)
+        return found[offset:] if limit is None else found[offset:offset + limit]
 
     def summary(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[str, Any]:
         """What anyone may know about a match without seeing a position; where it stands (its
@@ -444,6 +445,17 @@ class Kiroku:
         if self.list_matches():
             return None
         return self.simulate("worldgainer", 1, seed=2026, recorded_by="kiroku demo")[0]
+
+
+def _among(m: MatchSummary, game: str | None, player: str | None, status: str | None,
+           since: date | None, until: date | None) -> bool:
+    """Whether a match passes the list's filters of its own (not its tournament's)."""
+    day = m.created_at[:10]
+    return ((not game or m.game == game)
+            and (not player or any(player.casefold() in p.casefold() for p in m.players))
+            and (status is None or (m.result is None) == (status == "live"))
+            and (since is None or day >= since.isoformat())
+            and (until is None or day <= until.isoformat()))
 
 
 def _labels(seated: Any) -> dict[str, Any] | None:

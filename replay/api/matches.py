@@ -3,7 +3,8 @@ anyone; a seat's credential reissued by a judge."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from datetime import date
+from typing import Annotated, Literal
 from uuid import UUID
 
 from fastapi import APIRouter, Path, Query, Request
@@ -72,14 +73,28 @@ def list_matches(request: Request, kiroku: KirokuDep,
                  tournament: UUID | None = None,
                  round: Annotated[int | None, Query(ge=1, le=1000)] = None,
                  table: Annotated[int | None, Query(ge=1, le=10_000)] = None,
+                 status: Annotated[Literal["live", "ended"] | None, Query(description=(
+                     "live: no result yet; ended: it has one."))] = None,
+                 since: Annotated[date | None, Query(description=(
+                     "Created on this UTC day or later (YYYY-MM-DD)."))] = None,
+                 until: Annotated[date | None, Query(description=(
+                     "Created on this UTC day or earlier (YYYY-MM-DD)."))] = None,
+                 order: Annotated[Literal["oldest", "newest"], Query(description=(
+                     "oldest first (the default) or newest first."))] = "oldest",
+                 offset: Annotated[int, Query(ge=0, le=10_000_000, description=(
+                     "Skip this many matches of the filtered list."))] = 0,
+                 limit: Annotated[int | None, Query(ge=1, le=1000, description=(
+                     "At most this many (all of them when left out)."))] = None,
                  simulated: Annotated[bool, Query(description=(
                      "List the simulated matches (random playouts) instead."))] = False
                  ) -> Response:
-    """Every match, oldest first, with its tournament, round and table; filtered by game,
-    player, tournament, round and table. Simulated matches are listed apart."""
-    return respond(request, kiroku.find_matches(game=game, player=player,
-                                                tournament=tournament, round_number=round,
-                                                table=table, simulated=simulated))
+    """Every match, oldest first (``order=newest``: newest first), with its status and its
+    tournament, round and table; filtered by game, player, tournament, round, table, status
+    and creation day; ``offset`` and ``limit`` page it. Simulated matches are listed apart."""
+    return respond(request, kiroku.find_matches(
+        game=game, player=player, tournament=tournament, round_number=round, table=table,
+        simulated=simulated, status=status, since=since, until=until,
+        newest_first=order == "newest", offset=offset, limit=limit))
 
 
 @router.get("/matches/{match_id}", response_model=MatchSummary)

@@ -273,6 +273,7 @@ class MatchListed(_Shape):
     players: list[str]
     created_at: str
     result: dict[str, Any] | None
+    status: Literal["live", "ended"] = Field(description="Ended once the match has a result.")
     tournament: dict[str, Any] | None
     simulated: bool = False
 

@@ -99,14 +99,18 @@ def _variation(web: Server) -> tuple[str, str, str]:
         legal = judge.get(f"/matches/{match_id}/legal", params={"seat": seat}).json()
         recorded = player.post(f"/matches/{match_id}/actions", json={"action": legal[0]})
         assert recorded.status_code == 201, recorded.text
+        seat = judge.get(f"/matches/{match_id}").json()["to_act"][0]  # whoever acts next
         legal = judge.get(f"/matches/{match_id}/legal", params={"seat": seat}).json()
         started = judge.post(f"/matches/{match_id}/variations", json={
             "name": "what if", "position": 1, "visibility": "public"})
         assert started.status_code == 201, started.text
         vid = started.json()["variation_id"]
-        for action in (legal[0], {"seat": seat, "type": "end_turn"}):
-            added = judge.post(f"/variations/{vid}/actions", json={"action": action})
-            assert added.status_code == 201, added.text
+        added = judge.post(f"/variations/{vid}/actions", json={"action": legal[0]})
+        assert added.status_code == 201, added.text
+        then = judge.get(f"/variations/{vid}").json()["to_act"][0]
+        added = judge.post(f"/variations/{vid}/actions",
+                           json={"action": {"seat": then, "type": "end_turn"}})
+        assert added.status_code == 201, added.text
     return match_id, vid, token
 
 

@@ -169,6 +169,30 @@ def take_back(kiroku: Kiroku, caller: Identity, variation_id: UUID,
     return shown(variation)
 
 
+def legal(kiroku: Kiroku, caller: Identity, variation_id: UUID,
+          seat: int | None) -> list[dict[str, Any]]:
+    """The actions ``seat`` may take at the tip of the line, each with its sentence, for
+    whoever may play the line (its author or a judge). What a seat may take shows that seat's
+    hand, so a caller who sees the match as a seat lists only its own seat's."""
+    variation = kiroku.variations.get(variation_id)
+    _own(caller, variation)
+    match = kiroku.recorder.get_match(UUID(variation.match_id))
+    ruleset = get_game(match.game)
+    seen_as = effective_viewer(caller.viewer_of(match.id), match.ended, match.replay_policy)
+    state = state_of(kiroku, variation)
+    if seat is None:
+        seat = seen_as.seat or (ruleset.to_act(state) or [1])[0]
+    if not 1 <= seat <= len(match.players):
+        raise VariationRefused(f"Seats are 1 to {len(match.players)}.")
+    if seen_as.role != "judge" and seen_as.seat != seat:
+        raise Forbidden("not_your_seat", "A seat lists only its own actions.")
+    if ruleset.outcome(state) is not None:
+        return []
+    return [{"action": a.model_dump(mode="json"),
+             "text": ruleset.describe(a.model_dump(mode="json"), [], Viewer("seat", seat), state)}
+            for a in ruleset.legal_actions(state, seat)]
+
+
 def _own(caller: Identity, variation: Variation) -> None:
     if variation.author.get("id") != str(caller.credential_id) and not caller.is_staff:
         raise Forbidden("not_the_author", "Only its author or a judge plays a variation.")

@@ -8,20 +8,24 @@ import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
+from typing import Annotated
 from uuid import UUID
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials
 from starlette.concurrency import run_in_threadpool
 
 from engine.core.viewer import Viewer
+from ledger.identity import Unauthenticated
 from replay import access
-from replay.api.wire import CallerDep, KirokuDep, MatchId
+from replay.api.wire import CallerDep, KirokuDep, MatchId, bearer
 from replay.service import Kiroku
 
 router = APIRouter(tags=["replay"], include_in_schema=False)
 
 CHECK_EVERY = 0.5  # seconds between two looks at the match
+RECHECK_CREDENTIAL_EVERY = 5.0  # seconds between two checks that the credential still holds
 KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
 LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
 
@@ -42,21 +46,37 @@ def _event(version: int, positions: int) -> str:
 
 @router.get("/matches/{match_id}/live", include_in_schema=False)
 async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
+               token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
                match_id: MatchId) -> StreamingResponse:
     """``event: position`` with ``{"version": V, "positions": P}`` at once and whenever either
-    changes; ``: keepalive`` every 15 s; ends when the client leaves or after an hour. A caller
-    who may not watch the match is answered as ``GET /matches/{id}/state`` would be."""
+    changes; ``: keepalive`` every 15 s; ends when the client leaves, after an hour, or within
+    5 s of the caller's credential being revoked. A caller who may not watch the match is
+    answered as ``GET /matches/{id}/state`` would be."""
     viewer = access.viewer_for(caller, match_id)
     first = await run_in_threadpool(_now, kiroku, match_id, viewer, None)  # refusals here
+
+    def still_valid() -> bool:
+        if token is None:
+            return True
+        try:
+            kiroku.credentials.authenticate(token.credentials)
+        except Unauthenticated:
+            return False
+        return True
 
     async def stream() -> AsyncIterator[str]:
         last = first
         yield _event(*last)
-        started = quiet = time.monotonic()
+        started = quiet = checked = time.monotonic()
         while time.monotonic() - started < LASTS:
             await asyncio.sleep(CHECK_EVERY)
             if await request.is_disconnected():
                 return
+            if time.monotonic() - checked >= RECHECK_CREDENTIAL_EVERY:
+                checked = time.monotonic()
+                if not await run_in_threadpool(still_valid):
+                    yield "event: revoked\ndata: {}\n\n"
+                    return
             try:
                 now = await run_in_threadpool(_now, kiroku, match_id, viewer, last)
             except Exception:  # the match became unwatchable: the client reconnects and is told

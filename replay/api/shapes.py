@@ -72,6 +72,13 @@ class VariationOut(_Shape):
     line: list[LineStep]
 
 
+class LineOption(_Shape):
+    """An action a seat may take at the tip of a variation, and what it would say."""
+
+    action: dict[str, Any]
+    text: str
+
+
 class VariationRead(VariationOut):
     """A variation with one of its positions, as the reader sees it."""
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from replay import access
 from replay import variations as lines
 from replay.api.limits import Plain
-from replay.api.shapes import VariationOut, VariationRead
+from replay.api.shapes import LineOption, VariationOut, VariationRead
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["variations"])
@@ -81,6 +81,16 @@ def play(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: U
     by = access.signed_in(caller, "Playing a variation")
     outcomes: list[Any] | None = body.outcomes
     return respond(request, lines.play(kiroku, by, variation_id, body.action, outcomes), 201)
+
+
+@router.get("/variations/{variation_id}/legal", response_model=list[LineOption])
+def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, variation_id: UUID,
+          seat: Annotated[int | None, Query(ge=1, le=64, description=(
+              "The seat (default: the caller's own, or the first to act)."))] = None
+          ) -> Response:
+    """What a seat may do at the tip of the line, in words too (its author or a judge)."""
+    by = access.signed_in(caller, "Playing a variation")
+    return respond(request, lines.legal(kiroku, by, variation_id, seat))
 
 
 @router.post("/variations/{variation_id}/take-back", response_model=VariationOut)

@@ -169,6 +169,9 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http dispute with evidence"] = c.get(f"/disputes/{dispute}").text
         out["http variations"] = c.get(f"{url}/variations").text
         out["http variation"] = c.get(f"/variations/{variation}").text
+        out["http variation legal"] = c.get(f"/variations/{variation}/legal").text
+        out["http variation legal of another seat"] = c.get(
+            f"/variations/{variation}/legal", params={"seat": 1 if viewer.seat != 1 else 2}).text
         out["http study"] = c.get(f"{url}/study").text
         out["http annotated transcript"] = c.get(f"{url}/transcript",
                                                  params={"annotated": "true"}).text

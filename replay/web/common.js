@@ -129,3 +129,51 @@ export function resultText(result, players) {
 export function shortTime(iso) {
   return iso ? String(iso).slice(0, 16).replace("T", " ") : "";
 }
+
+// Listen to a Server-Sent Events stream of this server (GET `path`) with the signed-in
+// credential as a Bearer header (EventSource cannot send one): `onEvent(name, data)` for each
+// event; reconnects 3 s after the stream ends until `signal` aborts; `onRefused(error)` when the
+// server refuses it (then it stops).
+export function listen(path, onEvent, { signal, onRefused = () => {} } = {}) {
+  const connect = async () => {
+    const headers = { accept: "text/event-stream" };
+    const credential = token();
+    if (credential) headers.authorization = `Bearer ${credential}`;
+    try {
+      const answer = await fetch(new URL(path, window.location.origin), {
+        headers, signal, credentials: "omit", cache: "no-store" });
+      if (!answer.ok) {
+        let body = null;
+        try { body = await answer.json(); } catch { body = null; }
+        onRefused(new ApiError(answer.status, body));
+        return;
+      }
+      const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let name = "message";
+          const data = [];
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event:")) name = line.slice(6).trim();
+            else if (line.startsWith("data:")) data.push(line.slice(5).trim());
+          }
+          if (!data.length) continue;  // a keepalive comment
+          let parsed = null;
+          try { parsed = JSON.parse(data.join("\n")); } catch { parsed = null; }
+          if (onEvent(name, parsed) === false) return;
+        }
+      }
+    } catch (error) {
+      if (signal && signal.aborted) return;
+    }
+    if (!(signal && signal.aborted)) setTimeout(connect, 3000);
+  };
+  connect();
+}

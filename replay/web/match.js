@@ -3,12 +3,16 @@
 // and keys, the position and viewer in the URL hash, the annotations of the position shown
 // (read, drawn on the board, added), what a step forward changed, the match's variations as
 // branches of the timeline, its disputes (called, listed, taken and ruled from the page), and
-// following a live match (Server-Sent Events for a spectator, polling with the credential
-// otherwise). The embeddable board (/embed/ID, a page
+// following a live match (Server-Sent Events, with the credential when signed in). The embeddable board (/embed/ID, a page
 // whose body has data-embed) uses the same code: the board only, as a spectator, always live.
 import {
-  ApiError, api, el, games, resultText, shortTime, signIn, token, watchAnonymously,
+  ApiError, api, el, games, listen, resultText, shortTime, signIn, token, watchAnonymously,
 } from "/static/common.js";
+import * as generic from "/static/board.js";
+import {
+  contents, isCard, isChipList, isScalar, kit, label, scalarText, setSeatNames,
+} from "/static/board.js";
+import { BOARDS } from "/static/boards/index.js";
 
 const embedded = document.body.hasAttribute("data-embed");
 
@@ -19,17 +23,32 @@ const ui = {
   body: $("board-body"), entries: $("entries"), where: $("where"), follow: $("follow"),
   viewer: $("viewer"), viewerLabel: $("viewer-label"),
   first: $("first"), prev: $("prev"), next: $("next"), last: $("last"),
+  turnForm: $("turn-form"), turnInput: $("turn-input"),
   notes: $("note-list"), noteForm: $("note-form"), noteText: $("note-text"),
   noteSymbols: $("note-symbols"), noteVisibility: $("note-visibility"),
   noteHighlights: $("note-highlights"), noteMessage: $("note-message"), mainLine: $("main-line"),
+  noteArrow: $("note-arrow"), noteArrows: $("note-arrows"), noteCancel: $("note-cancel"),
+  noteAdd: $("note-add"), noteFormTitle: $("note-form-title"),
   disputes: $("disputes"), disputeList: $("dispute-list"), disputeForm: $("dispute-form"),
   disputeClaim: $("dispute-claim"), disputeMessage: $("dispute-message"),
+  lines: $("lines"), lineTree: $("line-tree"), lineStart: $("line-start"), lineName: $("line-name"),
+  lineVisibility: $("line-visibility"), lineStartWhere: $("line-start-where"), lineMessage: $("line-message"),
+  play: $("play"), playSeat: $("play-seat"), playList: $("play-list"), takeBack: $("take-back"),
+  disputeConcerns: $("dispute-concerns"), disputePause: $("dispute-pause"), disputePauseInput: $("dispute-pause-input"),
 };
+
+setSeatNames(seatName);
 
 const view = {
   me: { role: "spectator" }, summary: null, title: "", matchId: null, version: null,
   position: null, positions: 0, viewer: null, answer: null, turns: new Map(), request: 0,
-  timer: null, busy: false, target: null, source: null, notes: [], picked: [], pickedAt: null,
+  board: null, busy: false, target: null, source: null, notes: [], picked: [], pickedAt: null,
+  // The annotation form's arrows, and the annotation it amends (null: it adds one).
+  arrows: [], editing: null,
+  // The credential id of the head judge of the match's tournament (null: none, or not known).
+  headJudge: null,
+  // Every variation the caller may read (nested ones too), and the actions offered at a tip.
+  allVariations: [], playOptions: [],
   // The variation shown ({id, name, from, length, at}; null: the main line), the main-line
   // variations the caller may read, the match's disputes (null: the panel is not for this
   // caller), and what the board shows (to tell a step forward from a jump).
@@ -75,117 +94,26 @@ function explain(error, what) {
 
 // ---- the board ----
 
-const HEADER_KEYS = new Set(["game", "players", "turn", "active", "phase", "step", "result",
-                             "scores", "viewer", "eliminated", "options", "to_act"]);
-
-function label(key) {
-  return String(key).replaceAll("_", " ");
-}
-
-function isCard(value) {
-  return value !== null && typeof value === "object" && !Array.isArray(value) &&
-         typeof value.name === "string" &&
-         (typeof value.id === "string" || typeof value.card === "string");
-}
-
-function isScalar(value) {
-  return value === null || ["string", "number", "boolean"].includes(typeof value) ||
-         isNumberList(value);
-}
-
-// A list of numbers (an order of seats, dice) reads as one line.
-function isNumberList(value) {
-  return Array.isArray(value) && value.length > 0 &&
-         value.every((x) => typeof x === "number" || typeof x === "boolean");
-}
-
-function scalarText(value) {
-  if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.map(scalarText).join(", ");
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  return String(value);
-}
-
-function chip(card) {
-  if (card === null || card === undefined) {
-    return el("span", { class: "chip blank", title: "empty or hidden" }, "—");
+// Each game's own board, loaded when its match is shown; a game without one gets the generic
+// board drawn from its view (board.js), so a new game is viewable on day one.
+async function loadBoard(game) {
+  if (!Object.hasOwn(BOARDS, game)) return generic;
+  const { load, style } = BOARDS[game];
+  if (!document.querySelector(`link[data-board="${game}"]`)) {
+    document.head.append(el("link", { rel: "stylesheet", href: style, "data-board": game }));
   }
-  if (typeof card !== "object") {
-    return el("span", { class: "chip", "data-card": String(card) }, el("span", { class: "cid" }, String(card)));
+  try {
+    return await load();
+  } catch (error) {
+    console.warn(`the ${game} board did not load; drawing the generic one`, error);
+    return generic;
   }
-  const id = card.id ?? card.card;
-  const facts = Object.entries(card)
-    .filter(([k, v]) => !["id", "card", "name"].includes(k) && isScalar(v) && v !== null)
-    .map(([k, v]) => `${label(k)}: ${scalarText(v)}`);
-  return el("span", { class: "chip", "data-card": id, title: facts.join(", ") || null },
-    el("span", { class: "cname" }, card.name), " ", el("span", { class: "cid" }, id));
-}
-
-function isChipList(list) {
-  return list.every((item) => item === null || isCard(item) || typeof item === "string");
 }
 
 function seatName(seat) {
   const players = (view.answer && view.answer.state.players) || [];
   const found = players.find((p) => p && p.seat === seat);
   return found ? found.name : (view.summary ? view.summary.players[seat - 1] : null);
-}
-
-function itemLabel(item, index, key) {
-  if (item && typeof item === "object" && Number.isInteger(item.seat)) {
-    const name = seatName(item.seat);
-    return `Seat ${item.seat}${name ? ` · ${name}` : ""}`;
-  }
-  return `${label(key)} ${index + 1}`;
-}
-
-// The seat a part of the position belongs to: its own `seat`, or its owner's.
-function seatOf(value, seat) {
-  return value && typeof value === "object" && !Array.isArray(value) && Number.isInteger(value.seat)
-    ? value.seat : seat;
-}
-
-// A labelled box for a value that is not a scalar; `key` (the zone it may be) and `seat` are
-// kept as data-zone and data-seat, for highlights naming a zone (ZONE or ZONE#SEAT).
-function box(title, value, depth, key = null, seat = null) {
-  const own = seatOf(value, seat);
-  const node = el("div", { class: `box depth-${Math.min(depth, 4)}`, role: "group", "aria-label": title,
-                           "data-zone": key, "data-seat": own === null ? null : String(own) });
-  const head = el("div", { class: "box-title" }, title);
-  node.append(head);
-  node.append(...contents(value, depth, own));
-  return node;
-}
-
-function contents(value, depth, seat = null) {
-  if (Array.isArray(value)) {
-    if (value.length === 0) return [el("p", { class: "none" }, "none")];
-    if (isChipList(value)) return [el("div", { class: "chips" }, value.map(chip))];
-    return [el("div", { class: "boxes" }, value.map((item, i) =>
-      isScalar(item) ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, "item"), item, depth + 1, null, seat)))];
-  }
-  const parts = [];
-  if (isCard(value)) parts.push(el("div", { class: "chips" }, chip(value)));
-  const facts = [];
-  const nested = [];
-  for (const [key, inner] of Object.entries(value)) {
-    if (isCard(value) && (key === "id" || key === "card" || key === "name")) continue;
-    if (isScalar(inner)) {
-      if (!isCard(value)) facts.push(el("dt", {}, label(key)), el("dd", {}, scalarText(inner)));
-    } else if (Array.isArray(inner) && inner.length && !isChipList(inner)) {
-      nested.push(el("div", { class: "box-list", "data-zone": key, "data-seat": seat === null ? null : String(seat) },
-        el("div", { class: "box-title" }, `${label(key)} (${inner.length})`),
-        el("div", { class: "boxes" }, inner.map((item, i) => isScalar(item)
-          ? el("p", {}, scalarText(item)) : box(itemLabel(item, i, key), item, depth + 1, null, seat)))));
-    } else {
-      const count = Array.isArray(inner) ? ` (${inner.length})` : "";
-      nested.push(box(`${label(key)}${count}`, inner, depth + 1, key, seat));
-    }
-  }
-  if (facts.length) parts.push(el("dl", { class: "facts" }, facts));
-  if (nested.length) parts.push(el("div", { class: "boxes" }, nested));
-  if (!parts.length) parts.push(el("p", { class: "none" }, "nothing"));
-  return parts;
 }
 
 // ---- what a step changed: chips in a box they were not in, scalars with another value ----
@@ -233,11 +161,14 @@ function scalarChanges(before, after) {
 }
 
 // Where a chip is: the titles of the boxes around it (without their counts).
+const PLACES = ".box, .box-list, [data-zone]";
+
 function placeOf(node) {
   const titles = [];
-  for (let box = node.closest(".box, .box-list"); box; box = box.parentElement.closest(".box, .box-list")) {
-    const title = box.querySelector(":scope > .box-title");
-    titles.unshift(title ? title.textContent.replace(/ \(\d+\)$/, "") : "?");
+  for (let part = node.closest(PLACES); part; part = part.parentElement.closest(PLACES)) {
+    const title = part.querySelector(":scope > .box-title, :scope > .zone-title");
+    const name = title ? title.textContent : part.getAttribute("aria-label") || part.dataset.zone || "?";
+    titles.unshift(name.replace(/ \(\d+\)$/, ""));
   }
   return titles.join(" / ");
 }
@@ -288,6 +219,19 @@ function toActText(state, answer) {
   return "";
 }
 
+// The table under the header: the game's own board, or the generic one when the game has
+// none or its board fails on this position (a bug there must not hide the position).
+function drawTable(state) {
+  const board = view.board || generic;
+  try {
+    return board.draw(state, kit);
+  } catch (error) {
+    if (board === generic) throw error;
+    console.warn(`the ${state.game} board could not draw this position; drawing the generic one`, error);
+    return generic.draw(state, kit);
+  }
+}
+
 // Draw a position. `answer.line` (a variation's) is {id, name, from}; `previous` is the
 // position shown before when this one is one step after it (what changed is then marked).
 function renderBoard(answer, previous = null) {
@@ -321,16 +265,6 @@ function renderBoard(answer, previous = null) {
       el("td", {}, p.name, p.seat === state.active ? " ◀" : "", eliminated.has(p.seat) ? " (out)" : ""),
       scores ? el("td", {}, scalarText(scores[String(p.seat)] ?? null)) : null)))));
   }
-  const general = [];
-  const boxes = [];
-  for (const [key, value] of Object.entries(state)) {
-    if (HEADER_KEYS.has(key)) continue;
-    if (isScalar(value)) general.push(el("dt", {}, label(key)), el("dd", {}, scalarText(value)));
-    else if (Array.isArray(value) && value.length && !isChipList(value)) {
-      boxes.push(...value.map((item, i) => isScalar(item) ? el("p", {}, scalarText(item))
-        : box(itemLabel(item, i, key), item, 1)));
-    } else boxes.push(box(`${label(key)}${Array.isArray(value) ? ` (${value.length})` : ""}`, value, 1, key));
-  }
   const changes = previous ? scalarChanges(previous.state, state) : [];
   const parts = [header];
   if (changes.length) {
@@ -339,8 +273,7 @@ function renderBoard(answer, previous = null) {
       el("span", { class: "changes-label" }, "Changes: "),
       changes.length > 12 ? `${shown}, and ${changes.length - 12} more` : shown));
   }
-  if (general.length) parts.push(el("dl", { class: "facts" }, general));
-  parts.push(el("div", { class: "boxes top-boxes" }, boxes));
+  parts.push(el("div", { class: `table table-${state.game || "generic"}` }, drawTable(state)));
   if (state.options) {
     parts.push(el("details", { class: "options" }, el("summary", {}, "Options"), contents(state.options, 1)));
   }
@@ -412,6 +345,8 @@ async function show(at) {
     if (answer.state && answer.state.turn !== undefined) view.turns.set(answer.position, answer.state.turn);
     renderBoard(answer, previous);
     say("");
+    renderLines();
+    if (ui.play) ui.play.hidden = true;
   } catch (error) {
     if (request !== view.request) return;
     say(explain(error, at === null ? "The position" : `Position ${at}`));
@@ -428,7 +363,8 @@ async function showLine(id, at) {
   try {
     const found = await api(`/variations/${encodeURIComponent(id)}`, { params: { at } });
     if (request !== view.request) return;
-    const line = { id: found.variation_id, name: found.name, from: found.from_position };
+    const line = { id: found.variation_id, name: found.name, from: found.from_position,
+                   parent: found.parent, parentAt: found.parent_position, author: found.author };
     const answer = {
       position: found.position, positions: found.line.length, state: found.state,
       viewer: found.state.viewer ?? "you", toAct: found.to_act, line,
@@ -437,6 +373,8 @@ async function showLine(id, at) {
     view.line = { ...line, length: found.line.length, at: found.position };
     renderBoard(answer, previous);
     say("");
+    renderLines();
+    loadPlay(found);
   } catch (error) {
     if (request !== view.request) return;
     say(explain(error, "The variation"));
@@ -449,9 +387,137 @@ async function showLine(id, at) {
 // Back from a variation to the position of the main line it branches from.
 function leaveLine() {
   if (!view.line) return;
-  const from = view.line.from;
+  const { from, parent, parentAt } = view.line;
+  if (parent) {
+    showLine(parent, parentAt);
+    return;
+  }
   view.line = null;
-  show(from);
+  show(from).then(() => { renderLines(); loadPlay(null); });
+}
+
+// ---- variations: every line the caller may read as a tree, started, played and taken back
+// from the page (by their author or a judge; the API decides who may branch) ----
+
+function linePlace(v) {
+  return v.parent ? `at ${v.parent_position} of its parent` : `from position ${v.from_position}`;
+}
+
+function lineTree(parent) {
+  const children = view.allVariations.filter((v) => (v.parent || null) === parent);
+  if (!children.length) return null;
+  return el("ul", { class: parent ? "line-children" : "line-tree" }, children.map((v) => el("li", {
+    "data-variation": v.variation_id, class: view.line && view.line.id === v.variation_id ? "current" : null },
+    el("button", { type: "button", "data-line": v.variation_id },
+      `⎇ ${v.name}`, el("span", { class: "line-meta" },
+        ` · ${v.line.length} action${v.line.length === 1 ? "" : "s"} ${linePlace(v)} · ${v.visibility} · ${(v.author || {}).name || "?"}`)),
+    lineTree(v.variation_id))));
+}
+
+function renderLines() {
+  if (!ui.lines) return;
+  ui.lineTree.replaceChildren(lineTree(null) || el("p", { class: "none" }, "No variation you may read."));
+  const where = view.line ? `position ${view.line.at} of the variation ${view.line.name}` : `position ${view.position ?? 0}`;
+  ui.lineStartWhere.textContent = where;
+  ui.lineStart.hidden = !signedIn();
+}
+
+async function loadLines() {
+  if (embedded || !view.matchId || !ui.lines) return;
+  try {
+    view.allVariations = await api(`/matches/${view.matchId}/variations`);
+  } catch {
+    view.allVariations = [];
+  }
+  renderLines();
+}
+
+async function startLine(event) {
+  event.preventDefault();
+  const body = { name: ui.lineName.value.trim(), visibility: ui.lineVisibility.value };
+  if (view.line) {
+    body.parent = view.line.id;
+    body.parent_position = view.line.at;
+  } else body.position = view.position;
+  ui.lineMessage.textContent = "";
+  let made;
+  try {
+    made = await api(`/matches/${view.matchId}/variations`, { method: "POST", body });
+  } catch (error) {
+    ui.lineMessage.textContent = refusal(error, "Not started");
+    return;
+  }
+  ui.lineName.value = "";
+  ui.lineMessage.textContent = `Variation "${made.name}" started: play its actions below.`;
+  await Promise.all([loadLines(), loadTimeline()]);
+  await showLine(made.variation_id, 0);
+}
+
+// Whether the caller may play the line shown: its author, or a judge or an organiser.
+function mayPlay(line) {
+  return signedIn() && Boolean(line) && (isStaff() || ((line.author || {}).id || null) === view.me.credential_id);
+}
+
+// The actions of the line's tip for a seat (the first to act by default), as buttons.
+async function loadPlay(found) {
+  if (!ui.play) return;
+  const line = view.line;
+  ui.play.hidden = !(line && mayPlay(line) && found && found.position === found.line.length);
+  if (ui.play.hidden) return;
+  const seats = view.summary ? view.summary.players.map((name, i) => [i + 1, name]) : [];
+  const toAct = found.to_act || [];
+  const own = view.me.role === "seat" && view.me.match_id === view.matchId ? view.me.seat : null;
+  const chosen = own || Number(ui.playSeat.value) || toAct[0] || 1;
+  ui.playSeat.replaceChildren(...seats.filter(([seat]) => !own || seat === own).map(([seat, name]) =>
+    el("option", { value: String(seat) }, `seat ${seat} (${name})${toAct.includes(seat) ? " · to act" : ""}`)));
+  ui.playSeat.value = String(toAct.includes(chosen) || own ? chosen : toAct[0] || chosen);
+  ui.takeBack.disabled = found.line.length === 0;
+  await listPlay();
+}
+
+async function listPlay() {
+  const line = view.line;
+  if (!line) return;
+  try {
+    const options = await api(`/variations/${line.id}/legal`, { params: { seat: ui.playSeat.value } });
+    ui.playList.replaceChildren(...(options.length ? options.map((o, i) => el("li", {},
+      el("button", { type: "button", "data-option": String(i) }, o.text || JSON.stringify(o.action))))
+      : [el("li", { class: "none" }, "Nothing for this seat to do here.")]));
+    view.playOptions = options;
+  } catch (error) {
+    ui.playList.replaceChildren(el("li", { class: "none" }, explain(error, "The actions")));
+    view.playOptions = [];
+  }
+}
+
+async function playOption(event) {
+  const button = event.target.closest("button[data-option]");
+  if (!button || !view.line) return;
+  const option = view.playOptions[Number(button.dataset.option)];
+  ui.lineMessage.textContent = "";
+  try {
+    await api(`/variations/${view.line.id}/actions`, { method: "POST", body: { action: option.action } });
+  } catch (error) {
+    ui.lineMessage.textContent = refusal(error, "Not played");
+    return;
+  }
+  const id = view.line.id;
+  await loadLines();
+  await showLine(id, null);
+}
+
+async function takeBackOne() {
+  if (!view.line) return;
+  const id = view.line.id;
+  ui.lineMessage.textContent = "";
+  try {
+    await api(`/variations/${id}/take-back`, { method: "POST", body: { count: 1 } });
+  } catch (error) {
+    ui.lineMessage.textContent = refusal(error, "Not taken back");
+    return;
+  }
+  await loadLines();
+  await showLine(id, null);
 }
 
 function go(target) {
@@ -531,6 +597,37 @@ async function jumpTurn(forward) {
   }
 }
 
+// The first position of turn `turn` of the main line (the last position when the match has
+// not reached it; binary search: turns never go back).
+async function turnStart(turn) {
+  if ((await turnAt(view.positions)) < turn) return null;
+  if ((await turnAt(0)) >= turn) return 0;
+  let lo = 0;
+  let hi = view.positions;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if ((await turnAt(mid)) >= turn) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+
+async function jumpToTurn(event) {
+  event.preventDefault();
+  const turn = Number(ui.turnInput.value);
+  if (!Number.isInteger(turn) || turn < 0 || view.position === null) return;
+  if (view.line) leaveLine();
+  try {
+    const start = await turnStart(turn);
+    if (start === null) {
+      say(`Turn ${turn} is not reached in the positions you may see.`);
+      return;
+    }
+    go(start);
+  } catch (error) {
+    say(explain(error, `Turn ${turn}`));
+  }
+}
+
 // ---- the timeline: events beside the transcript ----
 
 async function loadTimeline() {
@@ -574,7 +671,8 @@ async function loadTimeline() {
           el("span", { class: "pos" }, "0"), " ", text)), ...branches(0));
     } else if (event.event === "ActionRecorded" && !voided.has(event.seq)) {
       live += 1;
-      items.push(el("li", { "data-position": String(live), "data-seq": String(event.seq) },
+      items.push(el("li", { "data-position": String(live), "data-seq": String(event.seq),
+                            "data-version": String(event.version) },
         el("button", { type: "button", class: "entry", "data-go": String(live),
                        title: `Go to position ${live}, after action #${event.seq}` },
           el("span", { class: "pos" }, String(live)), " ", text)), ...branches(live));
@@ -642,7 +740,109 @@ function noteItem(note) {
     item.append(el("ul", { class: "arrows", "aria-label": "Arrows" },
       note.arrows.map(([from, to]) => el("li", {}, `${from} → ${to}`))));
   }
+  const mine = signedIn() && author.id && author.id === view.me.credential_id;
+  if (mine || (signedIn() && isStaff())) {
+    item.append(el("div", { class: "note-actions" },
+      mine ? el("button", { type: "button", "data-edit": note.annotation_id }, "Edit") : null,
+      el("button", { type: "button", "data-withdraw": note.annotation_id }, "Withdraw")));
+  }
   return item;
+}
+
+// The small form asking why an annotation is withdrawn, under it in the list.
+function withdrawForm(id) {
+  return el("form", { class: "withdraw-form note-form", "data-withdrawing": id, "aria-label": "Withdraw this annotation" },
+    el("label", { for: `withdraw-${id}` }, "Why withdraw it?"),
+    el("input", { type: "text", id: `withdraw-${id}`, name: "reason", required: true, maxlength: "200" }),
+    el("button", { type: "submit" }, "Withdraw annotation"));
+}
+
+// Edit and Withdraw in the annotation list.
+function noteAction(event) {
+  const edit = event.target.closest("button[data-edit]");
+  if (edit) {
+    startEditing(view.notes.find((n) => n.annotation_id === edit.dataset.edit));
+    return;
+  }
+  const withdraw = event.target.closest("button[data-withdraw]");
+  if (!withdraw) return;
+  const item = withdraw.closest("li");
+  if (!item.querySelector("form.withdraw-form")) {
+    item.append(withdrawForm(withdraw.dataset.withdraw));
+    item.querySelector("input[name=reason]").focus();
+  }
+}
+
+async function withdrawNote(event) {
+  const form = event.target.closest("form.withdraw-form");
+  if (!form) return;
+  event.preventDefault();
+  try {
+    await api(`/annotations/${form.dataset.withdrawing}/withdraw`, {
+      method: "POST", body: { reason: form.querySelector("input[name=reason]").value } });
+  } catch (error) {
+    ui.noteMessage.textContent = refusal(error, "Not withdrawn");
+    return;
+  }
+  ui.noteMessage.textContent = "Annotation withdrawn.";
+  await loadNotes();
+}
+
+// Fill the form with an annotation of one's own; submitting it then amends it.
+function startEditing(note) {
+  if (!note) return;
+  view.editing = note.annotation_id;
+  ui.noteText.value = note.text || "";
+  const symbols = new Set((note.symbols || []).map((x) => x.name));
+  for (const input of ui.noteSymbols.querySelectorAll("input")) input.checked = symbols.has(input.value);
+  view.picked = [...(note.highlights || [])];
+  view.arrows = (note.arrows || []).map((a) => [...a]);
+  ui.noteVisibility.value = note.visibility;
+  ui.noteFormTitle.textContent = "Amend your annotation";
+  ui.noteAdd.textContent = "Save the amendment";
+  ui.noteCancel.hidden = false;
+  showPicked();
+  ui.noteText.focus();
+}
+
+function stopEditing() {
+  view.editing = null;
+  view.arrows = [];
+  ui.noteFormTitle.textContent = "Annotate this position";
+  ui.noteAdd.textContent = "Add annotation";
+  ui.noteCancel.hidden = true;
+}
+
+function clearForm() {
+  ui.noteText.value = "";
+  for (const input of ui.noteSymbols.querySelectorAll("input:checked")) input.checked = false;
+  view.picked = [];
+  stopEditing();
+  showPicked();
+}
+
+// The highlights and arrows the form holds, each arrow with a button taking it away.
+function showPicked() {
+  ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
+  ui.noteArrows.replaceChildren(...view.arrows.map(([from, to], i) => el("li", {}, `${from} → ${to} `,
+    el("button", { type: "button", "data-unarrow": String(i), "aria-label": `Remove the arrow ${from} to ${to}` }, "×"))));
+  ui.noteArrow.disabled = view.picked.length < 2;
+  applyMarks();
+}
+
+// An arrow from the next-to-last picked highlight to the last one.
+function addArrow() {
+  if (view.picked.length < 2) return;
+  const arrow = view.picked.slice(-2);
+  if (!view.arrows.some(([a, b]) => a === arrow[0] && b === arrow[1])) view.arrows.push(arrow);
+  showPicked();
+}
+
+function removeArrow(event) {
+  const button = event.target.closest("button[data-unarrow]");
+  if (!button) return;
+  view.arrows.splice(Number(button.dataset.unarrow), 1);
+  showPicked();
 }
 
 function renderNotes() {
@@ -651,14 +851,14 @@ function renderNotes() {
   if (view.pickedAt !== where) {
     view.picked = [];
     view.pickedAt = where;
+    stopEditing();
   }
   const here = notesHere();
   ui.notes.replaceChildren(...(here.length ? here.map(noteItem)
     : [el("li", { class: "withdrawn" }, view.line ? "Annotations of a variation are not shown here."
       : "No annotation of this position for you.")]));
   ui.noteForm.hidden = !signedIn() || Boolean(view.line);
-  ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
-  applyMarks();
+  showPicked();
 }
 
 // Outline what the shown annotations highlight (both ends of their arrows too) and what the
@@ -685,6 +885,69 @@ function applyMarks() {
     toggle(zone, marked.has(zone.dataset.zone) || (seat !== undefined && marked.has(`${zone.dataset.zone}#${seat}`)));
   }
   ui.board.classList.toggle("picking", signedIn());
+  for (const node of ui.body.querySelectorAll(".chip[data-card], [data-zone] > .zone-title, [data-zone] > .box-title")) {
+    if (signedIn()) node.setAttribute("tabindex", "0"); else node.removeAttribute("tabindex");
+  }
+  drawArrows();
+}
+
+// ---- arrows: each shown annotation's arrows (and the form's) drawn over the board ----
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+// Where a highlight is on the board: a card's chip (its id, or the id of a copy: ID@...), or a
+// zone (ZONE, ZONE#SEAT).
+function markNode(mark) {
+  const [zone, seat] = mark.split("#");
+  const zones = [...ui.body.querySelectorAll("[data-zone]")].filter((z) => z.dataset.zone === zone &&
+    (seat === undefined || z.dataset.seat === seat));
+  if (zones.length) return zones[0];
+  // A card drawn twice (in its zone, and again in a panel such as a combat's) is found in its
+  // zone first.
+  const chips = [...ui.body.querySelectorAll(".chip[data-card]")]
+    .sort((a, b) => Number(!a.closest("[data-zone]")) - Number(!b.closest("[data-zone]")));
+  return chips.find((c) => c.dataset.card === mark) || chips.find((c) => c.dataset.card.split("@")[0] === mark) || null;
+}
+
+function drawArrows() {
+  for (const old of ui.body.querySelectorAll("svg.arrow-layer")) old.remove();
+  const arrows = [];
+  for (const note of notesHere()) {
+    if (!note.withdrawn) for (const arrow of note.arrows || []) arrows.push({ arrow, kind: "note" });
+  }
+  if (signedIn()) for (const arrow of view.arrows) arrows.push({ arrow, kind: "draft" });
+  if (!arrows.length) return;
+  const frame = ui.body.getBoundingClientRect();
+  const layer = svg("svg", { class: "arrow-layer", width: ui.body.scrollWidth, height: ui.body.scrollHeight,
+                             "aria-hidden": "true" });
+  const defs = svg("defs");
+  for (const kind of ["note", "draft"]) {
+    const head = svg("marker", { id: `arrowhead-${kind}`, viewBox: "0 0 10 10", refX: 9, refY: 5,
+                                 markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+    head.append(svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `arrowhead ${kind}` }));
+    defs.append(head);
+  }
+  layer.append(defs);
+  for (const { arrow: [from, to], kind } of arrows) {
+    const a = markNode(from);
+    const b = markNode(to);
+    if (!a || !b) continue;
+    const centre = (node) => {
+      const r = node.getBoundingClientRect();
+      return [r.left + r.width / 2 - frame.left + ui.body.scrollLeft, r.top + r.height / 2 - frame.top + ui.body.scrollTop];
+    };
+    const [x1, y1] = centre(a);
+    const [x2, y2] = centre(b);
+    layer.append(svg("line", { x1, y1, x2, y2, class: `arrow ${kind}`, "data-arrow": `${from}→${to}`,
+                               "marker-end": `url(#arrowhead-${kind})` }));
+  }
+  ui.body.append(layer);
 }
 
 function markTimeline() {
@@ -723,33 +986,44 @@ async function addNote(event) {
   const body = {
     text: ui.noteText.value,
     symbols: [...ui.noteSymbols.querySelectorAll("input:checked")].map((input) => input.value),
-    highlights: [...view.picked], arrows: [], visibility: ui.noteVisibility.value,
-    position: view.position,
+    highlights: [...view.picked], arrows: view.arrows.filter(([a, b]) => view.picked.includes(a) && view.picked.includes(b)),
+    visibility: ui.noteVisibility.value,
   };
+  const editing = view.editing;
+  const what = editing ? "amended" : "added";
   ui.noteMessage.textContent = "";
   try {
-    await api(`/matches/${view.matchId}/annotations`, { method: "POST", body });
+    if (editing) await api(`/annotations/${editing}/amend`, { method: "POST", body });
+    else await api(`/matches/${view.matchId}/annotations`, { method: "POST", body: { ...body, position: view.position } });
   } catch (error) {
     ui.noteMessage.textContent = error instanceof ApiError
-      ? `Not added (${error.status}): ${error.message}` : `Not added: ${error.message}`;
+      ? `Not ${what} (${error.status}): ${error.message}` : `Not ${what}: ${error.message}`;
     return;
   }
-  ui.noteText.value = "";
-  for (const input of ui.noteSymbols.querySelectorAll("input:checked")) input.checked = false;
-  view.picked = [];
-  ui.noteMessage.textContent = "Annotation added.";
+  clearForm();
+  ui.noteMessage.textContent = `Annotation ${what}.`;
   await loadNotes();
 }
 
 // While signed in, choosing a card on the board adds it to (or takes it from) the highlights.
+// Choosing a zone's title picks the zone (ZONE#SEAT, or ZONE for a shared one). Enter or Space
+// on a focused chip or title does the same.
 function pick(event) {
   if (!signedIn()) return;
+  if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+  let id = null;
   const found = event.target.closest(".chip[data-card]");
-  if (!found) return;
-  const id = found.dataset.card;
+  if (found) id = found.dataset.card;
+  else {
+    const title = event.target.closest(".zone-title, .box-title");
+    const zone = title && title.parentElement.matches("[data-zone]") ? title.parentElement : null;
+    if (zone) id = zone.dataset.seat !== undefined ? `${zone.dataset.zone}#${zone.dataset.seat}` : zone.dataset.zone;
+  }
+  if (!id) return;
+  if (event.type === "keydown") event.preventDefault();
   view.picked = view.picked.includes(id) ? view.picked.filter((x) => x !== id) : [...view.picked, id];
-  ui.noteHighlights.textContent = view.picked.length ? view.picked.join(", ") : "none";
-  applyMarks();
+  view.arrows = view.arrows.filter(([a, b]) => view.picked.includes(a) && view.picked.includes(b));
+  showPicked();
 }
 
 // ---- disputes: the match's parties call a judge; judges and organisers take and rule ----
@@ -767,52 +1041,134 @@ function personText(person) {
   return `${person.name || "?"}${person.seat ? ` (seat ${person.seat})` : ""}`;
 }
 
+// Whether the caller may rule on `dispute` now: a judge or an organiser on an open one it has
+// taken (or any, for an organiser); the head judge of its tournament or an organiser on appeal.
+function mayRule(dispute) {
+  if (!isStaff()) return false;
+  if (dispute.status === "appealed") {
+    return view.me.role === "organiser" || (view.headJudge !== null && view.headJudge === view.me.credential_id);
+  }
+  return dispute.status === "open" && Boolean(dispute.judge) &&
+    (view.me.role === "organiser" || (dispute.judge.id || null) === view.me.credential_id);
+}
+
+// The remedies a ruling may carry (replay/disputes.py applies them to the match).
+const REMEDIES = [
+  ["none", "none"], ["warning", "a warning for a seat"], ["game_loss", "a game loss for a seat"],
+  ["backup", "back up to a position (undo the actions after it)"],
+  ["reopen", "reopen the ended match at a position"],
+  ["adjustment", "an adjustment (a judge's action)"], ["game_ruling", "the game's own ruling action"],
+];
+
 function ruleForm(dispute) {
   const id = dispute.dispute_id;
-  const seats = view.summary ? view.summary.players.map((name, i) => [`${i + 1}`, `warning for seat ${i + 1} (${name})`]) : [];
+  const seats = view.summary ? view.summary.players.map((name, i) => el("option", { value: String(i + 1) }, `seat ${i + 1} (${name})`)) : [];
   return el("form", { class: "rule-form note-form", "data-rule": id, "aria-label": "Rule on this dispute" },
+    dispute.status === "appealed" ? el("p", { class: "hint" }, "On appeal: this ruling replaces the first.") : null,
     el("label", { for: `decision-${id}` }, "Decision"),
     el("input", { id: `decision-${id}`, name: "decision", type: "text", maxlength: "200", required: true }),
     el("label", { for: `reasoning-${id}` }, "Reasoning"),
     el("textarea", { id: `reasoning-${id}`, name: "reasoning", rows: "2", maxlength: "2000", required: true }),
     el("label", { for: `remedy-${id}` }, "Remedy"),
-    el("select", { id: `remedy-${id}`, name: "remedy" },
-      el("option", { value: "none" }, "none"),
-      seats.map(([seat, text]) => el("option", { value: seat }, text))),
+    el("select", { id: `remedy-${id}`, name: "remedy", "data-remedy": id },
+      REMEDIES.map(([value, text]) => el("option", { value }, text))),
+    el("label", { for: `seat-${id}`, class: "for-seat", hidden: true }, "Seat"),
+    el("select", { id: `seat-${id}`, name: "seat", class: "for-seat", hidden: true }, seats),
+    el("label", { for: `to-${id}`, class: "for-position", hidden: true }, "To position"),
+    el("input", { id: `to-${id}`, name: "to_position", type: "number", min: "0", class: "for-position", hidden: true,
+                  value: String(dispute.position) }),
+    el("label", { for: `action-${id}`, class: "for-action", hidden: true }, "Action (JSON, as the API takes it)"),
+    el("textarea", { id: `action-${id}`, name: "action", rows: "2", class: "for-action", hidden: true }),
     el("button", { type: "submit", class: "rule" }, "Rule"));
+}
+
+// Show the remedy's own fields (a seat, a position, an action) and hide the others.
+function remedyFields(event) {
+  const select = event.target.closest("select[data-remedy]");
+  if (!select) return;
+  const form = select.form;
+  const kind = select.value;
+  const show = { "for-seat": ["warning", "game_loss"].includes(kind), "for-position": ["backup", "reopen"].includes(kind),
+                 "for-action": ["adjustment", "game_ruling"].includes(kind) };
+  for (const [cls, on] of Object.entries(show)) for (const node of form.querySelectorAll(`.${cls}`)) node.hidden = !on;
+}
+
+function appealForm(dispute) {
+  const id = dispute.dispute_id;
+  return el("form", { class: "appeal-form note-form", "data-appeal": id, "aria-label": "Appeal this ruling" },
+    el("label", { for: `appeal-${id}` }, "Appeal the ruling: why?"),
+    el("input", { id: `appeal-${id}`, name: "reason", type: "text", maxlength: "500", required: true }),
+    el("button", { type: "submit" }, "Appeal"));
 }
 
 function disputeItem(dispute) {
   const item = el("li", { "data-dispute": dispute.dispute_id, "data-status": dispute.status },
     el("div", { class: "note-head" },
       `${dispute.status} · position ${dispute.position} · called by ${personText(dispute.opened_by)}`,
-      dispute.judge ? ` · judge ${personText(dispute.judge)}` : "", dispute.pausing ? " · pausing the match" : ""),
+      dispute.judge ? ` · judge ${personText(dispute.judge)}` : "", dispute.pausing ? " · pausing the match" : "",
+      (dispute.concerns || []).length ? ` · about event${dispute.concerns.length > 1 ? "s" : ""} v${dispute.concerns.join(", v")}` : ""),
     el("p", { class: "note-text" }, dispute.claim));
   if ((dispute.rulings || []).length) {
     item.append(el("ul", { class: "rulings", "aria-label": "Rulings" }, dispute.rulings.map((r) =>
       el("li", { class: "ruling" }, el("strong", {}, r.decision),
         ` (${remedyText(r.remedy)}${r.on_appeal ? ", on appeal" : ""}, by ${personText(r.by)}): `, r.reasoning))));
   }
-  if (isStaff() && dispute.status === "open") {
-    if (!dispute.judge) {
-      item.append(el("button", { type: "button", class: "take", "data-take": dispute.dispute_id }, "Take"));
-    } else {
-      item.append(ruleForm(dispute));
-    }
+  if (dispute.appeal) {
+    item.append(el("p", { class: "note-head" }, `appealed by ${personText(dispute.appeal.by)}: ${dispute.appeal.reason || ""}`));
   }
+  item.append(el("details", { class: "evidence", "data-evidence": dispute.dispute_id },
+    el("summary", {}, "Evidence"), el("div", { class: "evidence-body" }, "…")));
+  if (isStaff() && dispute.status === "open" && !dispute.judge) {
+    item.append(el("div", { class: "take-row" },
+      el("label", { class: "check" }, el("input", { type: "checkbox", name: "pause", "data-pause": dispute.dispute_id }),
+        " pause the match until the ruling"),
+      el("button", { type: "button", class: "take", "data-take": dispute.dispute_id }, "Take")));
+  } else if (mayRule(dispute)) {
+    item.append(ruleForm(dispute));
+  }
+  if (dispute.status === "ruled") item.append(appealForm(dispute));
   return item;
+}
+
+// A dispute's evidence as the caller may read it (GET /disputes/{id}), when first opened.
+async function showEvidence(event) {
+  const details = event.target.closest("details[data-evidence]");
+  if (!details || !details.open || details.dataset.loaded) return;
+  const body = details.querySelector(".evidence-body");
+  try {
+    const found = await api(`/disputes/${details.dataset.evidence}`);
+    const evidence = found.evidence;
+    const audit = evidence.audit || {};
+    body.replaceChildren(
+      el("p", {}, `Audit of the record: ${audit.ok ? `verified (${audit.events} events)` : "FAILED"}`,
+        !audit.ok && audit.failure ? ` · ${audit.failure.message || audit.failure.reason || ""}` : ""),
+      el("h4", {}, "Events concerned"),
+      (evidence.events || []).length ? el("ul", {}, evidence.events.map((e) => el("li", {},
+        `v${e.version} ${e.event || ""}`, e.action && e.action.type ? ` ${label(e.action.type)}${e.seat ? ` by seat ${e.seat}` : ""}` : "",
+        e.recorded_by ? ` · recorded by ${typeof e.recorded_by === "string" ? e.recorded_by : personText(e.recorded_by)}` : "",
+        e.recorded_at ? ` · ${shortTime(e.recorded_at)}` : "")))
+        : el("p", { class: "none" }, "none named"),
+      el("h4", {}, "What each seat had seen that spectators had not"),
+      el("ul", {}, Object.entries(evidence.knowledge || {}).map(([who, cards]) => el("li", {},
+        `${who}: ${cards.length ? cards.map((c) => c.name ? `${c.name} [${c.card}]` : c.card).join(", ") : "nothing"}`))),
+      el("p", { class: "hint" }, `Positions as each seat saw them at the call: ${Object.keys(evidence.positions || {}).join(", ") || "none"} (open the position ${found.position} with "View as" to see them).`));
+    details.dataset.loaded = "true";
+  } catch (error) {
+    body.textContent = explain(error, "The evidence");
+  }
 }
 
 function renderDisputes() {
   if (!ui.disputes) return;
   ui.disputes.hidden = view.disputes === null;
   if (view.disputes === null) return;
+  ui.disputePause.hidden = !isStaff();
   ui.disputeList.replaceChildren(...(view.disputes.length ? view.disputes.map(disputeItem)
     : [el("li", { class: "withdrawn" }, "No dispute in this match.")]));
 }
 
 // The match's disputes, for its seats, judges and organisers only (the panel stays hidden
-// for anyone else, and for a credential the API refuses).
+// for anyone else, and for a credential the API refuses); the head judge of its tournament.
 async function loadDisputes() {
   if (embedded || !view.matchId || !ui.disputes) return;
   if (!signedIn()) {
@@ -824,6 +1180,16 @@ async function loadDisputes() {
       view.disputes = null;
       if (!(error instanceof ApiError && error.status === 403)) {
         say(explain(error, "The disputes"));
+      }
+    }
+    view.headJudge = null;
+    const where = view.summary && view.summary.tournament;
+    if (view.disputes && where && isStaff()) {
+      try {
+        const event = await api(`/tournaments/${where.tournament_id}`);
+        view.headJudge = event.head_judge ? event.head_judge.id : null;
+      } catch {
+        view.headJudge = null;
       }
     }
   }
@@ -842,15 +1208,20 @@ function refusal(error, what) {
 async function openDispute(event) {
   event.preventDefault();
   const position = view.line ? view.line.from : view.position;
+  const entry = ui.entries.querySelector(`li[data-position='${position}'][data-version]`);
+  const concerns = ui.disputeConcerns.checked && entry ? [Number(entry.dataset.version)] : [];
   disputeSays("");
   try {
     await api(`/matches/${view.matchId}/disputes`, {
-      method: "POST", body: { claim: ui.disputeClaim.value, position } });
+      method: "POST", body: { claim: ui.disputeClaim.value, position, concerns,
+                              pause: isStaff() && ui.disputePauseInput.checked } });
   } catch (error) {
     disputeSays(refusal(error, "No judge called"));
     return;
   }
   ui.disputeClaim.value = "";
+  ui.disputeConcerns.checked = false;
+  ui.disputePauseInput.checked = false;
   disputeSays(`A judge is called (position ${position}).`);
   await loadDisputes();
 }
@@ -858,24 +1229,58 @@ async function openDispute(event) {
 async function takeDispute(event) {
   const button = event.target.closest("button[data-take]");
   if (!button) return;
+  const id = button.dataset.take;
+  const pause = Boolean(ui.disputeList.querySelector(`input[data-pause='${id}']:checked`));
   disputeSays("");
   try {
-    await api(`/disputes/${button.dataset.take}/take`, { method: "POST", body: { pause: false } });
+    await api(`/disputes/${id}/take`, { method: "POST", body: { pause } });
   } catch (error) {
     disputeSays(refusal(error, "Not taken"));
     return;
   }
-  disputeSays("Dispute taken: rule on it below its claim.");
+  disputeSays(`Dispute taken${pause ? "; the match is paused for the seats" : ""}: rule on it below its claim.`);
   await loadDisputes();
 }
 
+// The remedy the rule form describes, or an Error saying what is missing.
+function remedyOf(form) {
+  const kind = form.elements.remedy.value;
+  if (kind === "none") return { kind };
+  if (kind === "warning" || kind === "game_loss") return { kind: "penalty", penalty: kind, seat: Number(form.elements.seat.value) };
+  if (kind === "backup" || kind === "reopen") {
+    const to = form.elements.to_position.value;
+    if (!/^\d+$/.test(to)) throw new Error("give the position to go back to");
+    return { kind, to_position: Number(to) };
+  }
+  let action;
+  try { action = JSON.parse(form.elements.action.value); } catch { throw new Error("the action must be JSON"); }
+  if (!action || typeof action !== "object" || Array.isArray(action)) throw new Error("the action must be a JSON object");
+  return { kind, action };
+}
+
 async function ruleDispute(event) {
-  const form = event.target.closest("form[data-rule]");
+  const form = event.target.closest("form[data-rule], form[data-appeal]");
   if (!form) return;
   event.preventDefault();
-  const seat = form.elements.remedy.value;
-  const remedy = seat === "none" ? { kind: "none" } : { kind: "penalty", penalty: "warning", seat: Number(seat) };
   disputeSays("");
+  if (form.dataset.appeal) {
+    try {
+      await api(`/disputes/${form.dataset.appeal}/appeal`, { method: "POST", body: { reason: form.elements.reason.value } });
+    } catch (error) {
+      disputeSays(refusal(error, "Not appealed"));
+      return;
+    }
+    disputeSays("Appealed: the head judge rules again.");
+    await loadDisputes();
+    return;
+  }
+  let remedy;
+  try {
+    remedy = remedyOf(form);
+  } catch (error) {
+    disputeSays(`Not ruled: ${error.message}.`);
+    return;
+  }
   try {
     await api(`/disputes/${form.dataset.rule}/rule`, { method: "POST", body: {
       decision: form.elements.decision.value, reasoning: form.elements.reasoning.value, remedy } });
@@ -884,7 +1289,13 @@ async function ruleDispute(event) {
     return;
   }
   disputeSays("Ruled.");
+  await reloadMatch();
+}
+
+// After a ruling: its dispute, and the match it may have changed (a backup, a game loss).
+async function reloadMatch() {
   await Promise.all([loadDisputes(), loadTimeline()]);
+  await poll();
 }
 
 // ---- the viewer (judges and organisers only) ----
@@ -938,30 +1349,27 @@ async function poll() {
   }
 }
 
-// A spectator listens to GET /matches/{id}/live (Server-Sent Events: EventSource sends no
-// Authorization header); a signed-in caller polls the summary with its credential.
+// Follow GET /matches/{id}/live (Server-Sent Events, read with fetch so that the credential
+// goes in its Authorization header): each change of the match's version or of the positions
+// the caller may see redraws what changed.
 function follow(on) {
-  clearInterval(view.timer);
-  view.timer = null;
   if (view.source) {
-    view.source.close();
+    view.source.abort();
     view.source = null;
   }
   if (!on || !view.matchId) return;
-  if (token()) {
-    view.timer = setInterval(poll, 2000);
-    poll();
-    return;
-  }
-  const source = new EventSource(`/matches/${view.matchId}/live`);
+  const source = new AbortController();
   view.source = source;
-  source.addEventListener("position", (event) => {
-    let data;
-    try { data = JSON.parse(event.data); } catch { return; }
-    if (data.version !== view.version || data.positions !== view.positions) poll();
-  });
-  source.addEventListener("error", () => {
-    if (source.readyState === EventSource.CLOSED) say("Following the match: the live stream was refused.");
+  listen(`/matches/${view.matchId}/live`, (name, data) => {
+    if (name === "revoked") {
+      say("Following the match: your credential was revoked; sign in again.");
+      return false;
+    }
+    if (name === "position" && data && (data.version !== view.version || data.positions !== view.positions)) poll();
+    return true;
+  }, {
+    signal: source.signal,
+    onRefused: (error) => say(explain(error, "Following the match: the live stream was refused")),
   });
 }
 
@@ -980,6 +1388,7 @@ async function reload() {
   view.version = s.version;
   view.title = known[s.game] ? known[s.game].title : s.game;
   view.turns = new Map();
+  view.board = await loadBoard(s.game);
   if (ui.title) ui.title.textContent = `${s.players.join(" vs ")} · ${view.title} · ${shortTime(s.created_at)}`;
   document.title = `Kiroku: ${s.players.join(" vs ")} (${view.title})`;
   setUpViewer();
@@ -993,7 +1402,7 @@ async function reload() {
       await showLine(wanted.line, wanted.at);
     } else await show(wanted.at);
   };
-  await Promise.all([loadTimeline(), loadNotes(), loadDisputes(), board()]);
+  await Promise.all([loadTimeline(), loadNotes(), loadDisputes(), loadLines(), board()]);
   if (embedded || ui.follow.checked) follow(true);
 }
 
@@ -1022,6 +1431,7 @@ if (!embedded) {
   ui.next.addEventListener("click", () => step(1));
   ui.last.addEventListener("click", goLast);
   ui.mainLine.addEventListener("click", leaveLine);
+  ui.turnForm.addEventListener("submit", jumpToTurn);
   ui.entries.addEventListener("click", (event) => {
     const branch = event.target.closest("button[data-line]");
     if (branch) {
@@ -1042,11 +1452,13 @@ if (!embedded) {
     await Promise.all([loadTimeline(), view.line ? showLine(view.line.id, view.line.at) : show(view.position)]);
   });
   window.addEventListener("hashchange", async () => {
-    const wanted = readHash();
+    let wanted = readHash();
     const viewerChanged = isStaff() && (wanted.as || null) !== view.viewer;
     if (viewerChanged) {
+      view.request += 1;  // a position still being fetched is for the old viewer: drop it
       setUpViewer();
       await loadTimeline();
+      wanted = readHash();  // where the URL says now: it may have moved while the timeline loaded
     }
     if (wanted.line) {
       if (viewerChanged || !view.line || wanted.line !== view.line.id || wanted.at !== view.line.at) {
@@ -1057,10 +1469,31 @@ if (!embedded) {
     }
   });
   ui.body.addEventListener("click", pick);
+  ui.body.addEventListener("keydown", pick);
   ui.noteForm.addEventListener("submit", addNote);
+  ui.noteArrow.addEventListener("click", addArrow);
+  ui.noteArrows.addEventListener("click", removeArrow);
+  ui.noteCancel.addEventListener("click", () => { clearForm(); ui.noteMessage.textContent = ""; });
+  ui.notes.addEventListener("click", noteAction);
+  ui.notes.addEventListener("submit", withdrawNote);
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(drawArrows, 100);
+  });
   ui.disputeForm.addEventListener("submit", openDispute);
   ui.disputeList.addEventListener("click", takeDispute);
   ui.disputeList.addEventListener("submit", ruleDispute);
+  ui.disputeList.addEventListener("change", remedyFields);
+  ui.lineTree.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-line]");
+    if (button) showLine(button.dataset.line, 0);
+  });
+  ui.lineStart.addEventListener("submit", startLine);
+  ui.playSeat.addEventListener("change", listPlay);
+  ui.playList.addEventListener("click", playOption);
+  ui.takeBack.addEventListener("click", takeBackOne);
+  ui.disputeList.addEventListener("toggle", showEvidence, true);
 }
 
 if (embedded) {

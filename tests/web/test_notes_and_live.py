@@ -171,3 +171,45 @@ def test_the_embedded_board_renders_and_follows_live(web: Server, watched: Watch
     assert "Position 1 of 1" in page.inner_text("#board")
     assert page.url.endswith(f"/embed/{match_id[:8]}")  # no hash, no credential
     watched.assert_clean()
+
+
+def test_a_signed_in_seat_follows_live_by_the_stream_with_its_credential(
+        web: Server, watched: Watched) -> None:
+    created = _new_match(web, ["Ivo", "Jun"])
+    match_id, seat = created["match_id"], created["to_act"][0]
+    token = _seat_token(created, seat)
+    page = watched.page
+    sent: list[tuple[str, str | None]] = []
+    page.on("request", lambda r: sent.append((r.url, r.headers.get("authorization"))))
+    _open(web, watched, match_id, token)
+    summary = f"{web.base}/matches/{match_id}"
+    before = [u for u, _ in sent].count(summary)
+    page.check("#follow")
+    page.wait_for_timeout(2500)  # nothing changes: nothing is asked again (no polling)
+    asked = [u for u, _ in sent].count(summary) - before
+    with web.client(token) as player:
+        assert player.post(f"/matches/{match_id}/actions", json={
+            "action": {"type": "end_turn", "seat": seat}}).status_code == 201
+    _board_at(watched, 1)
+    streams = [(u, auth) for u, auth in sent if u.endswith("/live")]
+    assert streams and all(auth == f"Bearer {token}" for _, auth in streams)
+    assert all(token not in u for u, _ in sent), "the credential never goes in a URL"
+    assert asked == 0, f"{asked} summaries asked while nothing changed"
+    watched.assert_clean()
+
+
+def test_a_live_stream_ends_when_its_credential_is_revoked(web: Server) -> None:
+    created = _new_match(web, ["Kit", "Lou"])
+    with web.client(web.organiser_token) as organiser:
+        judge = organiser.post("/credentials", json={"role": "judge", "name": "Short-lived"}).json()
+    with web.client(judge["token"]) as watcher:
+        with watcher.stream("GET", f"/matches/{created['match_id']}/live") as answer:
+            assert answer.status_code == 200
+            lines = answer.iter_lines()
+            assert next(lines) == "event: position"
+            with web.client(web.organiser_token) as organiser:
+                revoked = organiser.post(f"/credentials/{judge['credential_id']}/revoke",
+                                         json={"reason": "left the event"})
+            assert revoked.status_code == 200, revoked.text
+            rest = list(lines)  # the server ends the stream within seconds
+    assert "event: revoked" in rest

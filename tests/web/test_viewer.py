@@ -97,6 +97,26 @@ def test_keys_step_through_positions_and_the_hash_follows(web: Server, watched: 
     watched.assert_clean()
 
 
+def test_jump_to_a_turn_lands_on_its_first_position(web: Server, watched: Watched) -> None:
+    match = _match_of(web, "worldgainer")
+    with web.client() as anonymous:
+        turns = [anonymous.get(f"/matches/{match['match_id']}/state", params={"at": p})
+                 .json()["state"]["turn"] for p in range(_positions(web, match["match_id"]) + 1)]
+    wanted = turns[-1]
+    first = turns.index(wanted)
+    page = watched.page
+    page.goto(f"{web.base}/watch/{match['match_id']}#at=0")
+    _board_at(watched, 0)
+    page.fill("#turn-input", str(wanted))
+    page.click("#turn-go")
+    _board_at(watched, first)
+    page.fill("#turn-input", str(wanted + 50))
+    page.click("#turn-go")
+    page.wait_for_selector(f"#message:has-text('Turn {wanted + 50} is not reached')")
+    assert page.get_attribute("#board", "data-position") == str(first)
+    watched.assert_clean()
+
+
 def test_a_seat_does_not_see_the_other_seat_s_hand(web: Server, watched: Watched) -> None:
     created = _new_match(web, ["Sora", "Tomo"])
     match_id = created["match_id"]

@@ -1,5 +1,6 @@
-"""Screenshots of every game's board for docs/viewer.md (1280x900, the middle position of one
-golden match per game): ``python -m tests.web.screenshots`` from the repository's root."""
+"""Screenshots of every game's board for docs/viewer.md (the board alone, in a 1280-wide window,
+at the middle position of one golden match per game): ``python -m tests.web.screenshots``
+from the repository's root."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ def main() -> None:
                     watched.page.wait_for_selector(
                         f"#entries li.current[data-position='{position}']")
                     watched.page.wait_for_selector(f"#board[data-position='{position}']")
-                    watched.page.screenshot(path=str(out / f"{game}.png"))
+                    # the controls stick to the top of the window: not over the board's shot
+                    watched.page.evaluate(
+                        "document.querySelector('.controls').style.position = 'static'")
+                    watched.page.locator("#board").screenshot(path=str(out / f"{game}.png"))
                     print(out / f"{game}.png")
                 watched.assert_clean()
                 browser.close()

@@ -57,7 +57,12 @@ const view = {
 
 // ---- the URL hash: #at=12&as=seat:1, or #line=VID&at=3 in a variation (never a credential) ----
 
+// The hash the page last read or wrote: one that differs is a navigation (a link, the back
+// button) whose hashchange has not been handled yet, which the page must not overwrite.
+let ownHash = null;
+
 function readHash() {
+  ownHash = window.location.hash;
   const hash = new URLSearchParams(window.location.hash.slice(1));
   const at = hash.get("at");
   return { at: at !== null && /^\d+$/.test(at) ? Number(at) : null, as: hash.get("as") || null,
@@ -73,7 +78,9 @@ function writeHash() {
   } else if (view.position !== null) hash.set("at", String(view.position));
   if (view.viewer) hash.set("as", view.viewer);
   const text = `#${hash.toString().replaceAll("%3A", ":")}`;
+  if (ownHash !== null && window.location.hash !== ownHash) return;  // a newer URL wins
   if (window.location.hash !== text) history.replaceState(null, "", text);
+  ownHash = window.location.hash;
 }
 
 function isStaff() {
@@ -1376,6 +1383,7 @@ function follow(on) {
 // ---- start ----
 
 async function reload() {
+  const request = view.request;  // a position asked for meanwhile (by the URL) wins
   try {
     view.summary = await api(`/matches/${encodeURIComponent(matchRef)}`);
   } catch (error) {
@@ -1397,6 +1405,7 @@ async function reload() {
   view.line = null;
   view.shown = null;
   const board = async () => {
+    if (view.request !== request) return;
     if (wanted.line) {
       await show(null);  // the main line's count, then the variation
       await showLine(wanted.line, wanted.at);

@@ -66,7 +66,8 @@ def browser() -> Iterator[Browser]:
 @dataclass
 class Watched:
     """A page with what it tried that it should not: requests to other hosts, console errors
-    (a Content-Security-Policy refusal among them) and uncaught exceptions."""
+    (a Content-Security-Policy refusal among them), a game's board falling back to the generic
+    one, and uncaught exceptions."""
 
     page: Page
     context: BrowserContext
@@ -91,7 +92,8 @@ def guard(context: BrowserContext) -> Watched:
             handle.abort()
 
     context.route("**/*", route)
-    page.on("console", lambda m: watched.errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: watched.errors.append(m.text) if m.type == "error" or (
+        m.type == "warning" and "generic one" in m.text) else None)  # a board fell back
     page.on("pageerror", lambda e: watched.errors.append(str(e)))
     return watched
 

@@ -39,7 +39,9 @@ def test_an_annotation_s_arrow_is_drawn_between_its_two_cards(web: Server,
     assert made.status_code == 201, made.text
     _open(web, watched, match_id, token)
     page = watched.page
-    line = page.wait_for_selector(f"svg.arrow-layer line[data-arrow='{first}→{second}']")
+    # attached, not "visible": a vertical line has no width
+    line = page.wait_for_selector(f"svg.arrow-layer line[data-arrow='{first}→{second}']",
+                                  state="attached")
     assert line is not None
     ends = page.evaluate("""([a, b]) => {
         const line = document.querySelector('svg.arrow-layer line.arrow');
@@ -68,12 +70,14 @@ def test_an_arrow_made_on_the_page_is_saved_with_the_annotation(web: Server,
     page.locator(f"#board-body .chip[data-card='{first}']").first.click()
     page.locator(f"#board-body .chip[data-card='{second}']").first.click()
     page.click("#note-arrow")
-    page.wait_for_selector(f"svg.arrow-layer line.draft[data-arrow='{first}→{second}']")
+    page.wait_for_selector(f"svg.arrow-layer line.draft[data-arrow='{first}→{second}']",
+                           state="attached")
     _add(watched, "from here to there", "team")
     page.wait_for_selector("#note-message:has-text('Annotation added.')")
     saved = _annotations(web, token, match_id)
     assert [n["arrows"] for n in saved] == [[[first, second]]]
-    page.wait_for_selector(f"svg.arrow-layer line.note[data-arrow='{first}→{second}']")
+    page.wait_for_selector(f"svg.arrow-layer line.note[data-arrow='{first}→{second}']",
+                           state="attached")
     watched.assert_clean()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +29,22 @@ if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
 LOCAL_HOSTS = {"127.0.0.1", "localhost"}
+
+
+def card_ids(value: Any) -> Counter[str]:
+    """Every card of a position's view, counted by the id its chip carries: each dict with a
+    name and an ``id`` (else a ``card``), the way the boards draw them."""
+    found: Counter[str] = Counter()
+    if isinstance(value, dict):
+        card = value.get("id", value.get("card"))
+        if isinstance(value.get("name"), str) and isinstance(card, str):
+            found[card] += 1
+        for inner in value.values():
+            found += card_ids(inner)
+    elif isinstance(value, list):
+        for item in value:
+            found += card_ids(item)
+    return found
 
 
 def golden_matches() -> dict[str, Path]:

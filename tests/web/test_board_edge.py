@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
-from tests.web.conftest import GOLDEN, ROOT, Watched
+from tests.web.conftest import GOLDEN, ROOT, Watched, card_ids
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -113,20 +113,6 @@ def _state(server: Server, match_id: str, position: int, viewer: str | None) -> 
     return dict(answer.json()["state"])
 
 
-def _card_ids(value: Any) -> set[str]:
-    """The chip id of every card of a view: each dict with a name and an id (or card)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        if isinstance(value.get("name"), str) and ("id" in value or "card" in value):
-            found.add(str(value["id"] if "id" in value else value["card"]))
-        for inner in value.values():
-            found |= _card_ids(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found |= _card_ids(inner)
-    return found
-
-
 def _strings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
@@ -211,7 +197,7 @@ def test_every_card_of_the_view_is_a_chip_and_a_seat_sees_nothing_more(
         state = _state(edge_web, match_id, position, viewer)
         _open(page, edge_web, match_id, position, viewer)
         chips = set(_page_chips(page))
-        expected = _card_ids(state)
+        expected = set(card_ids(state))
         assert expected, (match_id, position, viewer)
         assert expected <= chips, f"missing: {sorted(expected - chips)} ({position}, {viewer})"
         assert chips <= _strings(state), f"not in the view: {sorted(chips - _strings(state))}"
@@ -219,11 +205,11 @@ def test_every_card_of_the_view_is_a_chip_and_a_seat_sees_nothing_more(
     state = _state(edge_web, live_id, live_last, "seat:3")
     _open(page, edge_web, live_id, live_last, "seat:3")
     judge = _state(edge_web, live_id, live_last, "judge")
-    hidden = set().union(*(_card_ids(s["hand"]) | _card_ids(s["deck"])
-                           for s in judge["seats"] if s["seat"] != 3)) - _card_ids(state)
+    hidden = set().union(*(set(card_ids(s["hand"])) | set(card_ids(s["deck"]))
+                           for s in judge["seats"] if s["seat"] != 3)) - set(card_ids(state))
     assert hidden, "other seats hold cards seat 3 cannot know"
     assert not hidden & set(_page_chips(page))
-    own = _card_ids(state["seats"][2]["hand"])
+    own = set(card_ids(state["seats"][2]["hand"]))
     assert own and own <= set(_page_chips(page))
 
 

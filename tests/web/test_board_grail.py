@@ -18,7 +18,7 @@ from playwright.sync_api import Browser
 
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
-from tests.web.conftest import GOLDEN, Watched, guard
+from tests.web.conftest import GOLDEN, Watched, card_ids, guard
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -95,20 +95,6 @@ def _show(watched: Watched, site: Site, match: str, at: int, viewer: str) -> Non
     page.wait_for_selector(".table-grail .grail-seats", timeout=20_000)
 
 
-def _card_ids(value: Any) -> set[str]:
-    """Every card of a view: each dict with a name and an id or card (its chip is id, else card)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        if isinstance(value.get("name"), str) and ("id" in value or "card" in value):
-            found.add(str(value.get("id") or value.get("card")))
-        for inner in value.values():
-            found |= _card_ids(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found |= _card_ids(inner)
-    return found
-
-
 def _chips(watched: Watched) -> set[str]:
     return set(watched.page.evaluate(
         "() => [...document.querySelectorAll('.table-grail .chip[data-card]')]"
@@ -145,7 +131,7 @@ def test_every_card_of_the_view_is_a_chip_and_no_other(site: Site, watched: Watc
                               ("three-players-concession", 103, "seat:3"),
                               ("two-players-long", 475, "seat:2")):
         _show(watched, site, match, at, viewer)
-        given = _card_ids(_state(site, match, at, viewer)["state"])
+        given = set(card_ids(_state(site, match, at, viewer)["state"]))
         shown = _chips(watched)
         assert given, "the view holds cards"
         assert given - shown == set(), f"every card of the view is on the page ({match} {at})"
@@ -330,7 +316,7 @@ def test_a_variation_s_position_is_drawn_by_the_grail_board(site: Site, watched:
     page.goto(f"{site.server.base}/watch/{match_id}#line={vid}&at=1")
     page.wait_for_selector(f"#board[data-line='{vid}'][data-position='1']", timeout=20_000)
     assert page.locator(".table-grail .grail-seat").count() == len(state["seats"])
-    assert _card_ids(state) - _chips(watched) == set()
+    assert set(card_ids(state)) - _chips(watched) == set()
     watched.assert_clean()
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page
 
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
-from tests.web.conftest import GOLDEN, Watched, guard
+from tests.web.conftest import GOLDEN, Watched, card_ids, guard
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -92,21 +92,6 @@ def _state(table: Table, name: str, position: int, viewer: str) -> dict[str, Any
 def _last(table: Table, name: str) -> int:
     with table.server.client(table.server.organiser_token) as judge:
         return int(judge.get(f"/matches/{table.ids[name]}/state").json()["positions"])
-
-
-def _card_ids(value: Any) -> set[str]:
-    """The chip id of every card the view gives as a dict (its id, else its card)."""
-    found: set[str] = set()
-    if isinstance(value, dict):
-        chip = value.get("id", value.get("card"))
-        if isinstance(value.get("name"), str) and isinstance(chip, str):
-            found.add(chip)
-        for inner in value.values():
-            found |= _card_ids(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found |= _card_ids(inner)
-    return found
 
 
 def _strings(value: Any) -> set[str]:
@@ -195,7 +180,7 @@ def test_every_card_of_the_view_is_a_chip_and_no_other(
         _show(page, table, name, position, viewer)
         state = _state(table, name, position, viewer)
         chips = _chips(page)
-        assert _card_ids(state) - chips == set(), f"{name} at {position} as {viewer}"
+        assert set(card_ids(state)) - chips == set(), f"{name} at {position} as {viewer}"
         assert chips - _strings(state) == set(), f"{name}: cards the view did not give {viewer}"
     watched.assert_clean()
 

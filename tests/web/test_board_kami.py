@@ -24,7 +24,7 @@ from engine.core.viewer import JUDGE, Viewer
 from ledger.fold import Fold, Visitor
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
-from tests.web.conftest import GOLDEN, Watched, guard
+from tests.web.conftest import GOLDEN, Watched, card_ids, guard
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -158,20 +158,6 @@ def _last(kami: Kami, match: str, viewer: str) -> int:
     return int(_api_view(kami, kami.ids[match], None, viewer)["positions"])
 
 
-def _card_ids(value: Any) -> Counter[str]:
-    """The ids of every card in a view: each dict with a name and an id (or card)."""
-    found: Counter[str] = Counter()
-    if isinstance(value, dict):
-        if isinstance(value.get("name"), str) and ("id" in value or "card" in value):
-            found[str(value["id"] if "id" in value else value["card"])] += 1
-        for inner in value.values():
-            found += _card_ids(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            found += _card_ids(inner)
-    return found
-
-
 def _registry(kami: Kami) -> str:
     return httpx.get(f"{kami.server.base}/static/boards/index.js", timeout=10).text
 
@@ -287,14 +273,14 @@ def test_every_card_of_the_api_s_view_is_a_chip_once(shots: Shots, kami: Kami) -
         assert asked == shots.at(match, middle, viewer).state, (match, middle, viewer)
     for shot in shots.shots:
         where = f"{shot.match} at {shot.position} as {shot.viewer}"
-        assert Counter(shot.board["tableChips"]) == _card_ids(shot.state), where
+        assert Counter(shot.board["tableChips"]) == card_ids(shot.state), where
 
 
 def test_a_seat_s_page_shows_no_card_the_api_did_not_give_that_seat(shots: Shots) -> None:
     for shot in shots.shots:
         if shot.viewer in ("judge",):
             continue
-        given = set(_card_ids(shot.state))
+        given = set(card_ids(shot.state))
         shown = set(shot.board["pageChips"])
         assert shown <= given, f"{shot.match} at {shot.position} as {shot.viewer}: {shown - given}"
     # in the match still going on, the judge's page shows cards the others' pages do not
@@ -516,7 +502,7 @@ def test_a_variation_s_deeper_stack_keeps_its_order(kami: Kami, browser: Browser
             assert [d["card"] for d in drawn] == [c["id"] for c in cards], seat
             assert [d["top"] for d in drawn] == [i == len(cards) - 1 for i in range(len(cards))]
             assert [d["y"] for d in drawn] == sorted(d["y"] for d in drawn), "bottom first"
-        assert Counter(board["tableChips"]) == _card_ids(state)
+        assert Counter(board["tableChips"]) == card_ids(state)
         assert not found.warnings
         found.watched[0].assert_clean()
     finally:

@@ -19,7 +19,7 @@ from playwright.sync_api import Page
 
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
-from tests.web.conftest import GOLDEN, Watched
+from tests.web.conftest import GOLDEN, Watched, card_ids
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -83,21 +83,6 @@ def _show(watched: Watched, server: Server, match_id: str, at: int, viewer: str)
     watched.page.wait_for_selector(
         f"#board[data-position='{at}'] .table-{GAME} .wg-table[data-viewer='{viewer}']",
         timeout=20_000)
-
-
-def _card_ids(value: Any) -> Counter[str]:
-    """The id of every card of a view: each dict with a name and an id (or card)."""
-    found: Counter[str] = Counter()
-    if isinstance(value, dict):
-        card = value.get("id", value.get("card"))
-        if isinstance(value.get("name"), str) and isinstance(card, str):
-            found[card] += 1
-        for inner in value.values():
-            found += _card_ids(inner)
-    elif isinstance(value, list):
-        for item in value:
-            found += _card_ids(item)
-    return found
 
 
 def _deck_ids(state: dict[str, Any]) -> set[str]:
@@ -164,7 +149,7 @@ def test_every_card_of_the_api_view_is_a_chip_and_a_seat_sees_no_other(
     for at, viewer in [*shown_as, (last, "seat:2")]:
         state = _state(wg, match_id, at, viewer)
         _show(watched, wg, match_id, at, viewer)
-        wanted = _card_ids(state)
+        wanted = card_ids(state)
         shown = _chips(page)
         missing = wanted - shown
         assert not missing, f"at {at} as {viewer}: not on the page {dict(missing)}"
@@ -358,7 +343,7 @@ def test_a_variation_s_position_is_drawn_on_world_gainer_s_board(wg: Server,
     page.wait_for_selector(f"#board[data-line='{vid}'][data-position='1'] .wg-table",
                            timeout=20_000)
     assert len(_rows(page)) == 3
-    assert not _card_ids(line["state"]) - _chips(page)
+    assert not card_ids(line["state"]) - _chips(page)
     watched.assert_clean()
 
 

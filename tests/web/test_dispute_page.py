@@ -64,11 +64,22 @@ def test_a_dispute_from_the_call_through_a_backup_and_an_appeal(
         item.locator("button.take").click()
         judge.page.wait_for_selector("#dispute-message:has-text('paused')")
         assert _dispute(web, match_id)["pausing"]
-        with web.client(seat_one) as seat:  # the seats wait for the ruling
-            to_act = seat.get(f"/matches/{match_id}").json()["to_act"][0]
+        with web.client() as anyone:
+            to_act = anyone.get(f"/matches/{match_id}").json()["to_act"][0]
+        with web.client(_seat_token(created, to_act)) as seat:  # the seats wait for the ruling
             refused = seat.post(f"/matches/{match_id}/actions",
                                 json={"action": {"type": "end_turn", "seat": to_act}})
-        assert refused.status_code in (403, 409)
+        assert refused.status_code == 409 and refused.json()["code"] == "match_paused"
+        with web.client(web.organiser_token) as organiser:
+            other = organiser.post("/credentials", json={"role": "judge", "name": "Other"}).json()
+        with _page(browser) as second:  # a judge who did not take it: no form to rule
+            second.page.goto(f"{web.base}/watch/{match_id}#at=3")
+            _board_at(second, 3)
+            _sign_in(second, other["token"])
+            second.page.wait_for_selector("#dispute-list li[data-status='open']")
+            assert second.page.locator("#dispute-list form.rule-form").count() == 0
+            assert second.page.locator("#dispute-list button.take").count() == 0
+            second.assert_clean()
         judge.page.click("#dispute-list details[data-evidence] summary")
         judge.page.wait_for_selector("#dispute-list .evidence-body:has-text('verified')")
         assert f"v{version}" in judge.page.inner_text("#dispute-list .evidence-body")

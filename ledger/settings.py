@@ -13,6 +13,8 @@ import uuid
 from collections.abc import Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from ledger.groupcommit import TOPIC as GROUP_COMMIT
+
 DEFAULT_URL = "sqlite:///./kiroku.db"
 # How long opening a store waits for the PostgreSQL server to answer. (POSTGRES_CONNECT_TIMEOUT
 # is eventsourcing's: how long a command waits for a free connection of its pool.)
@@ -55,7 +57,8 @@ def persistence_env(url: str) -> dict[str, str]:
             if not os.path.isdir(parent):
                 raise SettingsError(f"{url!r}: the folder {parent} does not exist")
         return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
-                "SQLITE_LOCK_TIMEOUT": "10"}
+                "SQLITE_LOCK_TIMEOUT": "10",
+                "APPLICATION_RECORDER_TOPIC": GROUP_COMMIT}
     if parts.scheme in ("postgresql", "postgres"):
         dbname = parts.path.lstrip("/")
         if not dbname or not parts.hostname:

@@ -86,6 +86,9 @@ def project(config: Mapping[str, Any], game: str, setup_outcomes: Sequence[Outco
     ruleset = get_game(game)
     state = setup_position(ruleset, config, setup_outcomes)
     for _, _, _, action, outcomes in actions:
+        if action is None:  # a live line read back from a snapshot keeps no actions
+            raise FoldError("the live line holds no actions to re-project (it was read from a "
+                            "snapshot): load past positions through the recorder")
         state = replay_action(ruleset, state, action, outcomes)
     return state
 

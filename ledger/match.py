@@ -10,10 +10,12 @@ event is folded into the aggregate by the one fold of a match's events (ledger.f
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, Snapshot
 
 from engine.core.chance import Outcome
 from engine.core.contract import GameState, Ruleset
@@ -23,11 +25,62 @@ from ledger.identity import RecordedBy
 
 _LIBRARY_FIELDS = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
+# Where a match being rebuilt gets a past live position it cannot compute from what it holds
+# (an undo, replayed from a snapshot, back past the snapshot): (match id, event version) ->
+# the state there. The recorder sets it while it loads a match (Recorder.get_match).
+PAST_POSITIONS: ContextVar[Callable[[UUID, int], GameState] | None] = ContextVar(
+    "PAST_POSITIONS", default=None)
+
+
+def compact_live(live: list[LiveAction]) -> list[list[int]]:
+    """The live line as runs ``[first version, first seq, length]`` of actions recorded one
+    after another: what a snapshot keeps of it (the events hold each action). A line without
+    undos is one run, so a snapshot no longer grows with the match."""
+    runs: list[list[int]] = []
+    for version, seq, *_ in live:
+        if runs and version == runs[-1][0] + runs[-1][2] and seq == runs[-1][1] + runs[-1][2]:
+            runs[-1][2] += 1
+        else:
+            runs.append([version, seq, 1])
+    return runs
+
+
+def expand_live(runs: list[list[int]]) -> list[LiveAction]:
+    """The live line of ``compact_live``'s runs: versions and seqs (seat, action and outcomes
+    are left to the events)."""
+    return [(version + i, seq + i, None, None, None)  # type: ignore[misc]
+            for version, seq, length in runs for i in range(length)]
+
+
+class MatchSnapshot(Snapshot):
+    """A match's snapshot: the aggregate with its live line compacted (``compact_live``).
+
+    The library's snapshot keeps every attribute as it is; a match's live line holds every
+    live action, so each snapshot grew with the match and their total with its square."""
+
+    TOPIC = "kiroku:MatchSnapshot/1"
+
+    @classmethod
+    def take(cls, aggregate: Any) -> MatchSnapshot:
+        """The snapshot of ``aggregate`` with its live line as runs."""
+        snapshot = super().take(aggregate)
+        state = dict(snapshot.state)
+        state["live"] = compact_live(state["live"])
+        object.__setattr__(snapshot, "state", state)
+        return snapshot
+
+    def mutate(self, _: None) -> Any:
+        """The match, its live line expanded from the runs."""
+        aggregate: Any = super().mutate(None)
+        aggregate.live = expand_live(aggregate.live)
+        return aggregate
+
 
 class Match(Aggregate):
     """A recorded match."""
 
     TOPIC = "kiroku:Match"
+    Snapshot = MatchSnapshot
 
     class Created(Aggregate.Created):
         """MatchCreated: the game, ruleset version, players, decks, options and seed commitment."""
@@ -281,8 +334,15 @@ class _Keeper(Visitor):
         return staged if staged is not None else super().apply(ruleset, before, record)
 
     def restore(self, record: Record, position: int) -> GameState | None:
-        """The staged state (the recorder read it through a snapshot), if any."""
-        return self.match._take_staged()
+        """The staged state (the recorder read it through a snapshot), else the position as
+        the recorder loads it (a snapshot keeps no actions to re-project it from)."""
+        staged = self.match._take_staged()
+        if staged is not None:
+            return staged
+        past = PAST_POSITIONS.get()
+        if past is None:
+            return None
+        return past(self.match.id, self.match.position_version(position))
 
     def action(self, record: Record, before: GameState, after: GameState,
                position: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,12 +17,13 @@ from typing import Any
 from uuid import UUID, uuid4, uuid5
 
 import psycopg
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import (
     EventStore,
     IntegrityError,
     MapperDeserialisationError,
     PersistenceError,
+    Recording,
     Transcoder,
 )
 
@@ -34,7 +35,7 @@ from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
-from ledger.match import EVENT_NAMES, MATCH_TOPICS, Match, MatchSecret, commits
+from ledger.match import EVENT_NAMES, MATCH_TOPICS, PAST_POSITIONS, Match, MatchSecret, commits
 from ledger.notifications import events as stored_events
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import (
@@ -48,6 +49,8 @@ from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
 SNAPSHOT_INTERVAL = 100
+SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
+POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
 SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
 REPLAY_POLICIES = ("open", "closed")
 
@@ -136,6 +139,37 @@ class Recorder(Application):
         self.keyring = keyring or Keyring.ephemeral()
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._seeds: dict[tuple[UUID, int], bytes] = {}  # unsealed seeds (never change)
+        self._positions: dict[tuple[UUID, int], Match] = {}  # past versions read (time travel)
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        """Store the events; then the aggregates just saved become the cached ones.
+
+        The library's cache, with fast-forward on (so that several servers on one database
+        see each other's appends), otherwise re-reads the events it just wrote and re-applies
+        every action through the rules on the next command. The saved aggregate already holds
+        that state; fast-forward still picks up anything another server appended after it.
+        """
+        recordings = super()._record(processing_event)
+        if self.repository.cache and self.repository.fastforward:
+            for aggregate_id, aggregate in processing_event.aggregates.items():
+                self.repository.cache.put(aggregate_id, aggregate)
+        return recordings
+
+    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+        """Snapshot a match whose save crossed a multiple of its interval, from the aggregate
+        just saved: the library would load it again and re-apply up to an interval of
+        actions through the rules to take the same snapshot."""
+        interval = self.snapshotting_intervals.get(Match)
+        if not interval or self.snapshots is None:
+            return
+        for aggregate in processing_event.aggregates.values():
+            if not isinstance(aggregate, Match):
+                continue
+            saved = sum(1 for e in processing_event.events
+                        if e.originator_id == aggregate.id)
+            if aggregate.version // interval > (aggregate.version - saved) // interval:
+                self.snapshots.put([Match.Snapshot.take(aggregate)])
 
     # ----- commands --------------------------------------------------------------------------
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
@@ -382,17 +416,39 @@ class Recorder(Application):
     # ----- queries ---------------------------------------------------------------------------
     def get_match(self, match_id: UUID, version: int | None = None) -> Match:
         """The match aggregate (at ``version`` if given), or MatchNotFound."""
+        if version is not None:
+            kept = self._positions.get((match_id, version))
+            if kept is not None:
+                return kept
+        token = PAST_POSITIONS.set(self._past_position)
         try:
-            match: Any = self.repository.get(match_id, version=version)
+            match: Any = self.repository.get(match_id, version=version,
+                                             projector_func=_project)
         except AggregateNotFoundError:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
         except MapperDeserialisationError as exc:
             raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
                                 "run 'kiroku audit verify' to find it.",
                                 match_id=str(match_id)) from None
+        finally:
+            PAST_POSITIONS.reset(token)
         if not isinstance(match, Match):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        if version is not None:
+            self._keep_position(match)
         return match
+
+    def _past_position(self, match_id: UUID, version: int) -> GameState:
+        """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""
+        return self.get_match(match_id, version=version).state
+
+    def _keep_position(self, match: Match) -> None:
+        """Keep a past version of a match for the next reader (time travel warm). A past
+        version never changes, and neither its state nor its live line is changed in place
+        (the engine returns new states; a new command loads the latest version, not these)."""
+        if len(self._positions) >= POSITIONS_KEPT:
+            self._positions.pop(next(iter(self._positions)))
+        self._positions[(match.id, match.version)] = match
 
     def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
         """The latest match and the game state at live ``position`` (None: the current one)."""
@@ -443,6 +499,18 @@ class Recorder(Application):
             return None
 
     def _seed(self, match_id: UUID, segment: int = 1) -> bytes:
+        """The seed of a segment of the match, unsealed once and then kept in memory (a seed
+        never changes; reading and unsealing it was a tenth of every action's cost)."""
+        kept = self._seeds.get((match_id, segment))
+        if kept is not None:
+            return kept
+        seed = self._read_seed(match_id, segment)
+        if len(self._seeds) >= SEEDS_KEPT:
+            self._seeds.pop(next(iter(self._seeds)))
+        self._seeds[(match_id, segment)] = seed
+        return seed
+
+    def _read_seed(self, match_id: UUID, segment: int) -> bytes:
         try:
             secret: Any = self.repository.get(self._secret_id(match_id, segment))
         except AggregateNotFoundError:
@@ -456,6 +524,14 @@ class Recorder(Application):
     def _secret_id(match_id: UUID, segment: int = 1) -> UUID:
         """The secret of segment 1 (the match's own seed) or of a later segment (a reopening)."""
         return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
+
+
+def _project(aggregate: Any, events: Iterable[Any]) -> Any:
+    """The library's ``project_aggregate`` without its per-event ``isinstance`` check against
+    a runtime protocol (asserted on every event, it was a fifth of rebuilding a position)."""
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 def _is_staff(recorded_by: RecordedBy) -> bool:

@@ -28,7 +28,13 @@ def redact(record: dict[str, Any], viewer: Viewer,
     let the viewer verify the hash chain over what it sees."""
     if viewer.is_judge:
         return record
-    out = copy.deepcopy(record)
+    return _redacted(copy.deepcopy(record), viewer, ruleset)
+
+
+def _redacted(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None) -> dict[str, Any]:
+    """``redact`` without copying what it leaves as it is: it replaces the record's top-level
+    values (and the deck lists of a copy of its config), never changes them in place."""
+    out = dict(record)
     if ruleset is not None and "action" in out:
         action = ruleset.redact_action(out["action"], viewer)
         if action != out["action"]:
@@ -39,6 +45,7 @@ def redact(record: dict[str, Any], viewer: Viewer,
             out[key] = [o if outcome_from_data(o).seen_by(viewer)
                         else {**o, "value": None, "redacted": True} for o in out[key]]
     if out["event"] == "MatchCreated":
+        out["config"] = dict(out["config"])
         _redact_deck_lists(out["config"], viewer)
     if any(key in out for key in ("outcomes", "setup_outcomes")) or out["event"] == "MatchCreated":
         out["redacted_for"] = str(viewer)
@@ -63,7 +70,7 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     removes for one of the seats or a spectator."""
     found: set[str] = set()
     for viewer in (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1))):
-        found.update(_differences(record, redact(record, viewer, ruleset), ""))
+        found.update(_differences(record, _redacted(record, viewer, ruleset), ""))
     return sorted(found)
 
 

@@ -563,10 +563,7 @@ class Ruleset(ABC):
         position; a rules change that changes what a position is bumps ``position_format``.
         The golden matches (tests/golden) fail when either is forgotten.
         """
-        data = _without_empty_late_fields(state)
-        for name in state.shared_fields:
-            data.pop(name, None)
-        return data
+        return _without_empty_late_fields(state, skip=state.shared_fields)
 
     def digest(self, state: GameState) -> str:
         """The state digest stored with every recorded action: ``p<format>:<sha256 hex>`` of
@@ -746,8 +743,11 @@ def _setup_short(missing: Outcome | None, given: Sequence[Any], needed: int | No
             f"missing; {count}.")
 
 
-def _without_empty_late_fields(state: GameState) -> dict[str, Any]:
-    data: dict[str, Any] = to_data(state)
+def _without_empty_late_fields(state: GameState, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The state as plain data without its empty late fields, nor the fields named in ``skip``
+    (never converted: the card definitions are most of a state's bytes)."""
+    data: dict[str, Any] = {f.name: to_data(getattr(state, f.name))
+                            for f in dataclasses.fields(state) if f.name not in skip}
     for name in state.late_fields:
         if not data.get(name):
             data.pop(name, None)

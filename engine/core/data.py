@@ -19,10 +19,32 @@ from pydantic import BaseModel
 T = TypeVar("T")
 
 
+_SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
+# per class: its dataclass field names, or None for a class that is not a dataclass
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields_of(cls: type) -> tuple[str, ...] | None:
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        names = (tuple(f.name for f in dataclasses.fields(cls))
+                 if dataclasses.is_dataclass(cls) else None)
+        _FIELDS[cls] = names
+    return names
+
+
 def to_data(obj: Any) -> Any:
     """Recursively convert dataclasses, tuples and dicts into plain msgpack-able data."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_data(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    cls = type(obj)
+    if cls in _SCALARS:
+        return obj
+    if cls is list or cls is tuple:
+        return [to_data(x) for x in obj]
+    if cls is dict:
+        return {k: to_data(v) for k, v in obj.items()}
+    names = _fields_of(cls)
+    if names is not None:
+        return {name: to_data(getattr(obj, name)) for name in names}
     if isinstance(obj, BaseModel):
         return obj.model_dump(mode="json")
     if isinstance(obj, (list, tuple)):
@@ -67,6 +89,9 @@ def from_data(tp: Any, data: Any) -> Any:
 
 def canonical(data: Any) -> Any:
     """Sort dict keys recursively so the encoding does not depend on insertion order."""
+    cls = type(data)
+    if cls in _SCALARS:
+        return data
     if isinstance(data, dict):
         return {k: canonical(data[k]) for k in sorted(data, key=str)}
     if isinstance(data, (list, tuple)):

@@ -235,12 +235,15 @@ def test_an_undo_uses_the_position_the_recorder_read_and_does_not_re_project(
     monkeypatch.setattr(fold_module, "project", counting)
     store.undo(match_id, 2, reason="misrecorded", recorded_by="judge")
     assert projections == []
-    fresh = Recorder(env=dict(store.recorder.env))  # nothing staged: the undo is re-projected
+    # nothing staged: a fresh reader takes the undo's target position from the store, as it
+    # reads any past position (issue 16: a snapshot keeps no actions to re-project from)
+    fresh = Recorder(env=dict(store.recorder.env))
     try:
         match = fresh.get_match(match_id)
     finally:
         fresh.close()
-    assert projections == [1] and [entry[1] for entry in match.live] == [1]
+    assert projections == [] and [entry[1] for entry in match.live] == [1]
+    assert store.recorder.get_match(match_id).state == match.state
 
 
 @pytest.mark.parametrize("path", GOLDEN_WITH_UNDO, ids=lambda p: f"{p.parent.name}/{p.name}")

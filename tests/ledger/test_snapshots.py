@@ -88,3 +88,53 @@ def test_untouched_snapshots_are_trusted(tmp_path: Path) -> None:
         assert not any("snapshot" in n for n in fresh.audit(match_id).notes)
     finally:
         fresh.close()
+
+
+def _stored_snapshots(path: Path) -> list[tuple[int, int, Any]]:
+    """(version, stored bytes, live line as stored) of every snapshot, oldest first."""
+    with sqlite3.connect(path) as con:
+        rows = con.execute("SELECT originator_version, state FROM stored_snapshots "
+                           "ORDER BY originator_version").fetchall()
+    out = []
+    for version, blob in rows:
+        fields = msgpack.unpackb(blob[1:], raw=False, strict_map_key=False,
+                                 ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        out.append((int(version), len(blob), fields["state"]["live"]))
+    return out
+
+
+def test_a_snapshot_keeps_the_live_line_as_runs_so_it_does_not_grow_with_the_match(
+        tmp_path: Path) -> None:
+    """Issue 16: a snapshot held every live action, so snapshots grew with the match and their
+    total with its square. The live line is kept as runs of consecutive actions."""
+    path = tmp_path / "k.db"
+    kiroku = _open(path)
+    _record(kiroku, 40)
+    kiroku.close()
+    snapshots = _stored_snapshots(path)
+    assert [v for v, _, _ in snapshots] == list(range(4, 41, 4))
+    for version, _, live in snapshots:
+        assert live == [[2, 1, version - 1]]  # one run: actions 1.. at versions 2..
+    first, last = snapshots[0][1], snapshots[-1][1]
+    assert last < first * 1.25, (first, last)  # the state changes a little, the line not
+
+
+def test_an_undo_replayed_past_a_snapshot_reads_the_position_back(tmp_path: Path) -> None:
+    """A snapshot keeps no actions, so an undo whose target lies before the snapshot, replayed
+    on a fresh reader, takes that position from the store (through an earlier snapshot)."""
+    path = tmp_path / "k.db"
+    kiroku = _open(path)
+    match_id = _record(kiroku, 13)  # snapshots at versions 4, 8, 12
+    kiroku.undo(match_id, None, to_position=5, reason="back to five", recorded_by="judge")
+    truth = kiroku.view(match_id, None, JUDGE)
+    digest = kiroku.records(match_id)[-1]["digest"]
+    kiroku.close()
+    with sqlite3.connect(path) as con:  # the snapshot after the undo is not there to help
+        con.execute("DELETE FROM stored_snapshots WHERE originator_version > 12")
+    fresh = _open(path)
+    try:
+        assert fresh.view(match_id, None, JUDGE) == truth
+        assert fresh.view(match_id, None, JUDGE)["digest"] == digest
+        assert fresh.recorder.get_match(match_id).live[-1][0] == 6
+    finally:
+        fresh.close()

@@ -1,0 +1,187 @@
+"""Issue 16's figures, side by side in one run: recording against eventsourcing's own save(),
+time travel on a long match, stored bytes per action by match length.
+
+    python bench/scale.py [--quick] [--threads 1,4] [--repeats 5]
+
+- ``eventsourcing save()``: the library alone on the same SQLite settings, one trivial event
+  per ``save()`` (the store's own speed, the yardstick of the ratios);
+- ``recorded``: known playouts (random legal World Gainer and Illuminati matches, scripted
+  first) recorded again through ``Kiroku.record``, by 1 and by 4 threads on as many matches,
+  each thread in turn with the yardstick so machine noise hits both;
+- time travel: ``Kiroku.view`` as a judge at random positions of a 2,000-action match, in a
+  fresh service (cold: every position rebuilt from storage), then the same positions again
+  (warm), medians and p99;
+- bytes per action stored (events and snapshots, SQLite ``LENGTH(state)``) after 500, 1,000
+  and 2,000 actions of that match: linear growth keeps the figure flat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import long_match, stored_bytes  # noqa: E402
+from engine import JUDGE  # noqa: E402
+from ledger.catalog import sample_card_set  # noqa: E402
+from ledger.settings import persistence_env  # noqa: E402
+from replay.service import Kiroku  # noqa: E402
+
+Script = tuple[str, list[str], dict[str, Any] | None, bytes, list[dict[str, Any]]]
+GAMES = {"worldgainer": (2, None), "illuminati": (4, {"turn_limit": 8})}
+
+
+class Counter(Aggregate):
+    """The yardstick's aggregate: one trivial event per call."""
+
+    @event("Counted")
+    def count(self) -> None:
+        """Nothing to keep."""
+
+
+def es_rate(url: str, events: int) -> float:
+    """Events per second of eventsourcing's own ``save()``, one trivial event per call."""
+    env = persistence_env(url)
+    env.pop("APPLICATION_RECORDER_TOPIC", None)  # the library's own recorder, one commit per save
+    app: Application[UUID] = Application(env=env)
+    counter = Counter()
+    app.save(counter)
+    start = time.perf_counter()
+    for _ in range(events):
+        counter.count()
+        app.save(counter)
+    rate = events / (time.perf_counter() - start)
+    app.close()
+    return rate
+
+
+def scripts(game: str, count: int, seed: int) -> list[Script]:
+    """``count`` random legal playouts as (game, decks, options, match seed, actions)."""
+    players, options = GAMES[game]
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    out: list[Script] = []
+    for i, match_id in enumerate(kiroku.simulate(game, count, seed=seed, players=players,
+                                                 options=options)):
+        match_seed = hashlib.sha256(f"kiroku-simulate:{game}:{seed}:{i}".encode()).digest()
+        decks = [d for d in kiroku.records(match_id)[0]["config"]["decks"]]
+        actions = [r["action"] for r in kiroku.records(match_id)
+                   if r["event"] == "ActionRecorded"]
+        out.append((game, decks, options, match_seed, actions))
+    kiroku.close()
+    return out
+
+
+def record_rate(url: str, plays: list[Script], threads: int) -> float:
+    """Actions per second recording ``plays`` again, ``threads`` matches at a time."""
+    kiroku = Kiroku.open(url)
+    created = []
+    for game, decks, options, seed, _ in plays:
+        cards = _cards(game)
+        created.append(kiroku.recorder.create_match(
+            game, [f"P{s + 1}" for s in range(len(decks))], decks, cards, options, seed=seed))
+    work = list(zip(created, (p[4] for p in plays), strict=True))
+    lanes = [work[i::threads] for i in range(threads)]
+
+    def run(lane: list[tuple[UUID, list[dict[str, Any]]]]) -> None:
+        for match_id, actions in lane:
+            for action in actions:
+                kiroku.record(match_id, action, recorded_by="bench")
+
+    total = sum(len(p[4]) for p in plays)
+    start = time.perf_counter()
+    workers = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    rate = total / (time.perf_counter() - start)
+    kiroku.close()
+    return rate
+
+
+def _cards(game: str) -> dict[str, Any]:
+    return dict(sample_card_set(game).cards)
+
+
+def side_by_side(folder: Path, plays: list[Script], threads: int, repeats: int,
+                 label: str) -> None:
+    """Print the recording rate and eventsourcing's, runs alternating."""
+    ours, theirs = [], []
+    for i in range(repeats):
+        theirs.append(es_rate(f"sqlite:///{folder}/es-{label}-{threads}-{i}.db", 600))
+        ours.append(record_rate(f"sqlite:///{folder}/k-{label}-{threads}-{i}.db", plays,
+                                threads))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"{label}, {threads} thread(s): {a:.0f} actions/s vs eventsourcing save() "
+          f"{b:.0f}/s = x{a / b:.2f} (runs {', '.join(f'{x:.0f}' for x in ours)} / "
+          f"{', '.join(f'{x:.0f}' for x in theirs)})")
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def time_travel(url: str, match_id: Any, samples: int) -> None:
+    """Cold then warm ``view`` at random positions, medians and p99."""
+    kiroku = Kiroku.open(url)
+    positions = kiroku.summary(match_id)["positions"]
+    picks = [random.Random(7 + i).randint(0, positions) for i in range(samples)]
+    for name in ("cold", "warm"):
+        times = []
+        for n in picks:
+            start = time.perf_counter()
+            kiroku.view(match_id, n, JUDGE)
+            times.append((time.perf_counter() - start) * 1000)
+        print(f"time travel, {positions}-action match, {name}: median "
+              f"{statistics.median(times):.2f} ms, p99 {percentile(times, 99):.2f} ms, "
+              f"max {max(times):.2f} ms ({samples} positions)")
+    kiroku.close()
+
+
+def growth(folder: Path, total: int) -> Any:
+    """Record the long match in steps, printing bytes per action at each."""
+    match_id = None
+    for length in (total // 4, total // 2, total):
+        sub = folder / f"grow{length}"
+        sub.mkdir()
+        match_id, _ = long_match(sub, length)
+        events, snaps, actions = stored_bytes(sub / "long.db")
+        print(f"stored, {length}-action match: {events / actions:.0f} B events + "
+              f"{snaps / actions:.0f} B snapshots = {(events + snaps) / actions:.0f} B/action")
+    return match_id, sub
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--threads", default="1,4")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    repeats = 1 if args.quick else args.repeats
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for game in GAMES:
+            plays = scripts(game, 4 if args.quick else 8, seed=3)
+            for threads in (int(t) for t in args.threads.split(",")):
+                side_by_side(folder, plays, threads, repeats, game)
+        match_id, sub = growth(folder, 400 if args.quick else 2000)
+        time_travel(f"sqlite:///{sub}/long.db", match_id, 40 if args.quick else 300)
+
+
+if __name__ == "__main__":
+    main()

@@ -16,6 +16,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.utils import register_topic
 
 from engine.core.chance import Outcome
 from engine.core.contract import GameState, Ruleset
@@ -74,6 +75,11 @@ class MatchSnapshot(Snapshot):
         aggregate: Any = super().mutate(None)
         aggregate.live = expand_live(aggregate.live)
         return aggregate
+
+
+# The library registers the topics of aggregates and their events itself, not a snapshot
+# class's: a process that reads snapshots before it has written one must know the topic.
+register_topic(MatchSnapshot.TOPIC, MatchSnapshot)
 
 
 class Match(Aggregate):

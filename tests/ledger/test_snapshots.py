@@ -4,6 +4,8 @@ rebuilt from its events, and the audit says so instead of blaming the next legit
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -138,3 +140,20 @@ def test_an_undo_replayed_past_a_snapshot_reads_the_position_back(tmp_path: Path
         assert fresh.recorder.get_match(match_id).live[-1][0] == 6
     finally:
         fresh.close()
+
+
+def test_a_fresh_process_reads_a_stored_snapshot(tmp_path: Path) -> None:
+    """The snapshot's topic resolves in a process that has not written a snapshot itself
+    (the library registers aggregate and event topics on its own, not a snapshot class's)."""
+    path = tmp_path / "k.db"
+    kiroku = _open(path)
+    match_id = _record(kiroku, 9)
+    truth = kiroku.view(match_id, 5, JUDGE)["digest"]
+    kiroku.close()
+    code = ("from uuid import UUID; from engine import JUDGE; from replay.service import Kiroku; "
+            f"k = Kiroku.open('sqlite:///{path}'); "
+            f"print(k.view(UUID('{match_id}'), 5, JUDGE)['digest'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == truth

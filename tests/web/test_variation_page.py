@@ -59,6 +59,8 @@ def test_a_judge_starts_plays_takes_back_and_nests_a_variation(web: Server,
     page.wait_for_selector("#line-tree .line-children li[data-variation]")
     nested = next(v for v in _lines(web, match_id) if v["name"] == "inside it")
     assert nested["parent"] == line["variation_id"] and nested["parent_position"] == 1
+    # the tree lists the new line before the page has moved onto it: wait for the move
+    page.wait_for_selector(f"#line-tree li.current[data-variation='{nested['variation_id']}']")
     assert page.get_attribute("#line-tree li.current", "data-variation") == nested["variation_id"]
     page.click("#main-line")  # back to the parent, at the position it branched from
     page.wait_for_selector(f"#line-tree li.current[data-variation='{line['variation_id']}']")

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -17,7 +19,12 @@ from typing import Any
 from uuid import UUID, uuid4, uuid5
 
 import psycopg
-from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.application import (
+    AggregateNotFoundError,
+    Application,
+    LRUCache,
+    ProcessingEvent,
+)
 from eventsourcing.persistence import (
     EventStore,
     IntegrityError,
@@ -48,6 +55,7 @@ from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
+_log = logging.getLogger(__name__)
 SNAPSHOT_INTERVAL = 100
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
@@ -139,8 +147,10 @@ class Recorder(Application):
         self.keyring = keyring or Keyring.ephemeral()
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self._seeds: dict[tuple[UUID, int], bytes] = {}  # unsealed seeds (never change)
-        self._positions: dict[tuple[UUID, int], Match] = {}  # past versions read (time travel)
+        # unsealed seeds and past versions of matches read by time travel: neither ever
+        # changes, so both are kept (the library's thread-safe LRU cache)
+        self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
+        self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """Store the events; then the aggregates just saved become the cached ones.
@@ -153,7 +163,8 @@ class Recorder(Application):
         recordings = super()._record(processing_event)
         if self.repository.cache and self.repository.fastforward:
             for aggregate_id, aggregate in processing_event.aggregates.items():
-                self.repository.cache.put(aggregate_id, aggregate)
+                # a copy: the caller keeps its own object and may go on changing it
+                self.repository.cache.put(aggregate_id, copy.deepcopy(aggregate))
         return recordings
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
@@ -169,7 +180,18 @@ class Recorder(Application):
             saved = sum(1 for e in processing_event.events
                         if e.originator_id == aggregate.id)
             if aggregate.version // interval > (aggregate.version - saved) // interval:
-                self.snapshots.put([Match.Snapshot.take(aggregate)])
+                self._snapshot(aggregate)
+
+    def _snapshot(self, match: Match) -> None:
+        """Store a snapshot of ``match``. Its events are already committed and the command has
+        succeeded: a snapshot that cannot be stored is only a cache missed (the match is read
+        from its events), so it is logged, never reported as the command's failure (a client
+        told that would retry, and record the action twice)."""
+        try:
+            self.snapshots.put([Match.Snapshot.take(match)])  # type: ignore[union-attr]
+        except Exception:  # the cache is missed, nothing is lost
+            _log.warning("the snapshot of match %s at v%s was not stored", match.id,
+                         match.version, exc_info=True)
 
     # ----- commands --------------------------------------------------------------------------
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
@@ -417,9 +439,10 @@ class Recorder(Application):
     def get_match(self, match_id: UUID, version: int | None = None) -> Match:
         """The match aggregate (at ``version`` if given), or MatchNotFound."""
         if version is not None:
-            kept = self._positions.get((match_id, version))
-            if kept is not None:
-                return kept
+            try:
+                return self._positions.get((match_id, version))
+            except KeyError:
+                pass
         token = PAST_POSITIONS.set(self._past_position)
         try:
             match: Any = self.repository.get(match_id, version=version,
@@ -446,9 +469,7 @@ class Recorder(Application):
         """Keep a past version of a match for the next reader (time travel warm). A past
         version never changes, and neither its state nor its live line is changed in place
         (the engine returns new states; a new command loads the latest version, not these)."""
-        if len(self._positions) >= POSITIONS_KEPT:
-            self._positions.pop(next(iter(self._positions)))
-        self._positions[(match.id, match.version)] = match
+        self._positions.put((match.id, match.version), match)
 
     def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
         """The latest match and the game state at live ``position`` (None: the current one)."""
@@ -501,14 +522,12 @@ class Recorder(Application):
     def _seed(self, match_id: UUID, segment: int = 1) -> bytes:
         """The seed of a segment of the match, unsealed once and then kept in memory (a seed
         never changes; reading and unsealing it was a tenth of every action's cost)."""
-        kept = self._seeds.get((match_id, segment))
-        if kept is not None:
-            return kept
-        seed = self._read_seed(match_id, segment)
-        if len(self._seeds) >= SEEDS_KEPT:
-            self._seeds.pop(next(iter(self._seeds)))
-        self._seeds[(match_id, segment)] = seed
-        return seed
+        try:
+            return self._seeds.get((match_id, segment))
+        except KeyError:
+            seed = self._read_seed(match_id, segment)
+            self._seeds.put((match_id, segment), seed)
+            return seed
 
     def _read_seed(self, match_id: UUID, segment: int) -> bytes:
         try:

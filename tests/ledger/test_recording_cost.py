@@ -1,0 +1,117 @@
+"""What recording and time travel must not do again (issue 16): re-apply saved actions through
+the rules, unseal a match's seed per action, rebuild a past position already read, or fail a
+command whose events are committed because its snapshot could not be stored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import OperationalError
+
+import ledger.fold as fold_module
+from engine import JUDGE
+from ledger.match import Match
+from ledger.recorder import Recorder
+from replay.service import Kiroku
+
+DECKS = ["solar_vanguard", "pleiades_bloom"]
+
+
+class _OftenSnapshotting(Recorder):
+    snapshotting_intervals = {Match: 4}
+
+
+@pytest.fixture
+def kiroku(tmp_path: Path) -> Iterator[Kiroku]:
+    service = Kiroku(_OftenSnapshotting.open(f"sqlite:///{tmp_path}/k.db"))
+    yield service
+    service.close()
+
+
+@pytest.fixture
+def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every action re-applied from its stored record (not computed by the command itself)."""
+    seen: list[int] = []
+    original = fold_module.replay_action
+
+    def counting(*args: Any) -> Any:
+        seen.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(fold_module, "replay_action", counting)
+    return seen
+
+
+def new_match(kiroku: Kiroku) -> UUID:
+    return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1},
+                            seed=b"\x05" * 32)
+
+
+def play(kiroku: Kiroku, match_id: UUID, count: int) -> None:
+    for _ in range(count):
+        seat = kiroku.recorder.get_match(match_id).state.active
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="test")
+
+
+def test_recording_applies_each_action_once_and_snapshots_without_replaying(
+        kiroku: Kiroku, replays: list[int]) -> None:
+    """The next command starts from the aggregate just saved, and a snapshot is taken from
+    it: no action is re-applied from the store (9 actions cross two snapshot intervals)."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 9)
+    assert [s.originator_version for s in kiroku.recorder.snapshots.get(  # type: ignore[union-attr]
+        match_id)] == [4, 8]
+    assert replays == []
+
+
+def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id = new_match(kiroku)
+    read: list[UUID] = []
+    original = kiroku.recorder._read_seed
+
+    def counting(owner: UUID, segment: int) -> bytes:
+        read.append(owner)
+        return original(owner, segment)
+
+    monkeypatch.setattr(kiroku.recorder, "_read_seed", counting)
+    play(kiroku, match_id, 6)
+    assert read == [match_id]
+
+
+def test_a_past_position_read_again_is_not_rebuilt(kiroku: Kiroku, replays: list[int]) -> None:
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    first = kiroku.view(match_id, 5, JUDGE)
+    rebuilt = len(replays)
+    assert rebuilt > 0  # position 5 (version 6) lies past the snapshot at 4: rebuilt once
+    assert kiroku.view(match_id, 5, JUDGE) == first
+    assert len(replays) == rebuilt
+
+
+def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The action's events are committed before the snapshot is taken: the command succeeds
+    (a client told otherwise would retry and record the action twice), the match reads back
+    from its events, and the audit is clean."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 2)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("disk I/O error")
+
+    monkeypatch.setattr(kiroku.recorder.snapshots, "put", broken)
+    seat = kiroku.recorder.get_match(match_id).state.active
+    done = kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="test")
+    assert done.version == 4  # the save crossing the interval of 4
+    assert list(kiroku.recorder.snapshots.get(match_id)) == []  # type: ignore[union-attr]
+    fresh = Recorder(env=dict(kiroku.recorder.env))
+    try:
+        assert fresh.get_match(match_id).version == 4
+    finally:
+        fresh.close()
+    assert kiroku.audit(match_id).ok

@@ -22,7 +22,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
@@ -40,7 +40,6 @@ class _Save:
     ids: Sequence[int] | None = None
     error: BaseException | None = None
     done: bool = False
-    batch: list[_Save] = field(default_factory=list, repr=False)
 
 
 class GroupCommitRecorder(SQLiteApplicationRecorder):

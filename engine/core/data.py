@@ -25,12 +25,10 @@ _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
 
 def _fields_of(cls: type) -> tuple[str, ...] | None:
-    names = _FIELDS.get(cls, ())
-    if names == ():
-        names = (tuple(f.name for f in dataclasses.fields(cls))
-                 if dataclasses.is_dataclass(cls) else None)
-        _FIELDS[cls] = names
-    return names
+    if cls not in _FIELDS:
+        _FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(cls))
+                        if dataclasses.is_dataclass(cls) else None)
+    return _FIELDS[cls]
 
 
 def to_data(obj: Any) -> Any:

@@ -8,9 +8,9 @@ time travel on a long match, stored bytes per action by match length.
 - ``recorded``: known playouts (random legal World Gainer and Illuminati matches, scripted
   first) recorded again through ``Kiroku.record``, by 1 and by 4 threads on as many matches,
   each thread in turn with the yardstick so machine noise hits both;
-- time travel: ``Kiroku.view`` as a judge at random positions of a 2,000-action match, in a
-  fresh service (cold: every position rebuilt from storage), then the same positions again
-  (warm), medians and p99;
+- time travel: ``Kiroku.view`` as a judge at distinct random positions of a 2,000-action
+  match, in a fresh service (cold: every position rebuilt from storage), then the same
+  positions again (warm), medians and p99;
 - bytes per action stored (events and snapshots, SQLite ``LENGTH(state)``) after 500, 1,000
   and 2,000 actions of that match: linear growth keeps the figure flat.
 """
@@ -76,9 +76,9 @@ def scripts(game: str, count: int, seed: int) -> list[Script]:
     for i, match_id in enumerate(kiroku.simulate(game, count, seed=seed, players=players,
                                                  options=options)):
         match_seed = hashlib.sha256(f"kiroku-simulate:{game}:{seed}:{i}".encode()).digest()
-        decks = [d for d in kiroku.records(match_id)[0]["config"]["decks"]]
-        actions = [r["action"] for r in kiroku.records(match_id)
-                   if r["event"] == "ActionRecorded"]
+        records = kiroku.records(match_id)
+        decks = list(records[0]["config"]["decks"])
+        actions = [r["action"] for r in records if r["event"] == "ActionRecorded"]
         out.append((game, decks, options, match_seed, actions))
     kiroku.close()
     return out
@@ -89,7 +89,7 @@ def record_rate(url: str, plays: list[Script], threads: int) -> float:
     kiroku = Kiroku.open(url)
     created = []
     for game, decks, options, seed, _ in plays:
-        cards = _cards(game)
+        cards = dict(sample_card_set(game).cards)
         created.append(kiroku.recorder.create_match(
             game, [f"P{s + 1}" for s in range(len(decks))], decks, cards, options, seed=seed))
     work = list(zip(created, (p[4] for p in plays), strict=True))
@@ -110,10 +110,6 @@ def record_rate(url: str, plays: list[Script], threads: int) -> float:
     rate = total / (time.perf_counter() - start)
     kiroku.close()
     return rate
-
-
-def _cards(game: str) -> dict[str, Any]:
-    return dict(sample_card_set(game).cards)
 
 
 def side_by_side(folder: Path, plays: list[Script], threads: int, repeats: int,
@@ -140,7 +136,7 @@ def time_travel(url: str, match_id: Any, samples: int) -> None:
     """Cold then warm ``view`` at random positions, medians and p99."""
     kiroku = Kiroku.open(url)
     positions = kiroku.summary(match_id)["positions"]
-    picks = [random.Random(7 + i).randint(0, positions) for i in range(samples)]
+    picks = random.Random(7).sample(range(positions + 1), min(samples, positions + 1))
     for name in ("cold", "warm"):
         times = []
         for n in picks:

@@ -22,6 +22,19 @@ def _lines(web: Server, match_id: str) -> list[dict[str, Any]]:
         return list(judge.get(f"/matches/{match_id}/variations").json())
 
 
+def _open_signed_in(web: Server, watched: Watched, names: list[str],
+                    token: Any = None) -> tuple[dict[str, Any], str]:
+    """A new match watched at position 0, signed in with ``token(created)`` (default: the
+    organiser's), the branching form shown; returns the created match and its id."""
+    created = _new_match(web, names)
+    match_id = created["match_id"]
+    watched.page.goto(f"{web.base}/watch/{match_id}#at=0")
+    _board_at(watched, 0)
+    _sign_in(watched, token(created) if token else web.organiser_token)
+    watched.page.wait_for_selector("#line-start:not([hidden])")
+    return created, match_id
+
+
 def _play_first(watched: Watched, length: int) -> None:
     page = watched.page
     page.locator("#play-list button").first.click()
@@ -30,13 +43,8 @@ def _play_first(watched: Watched, length: int) -> None:
 
 def test_a_judge_starts_plays_takes_back_and_nests_a_variation(web: Server,
                                                                watched: Watched) -> None:
-    created = _new_match(web, ["Ria", "Sol"])
-    match_id = created["match_id"]
+    _, match_id = _open_signed_in(web, watched, ["Ria", "Sol"])
     page = watched.page
-    page.goto(f"{web.base}/watch/{match_id}#at=0")
-    _board_at(watched, 0)
-    _sign_in(watched, web.organiser_token)
-    page.wait_for_selector("#line-start:not([hidden])")
     assert "position 0" in page.inner_text("#line-start-where")
     page.fill("#line-name", "what if")
     page.select_option("#line-visibility", "public")
@@ -70,13 +78,9 @@ def test_a_judge_starts_plays_takes_back_and_nests_a_variation(web: Server,
 
 def test_a_seat_of_a_live_match_is_told_it_may_not_branch(web: Server,
                                                            watched: Watched) -> None:
-    created = _new_match(web, ["Tam", "Uma"])
-    match_id = created["match_id"]
+    _, match_id = _open_signed_in(web, watched, ["Tam", "Uma"],
+                                  lambda created: _seat_token(created, 1))
     page = watched.page
-    page.goto(f"{web.base}/watch/{match_id}#at=0")
-    _board_at(watched, 0)
-    _sign_in(watched, _seat_token(created, 1))
-    page.wait_for_selector("#line-start:not([hidden])")
     page.fill("#line-name", "my idea")
     page.click("#line-begin")
     page.wait_for_selector("#line-message:has-text('Not started (403)')")

@@ -17,9 +17,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 def _hand(web: Server, created: dict[str, Any], seat: int) -> list[str]:
+    """The distinct card ids in a seat's opening hand (a hand may hold two copies of a card,
+    and choosing a card again on the board takes it back out of the highlights)."""
     with web.client(_seat_token(created, seat)) as player:
         state = player.get(f"/matches/{created['match_id']}/state", params={"at": 0}).json()
-    return [card["id"] for card in state["state"]["seats"][seat - 1]["hand"]]
+    return list(dict.fromkeys(card["id"] for card in state["state"]["seats"][seat - 1]["hand"]))
 
 
 def _annotations(web: Server, token: str, match_id: str) -> list[dict[str, Any]]:

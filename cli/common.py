@@ -59,5 +59,5 @@ def service(ctx: click.Context) -> Iterator[Kiroku]:
 
 def find_match(kiroku: Kiroku, text: str) -> UUID:
     """A match id, or the first characters (4 or more) of exactly one, as over HTTP."""
-    return resolve_id(text, lambda: (m.match_id for m in kiroku.list_matches()),
+    return resolve_id(text, lambda: kiroku.match_ids(text),
                       ("match", "matches"), MatchNotFound)

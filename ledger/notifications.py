@@ -1,6 +1,6 @@
-"""Reading the store's notification log by topic, a page at a time: how the lists of matches,
-credentials, annotations, variations and tournaments find their streams (until the read model
-of issue 16 keeps them)."""
+"""Reading the store's notification log by topic, a page at a time: how the lists of
+credentials, annotations, variations and tournaments find their streams (the match list has
+its own read model, ledger.matchlist)."""
 
 from __future__ import annotations
 

@@ -8,14 +8,13 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
 import logging
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
 import psycopg
@@ -33,6 +32,7 @@ from eventsourcing.persistence import (
     Recording,
     Transcoder,
 )
+from eventsourcing.postgres import PostgresFactory
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
@@ -42,8 +42,15 @@ from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
-from ledger.match import EVENT_NAMES, MATCH_TOPICS, PAST_POSITIONS, Match, MatchSecret, commits
-from ledger.notifications import events as stored_events
+from ledger.match import EVENT_NAMES, PAST_POSITIONS, Match, MatchSecret, commits
+from ledger.matchlist import (
+    ListedMatch,
+    MatchList,
+    MatchListView,
+    MatchQuery,
+    PostgresMatchListView,
+    SQLiteMatchListView,
+)
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import (
     CONNECT_TIMEOUT,
@@ -59,7 +66,6 @@ _log = logging.getLogger(__name__)
 SNAPSHOT_INTERVAL = 100
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
-SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
 REPLAY_POLICIES = ("open", "closed")
 
 
@@ -151,6 +157,8 @@ class Recorder(Application):
         # changes, so both are kept (the library's thread-safe LRU cache)
         self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
         self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
+        self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
+            _list_view(self))))
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """Store the events; then the aggregates just saved become the cached ones.
@@ -490,23 +498,19 @@ class Recorder(Application):
         return events
 
     def list_matches(self) -> list[MatchSummary]:
-        """Every match, oldest first, with its result if it has ended."""
-        summaries: dict[UUID, MatchSummary] = {}
-        for event in stored_events(self, MATCH_TOPICS["created"], MATCH_TOPICS["ended"],
-                                   MATCH_TOPICS["reopened"]):
-            if isinstance(event, Match.Created):
-                summaries[event.originator_id] = MatchSummary(
-                    event.originator_id, event.game, list(event.config["players"]),
-                    event.recorded_at, None, simulated=event.recorded_by == SIMULATOR)
-            elif isinstance(event, Match.Ended) and event.originator_id in summaries:
-                old = summaries[event.originator_id]
-                summaries[event.originator_id] = dataclasses.replace(old, result={
-                    "winners": event.winners, "losers": event.losers, "reason": event.reason,
-                    "drawn": event.drawn})
-            elif isinstance(event, Match.Reopened) and event.originator_id in summaries:
-                old = summaries[event.originator_id]
-                summaries[event.originator_id] = dataclasses.replace(old, result=None)
-        return list(summaries.values())
+        """Every match, oldest first, with its result if it has ended (the match list's read
+        model, ledger.matchlist)."""
+        return [MatchSummary(m.match_id, m.game, m.players, m.created_at, m.result,
+                             simulated=m.simulated)
+                for m in self.find_matches(MatchQuery(simulated=None))]
+
+    def find_matches(self, query: MatchQuery) -> list[ListedMatch]:
+        """The matches ``query`` asks for, from the match list's read model."""
+        return self.match_list.search(query)
+
+    def match_ids(self, prefix: str) -> list[UUID]:
+        """The ids of the matches that start with ``prefix`` (lowercase)."""
+        return self.match_list.ids_starting(prefix)
 
     def seed_if_revealed(self, match: Match) -> str | None:
         """The seed, only once the match has ended and revealed it."""
@@ -543,6 +547,13 @@ class Recorder(Application):
     def _secret_id(match_id: UUID, segment: int = 1) -> UUID:
         """The secret of segment 1 (the match's own seed) or of a later segment (a reopening)."""
         return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
+
+
+def _list_view(app: Application[UUID]) -> type[MatchListView]:
+    """The match list's table in the application's own database."""
+    if isinstance(app.factory, PostgresFactory):
+        return PostgresMatchListView
+    return SQLiteMatchListView
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

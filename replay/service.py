@@ -29,6 +29,7 @@ from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.match import MATCH_TOPICS, Match, commits
+from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
@@ -48,7 +49,6 @@ class Imported:
     match_id: UUID
     stored: bool
 MAX_SIMULATED_ACTIONS = 20_000
-SIMULATOR = "simulator"  # the recorded_by of simulated matches (MatchSummary.simulated)
 
 
 class Kiroku:
@@ -167,7 +167,7 @@ class Kiroku:
 
     def find_matches(self, *, game: str | None = None, player: str | None = None,
                      tournament: UUID | None = None, round_number: int | None = None,
-                     table: int | None = None, simulated: bool = False,
+                     table: int | None = None, simulated: bool | None = False,
                      status: str | None = None, since: date | None = None,
                      until: date | None = None, newest_first: bool = False,
                      offset: int = 0, limit: int | None = None) -> list[dict[str, Any]]:
@@ -175,22 +175,17 @@ class Kiroku:
         tournament, round and table if it has them, filtered by game, a part of a player's
         name, tournament, round, table, status (``live`` or ``ended``) and the UTC day it was
         created (``since`` and ``until`` included); simulated matches only when ``simulated``
-        asks for them (then only them); ``offset`` and ``limit`` cut one page of it."""
-        seated = {UUID(s.match_id): s for s in self.tournaments.seatings()}
-        wanted = {"tournament_id": str(tournament) if tournament else None,
-                  "round": round_number, "table": table}
-        found = []
-        for m in self.list_matches():
-            labels = _labels(seated.get(m.match_id))
-            if not (m.simulated == simulated and _among(m, game, player, status, since, until)
-                    and all(v is None or (labels or {}).get(k) == v for k, v in wanted.items())):
-                continue
-            found.append({"match_id": str(m.match_id), "game": m.game, "players": m.players,
-                          "created_at": m.created_at, "result": m.result,
-                          "status": "live" if m.result is None else "ended",
-                          "tournament": labels, "simulated": simulated})
-        found.sort(key=lambda m: str(m["created_at"]), reverse=newest_first)
-        return found[offset:] if limit is None else found[offset:offset + limit]
+        asks for them (then only them; None: both); ``offset`` and ``limit`` cut one page of
+        it. Read from the match list's read model (ledger.matchlist)."""
+        found = self.recorder.find_matches(MatchQuery(
+            game=game, player=player, tournament_id=tournament, round=round_number, table=table,
+            status=status, since=since, until=until, simulated=simulated,
+            newest_first=newest_first, offset=offset, limit=limit))
+        return [_listed(m) for m in found]
+
+    def match_ids(self, prefix: str) -> list[UUID]:
+        """The ids of the matches that start with ``prefix`` (for ids as people type them)."""
+        return self.recorder.match_ids(prefix.lower())
 
     def summary(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[str, Any]:
         """What anyone may know about a match without seeing a position; where it stands (its
@@ -442,28 +437,17 @@ class Kiroku:
 
     def ensure_demo(self) -> UUID | None:
         """Record one demo match when the store is empty, so there is something to replay."""
-        if self.list_matches():
+        if self.recorder.find_matches(MatchQuery(simulated=None, limit=1)):
             return None
         return self.simulate("worldgainer", 1, seed=2026, recorded_by="kiroku demo")[0]
 
 
-def _among(m: MatchSummary, game: str | None, player: str | None, status: str | None,
-           since: date | None, until: date | None) -> bool:
-    """Whether a match passes the list's filters of its own (not its tournament's)."""
-    day = m.created_at[:10]
-    return ((not game or m.game == game)
-            and (not player or any(player.casefold() in p.casefold() for p in m.players))
-            and (status is None or (m.result is None) == (status == "live"))
-            and (since is None or day >= since.isoformat())
-            and (until is None or day <= until.isoformat()))
-
-
-def _labels(seated: Any) -> dict[str, Any] | None:
-    """A match's place in its tournament from its seating event (None outside one)."""
-    if seated is None:
-        return None
-    return {"tournament_id": seated.tournament_id, "tournament": seated.tournament,
-            "round": seated.round, "table": seated.table, "players": list(seated.players)}
+def _listed(m: ListedMatch) -> dict[str, Any]:
+    """A line of the match list as the service shows it."""
+    return {"match_id": str(m.match_id), "game": m.game, "players": m.players,
+            "created_at": m.created_at, "result": m.result,
+            "status": "live" if m.result is None else "ended", "tournament": m.seating,
+            "simulated": m.simulated}
 
 
 def spectator_horizon(match: Match, viewer: Viewer) -> int | None:

@@ -438,8 +438,9 @@ def _table_result(tournament: Tournament, round_number: int, seated: Mapping[str
 
 def _results(kiroku: Kiroku, tournament: Tournament, through: int | None) -> list[TableResult]:
     """Every table's result so far and the byes, the matches' results read from the match list
-    (one scan of the stored ends, not one match loaded per table)."""
-    outcomes = {str(m.match_id): m.result for m in kiroku.list_matches()}
+    (one query of the tournament's rows, not one match loaded per table)."""
+    outcomes = {m["match_id"]: m["result"]
+                for m in kiroku.find_matches(tournament=tournament.id, simulated=None)}
     results = []
     for paired in tournament.rounds[:through]:
         number = paired["round"]

@@ -75,7 +75,7 @@ def _id_text(what: str) -> Any:
 def match_ref(match_id: Annotated[str, _id_text("match")], kiroku: KirokuDep) -> UUID:
     """The match a path names by its id or a unique prefix of it; 404 ``match_not_found``
     otherwise."""
-    return resolve_id(match_id, lambda: (m.match_id for m in kiroku.list_matches()),
+    return resolve_id(match_id, lambda: kiroku.match_ids(match_id),
                       ("match", "matches"), MatchNotFound)
 
 

@@ -55,6 +55,7 @@ def _reopen(kiroku: Kiroku, match_id: UUID, to: int = 4) -> dict[str, Any]:
 def test_a_reopened_match_goes_on_under_a_fresh_seed(kiroku: Kiroku) -> None:
     match_id = _conceded(kiroku)
     first_seed = kiroku.summary(match_id)["seed"]
+    assert [m["status"] for m in kiroku.find_matches()] == ["ended"]
     ruled = _reopen(kiroku, match_id)
     summary = kiroku.summary(match_id)
     assert summary["result"] is None and summary["seed"] is None and summary["positions"] == 4

@@ -1,0 +1,155 @@
+"""Issue 16's match list figures: what a list read costs as matches and events are added.
+
+    python bench/match_list.py [--quick] [--matches 1000] [--reads 50]
+
+On one SQLite store, in one run:
+- ``read model``: ``Kiroku.find_matches`` (what ``GET /matches``, the list page and
+  ``kiroku match list`` call) for the first page of 50, a player's part of a name, and the
+  ended matches, each read ``--reads`` times, medians;
+- ``scan``: the way the list was read before its read model (every stored match creation,
+  end and reopening, read from the notification log and folded), the same reads side by side;
+- both measured with ``--matches`` matches and no actions, then again after thousands of
+  actions have been recorded into them (known legal World Gainer playouts): a read model's
+  figures stay put as events are added;
+- the first read on a store whose list was never built (a store from before the read model,
+  or one whose list table was dropped): the one-off catching up, per match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scale import scripts  # noqa: E402
+
+from ledger.catalog import sample_card_set, sample_deck  # noqa: E402
+from ledger.match import MATCH_TOPICS, Match  # noqa: E402
+from ledger.notifications import events  # noqa: E402
+from replay.service import Kiroku  # noqa: E402
+
+PAGE = 50
+
+
+def fill(kiroku: Kiroku, matches: int) -> None:
+    """``matches`` World Gainer matches without actions, every tenth conceded (so the ended
+    ones are a tenth of the list)."""
+    cards = dict(sample_card_set("worldgainer").cards)
+    decks = [sample_deck("worldgainer", n).cards for n in ("solar_vanguard", "pleiades_bloom")]
+    for n in range(matches):
+        match_id = kiroku.recorder.create_match(
+            "worldgainer", [f"Player {n}", f"Rival {n}"], decks, cards, {"first_player": 1})
+        if n % 10 == 0:
+            kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="bench")
+
+
+def add_actions(kiroku: Kiroku, actions: int) -> int:
+    """Record known legal playouts until at least ``actions`` actions are stored; the number
+    recorded (their matches join the list, a few among the many)."""
+    done, seed = 0, 11
+    while done < actions:
+        for game, decks, options, match_seed, script in scripts("worldgainer", 10, seed):
+            match_id = kiroku.recorder.create_match(
+                game, ["P1", "P2"], decks, dict(sample_card_set(game).cards), options,
+                seed=match_seed)
+            for action in script:
+                kiroku.record(match_id, action, recorded_by="bench")
+            done += len(script)
+        seed += 1
+    return done
+
+
+def scan(kiroku: Kiroku, game: str | None = None, player: str | None = None,
+         status: str | None = None, limit: int | None = None) -> list[dict[str, Any]]:
+    """The list as it was read before the read model: every creation, end and reopening in
+    the notification log, folded, then filtered and cut."""
+    rows: dict[UUID, dict[str, Any]] = {}
+    for e in events(kiroku.recorder, MATCH_TOPICS["created"], MATCH_TOPICS["ended"],
+                    MATCH_TOPICS["reopened"]):
+        if isinstance(e, Match.Created):
+            rows[e.originator_id] = {"game": e.game, "players": e.config["players"],
+                                     "created_at": e.recorded_at, "result": None}
+        elif e.originator_id in rows:
+            rows[e.originator_id]["result"] = (
+                {"winners": e.winners} if isinstance(e, Match.Ended) else None)
+    found = [r for r in rows.values()
+             if (game is None or r["game"] == game)
+             and (player is None or any(player.casefold() in p.casefold()
+                                        for p in r["players"]))
+             and (status is None or (r["result"] is None) == (status == "live"))]
+    found.sort(key=lambda r: str(r["created_at"]))
+    return found[:limit]
+
+
+def timed(read: Callable[[], Any], reads: int) -> float:
+    """The median milliseconds of ``reads`` calls of ``read``."""
+    times = []
+    for _ in range(reads):
+        start = time.perf_counter()
+        read()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def compare(kiroku: Kiroku, reads: int, label: str) -> None:
+    """Each read through the read model and by scanning, side by side."""
+    asks: dict[str, dict[str, Any]] = {
+        f"first page of {PAGE}": {"limit": PAGE}, "player 'rival 12'": {"player": "rival 12"},
+        "ended": {"status": "ended"}}
+    for name, ask in asks.items():
+        ours = timed(partial(kiroku.find_matches, **ask), reads)
+        theirs = timed(partial(scan, kiroku, **ask), max(3, reads // 10))
+        print(f"{label}, {name}: read model {ours:.2f} ms, scan {theirs:.2f} ms "
+              f"(x{theirs / ours:.0f})")
+
+
+def rebuild(url: str, matches: int) -> None:
+    """The first read of a store whose list was never built."""
+    kiroku = Kiroku.open(url)
+    view: Any = kiroku.recorder.match_list.view
+    with view.datastore.transaction(commit=True) as cursor:
+        cursor.execute("DELETE FROM match_list")
+        cursor.execute("DELETE FROM tracking")
+    start = time.perf_counter()
+    kiroku.find_matches(limit=PAGE)
+    took = time.perf_counter() - start
+    print(f"first read of a list never built, {matches} matches: {took * 1000:.0f} ms "
+          f"({took * 1e6 / matches:.0f} us per match)")
+    kiroku.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--actions", type=int, default=20_000)
+    parser.add_argument("--reads", type=int, default=50)
+    args = parser.parse_args()
+    matches = 100 if args.quick else args.matches
+    actions = 1000 if args.quick else args.actions
+    reads = 10 if args.quick else args.reads
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/list.db"
+        kiroku = Kiroku.open(url)
+        fill(kiroku, matches)
+        kiroku.find_matches()
+        compare(kiroku, reads, f"{matches} matches, {matches // 10} actions")
+        recorded = add_actions(kiroku, actions)
+        kiroku.find_matches()
+        compare(kiroku, reads, f"{matches} matches, +{recorded} actions")
+        total = len(kiroku.find_matches(limit=None))
+        kiroku.close()
+        rebuild(url, total)
+
+
+if __name__ == "__main__":
+    main()

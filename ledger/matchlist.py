@@ -1,0 +1,397 @@
+"""The match list as a read model: one row per match, kept in step with the events.
+
+The list, its filters and its pages (``GET /matches``, the list page, ``kiroku match list``,
+standings, id prefixes) read a table, so what they cost depends on the number of matches asked
+for, not on the number of events stored. The table is a materialised view in eventsourcing's
+own terms: a ``Projection`` whose ``process_event`` updates a ``TrackingRecorder`` (the view)
+and records, in the same transaction, the notification it has processed. A view row is
+therefore never applied twice, nor skipped, even with several servers on one database.
+
+What keeps it in step is ``MatchList.catch_up``, called before every read: it processes the
+notifications stored since the view's tracking position, so a list read just after a match
+was created (by this server or another) shows it. The library's ``ProjectionRunner`` does
+not fit here: it follows an application by subscription, which its SQLite recorder does not
+offer, and a runner in the background would show a match created a moment ago only after it
+caught up. Reading notifications in order relies on the store's order being its commit order
+(one writer at a time: SQLite's lock, and the table lock of the library's PostgreSQL
+recorder).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from datetime import date
+from functools import singledispatchmethod
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.projection import Projection
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.sql import SQL, Composed, Identifier
+
+from ledger.match import MATCH_TOPICS, Match
+from ledger.tournaments import Seating
+
+SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
+PAGE = 500  # notifications read at a time while catching up
+# When only events the list ignores were stored since its position, it moves its position on
+# past them once they are this many (one small write), so later reads skip them.
+SKIP_AHEAD = 1_000
+TABLE = "match_list"
+
+
+@dataclass(frozen=True)
+class MatchQuery:
+    """What the list is asked for: each filter left as None matches every match.
+
+    ``player`` is a part of a player's name (case ignored); ``status`` is ``live`` (no
+    result) or ``ended``; ``since`` and ``until`` are UTC days of creation, both included;
+    ``simulated`` False lists matches recorded at a table, True the simulator's only, None
+    both; ``offset`` and ``limit`` cut one page of the list in its order."""
+
+    game: str | None = None
+    player: str | None = None
+    tournament_id: UUID | None = None
+    round: int | None = None
+    table: int | None = None
+    status: str | None = None
+    since: date | None = None
+    until: date | None = None
+    simulated: bool | None = False
+    newest_first: bool = False
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class ListedMatch:
+    """One row of the match list: the match, its result (None while it is on) and, for a
+    match played in a tournament, its seating (tournament, round, table, players)."""
+
+    match_id: UUID
+    game: str
+    players: list[str]
+    created_at: str
+    result: dict[str, Any] | None
+    simulated: bool
+    seating: dict[str, Any] | None
+
+
+class MatchListView(TrackingRecorder, ABC):
+    """The match list's table, written only with the tracking of the event that changed it."""
+
+    @abstractmethod
+    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
+        """A match was created (its row, placed in the list by ``tracking``)."""
+
+    @abstractmethod
+    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
+                       tracking: Tracking) -> None:
+        """A match ended (``result``) or was reopened (None)."""
+
+    @abstractmethod
+    def match_seated(self, match_id: UUID, seating: dict[str, Any],
+                     tracking: Tracking) -> None:
+        """A match was seated at a tournament's table."""
+
+    @abstractmethod
+    def search(self, query: MatchQuery) -> list[ListedMatch]:
+        """The matches ``query`` asks for, by creation time."""
+
+    @abstractmethod
+    def ids_starting(self, prefix: str) -> list[UUID]:
+        """The ids of the listed matches that start with ``prefix`` (lowercase hex and
+        dashes, as ``replay.ids`` checks before asking)."""
+
+
+class _Statements:
+    """The view's SQL, written once for both databases: ``{t}`` is the table (``{by_time}``
+    and ``{by_seating}`` its indexes), ``?`` a
+    parameter, ``contains`` the database's substring search function; text compares and
+    sorts by its bytes (times and ids are compared as strings)."""
+
+    COLUMNS = ("match_id", "listed_at", "game", "players", "players_folded", "created_at",
+               "simulated", "result", "tournament_id", "seating", "round", "table_number")
+
+    def __init__(self, mark: str, contains: str, boolean: str, text: str) -> None:
+        self.mark = mark
+        self.contains = contains
+        self.create = [
+            f"CREATE TABLE IF NOT EXISTS {{t}} (match_id {text} PRIMARY KEY, listed_at BIGINT, "
+            f"game {text}, players {text}, players_folded {text}, created_at {text}, "
+            f"simulated {boolean}, result {text}, tournament_id {text}, seating {text}, "
+            "round INTEGER, table_number INTEGER)",
+            "CREATE INDEX IF NOT EXISTS {by_time} ON {t} (simulated, created_at, listed_at)",
+            "CREATE INDEX IF NOT EXISTS {by_seating} ON {t} (tournament_id, round, "
+            "table_number)",
+        ]
+        self.created = self._marks(
+            "INSERT INTO {t} (match_id, listed_at, game, players, players_folded, created_at, "
+            "simulated) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
+            "listed_at = excluded.listed_at, game = excluded.game, players = excluded.players, "
+            "players_folded = excluded.players_folded, created_at = excluded.created_at, "
+            "simulated = excluded.simulated")
+        self.result = self._marks("UPDATE {t} SET result = ? WHERE match_id = ?")
+        self.seated = self._marks(
+            "INSERT INTO {t} (match_id, tournament_id, seating, round, table_number) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
+            "tournament_id = excluded.tournament_id, seating = excluded.seating, "
+            "round = excluded.round, table_number = excluded.table_number")
+        self.prefixed = self._marks(
+            "SELECT match_id FROM {t} WHERE game IS NOT NULL AND match_id LIKE ? "
+            "ORDER BY match_id")
+
+    def _marks(self, sql: str) -> str:
+        return sql.replace("?", self.mark)
+
+    def search(self, query: MatchQuery) -> tuple[str, list[Any]]:
+        """The SELECT for ``query`` and its parameters."""
+        where, params = ["game IS NOT NULL"], []
+        for column, value in (("game", query.game), ("simulated", query.simulated),
+                              ("tournament_id", query.tournament_id and str(
+                                  query.tournament_id)),
+                              ("round", query.round), ("table_number", query.table)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if query.player is not None:
+            where.append(f"{self.contains}(players_folded, ?) > 0")
+            params.append(query.player.casefold())
+        if query.status is not None:
+            where.append("result IS NULL" if query.status == "live" else "result IS NOT NULL")
+        if query.since is not None:
+            where.append("created_at >= ?")
+            params.append(query.since.isoformat())
+        if query.until is not None:
+            where.append("substr(created_at, 1, 10) <= ?")
+            params.append(query.until.isoformat())
+        order = " DESC" if query.newest_first else ""
+        sql = (f"SELECT * FROM {{t}} WHERE {' AND '.join(where)} "
+               f"ORDER BY created_at{order}, listed_at{order} LIMIT ? OFFSET ?")
+        return self._marks(sql), params
+
+
+def _folded(players: list[str]) -> str:
+    """The players' names for a search by part of a name: case folded, one per line (a name
+    is printable, so a search for part of a name never spans two)."""
+    return "\n".join(p.casefold() for p in players)
+
+
+def _listed(row: Any) -> ListedMatch:
+    seating = json.loads(row["seating"]) if row["seating"] else None
+    return ListedMatch(UUID(row["match_id"]), row["game"], json.loads(row["players"]),
+                       row["created_at"], json.loads(row["result"]) if row["result"] else None,
+                       bool(row["simulated"]), seating)
+
+
+def _created_params(listed: ListedMatch, tracking: Tracking) -> list[Any]:
+    return [str(listed.match_id), tracking.notification_id, listed.game,
+            json.dumps(listed.players), _folded(listed.players), listed.created_at,
+            listed.simulated]
+
+
+def _seated_params(match_id: UUID, seating: dict[str, Any]) -> list[Any]:
+    return [str(match_id), seating["tournament_id"], json.dumps(seating), seating["round"],
+            seating["table"]]
+
+
+def _printable_search(query: MatchQuery) -> bool:
+    """A part of a name that is not printable is in no player's name."""
+    return query.player is None or query.player.isprintable()
+
+
+class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
+    """The match list in the embedded SQLite store, beside the events."""
+
+    SQL = _Statements("?", "instr", "INTEGER", "TEXT")
+
+    def construct_create_table_statements(self) -> list[str]:
+        """The library's tracking table, and the list's table and indexes."""
+        return [*super().construct_create_table_statements(),
+                *(s.format(t=TABLE, by_time=f"{TABLE}_by_time",
+                                   by_seating=f"{TABLE}_by_seating")
+                  for s in self.SQL.create)]
+
+    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(sql.format(t=TABLE), params)
+            self._insert_tracking(c, tracking)
+
+    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.created, _created_params(listed, tracking), tracking)
+
+    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
+                       tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
+                    tracking)
+
+    def match_seated(self, match_id: UUID, seating: dict[str, Any],
+                     tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.seated, _seated_params(match_id, seating), tracking)
+
+    def search(self, query: MatchQuery) -> list[ListedMatch]:
+        """See ``MatchListView``."""
+        if not _printable_search(query):
+            return []
+        sql, params = self.SQL.search(query)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(sql.format(t=TABLE), [*params, -1 if query.limit is None
+                                            else query.limit, query.offset])
+            return [_listed(row) for row in c.fetchall()]
+
+    def ids_starting(self, prefix: str) -> list[UUID]:
+        """See ``MatchListView``."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(self.SQL.prefixed.format(t=TABLE), [prefix + "%"])
+            return [UUID(row["match_id"]) for row in c.fetchall()]
+
+
+class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
+    """The match list in PostgreSQL, in the store's schema beside the events."""
+
+    SQL = _Statements("%s", "strpos", "BOOLEAN", 'TEXT COLLATE "C"')
+
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.table_name = f"{self.tracking_table_name.removesuffix('_tracking')}_{TABLE}"
+        self.check_identifier_length(self.table_name + "_by_seating")
+        self.sql_create_statements += [self._sql(s) for s in self.SQL.create]
+
+    def _sql(self, sql: str) -> Composed:
+        return SQL(sql).format(t=Identifier(self.datastore.schema, self.table_name),
+                               by_time=Identifier(f"{self.table_name}_by_time"),
+                               by_seating=Identifier(f"{self.table_name}_by_seating"))
+
+    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(self._sql(sql), params)
+            self._insert_tracking(curs, tracking)
+
+    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.created, _created_params(listed, tracking), tracking)
+
+    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
+                       tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
+                    tracking)
+
+    def match_seated(self, match_id: UUID, seating: dict[str, Any],
+                     tracking: Tracking) -> None:
+        """See ``MatchListView``."""
+        self._write(self.SQL.seated, _seated_params(match_id, seating), tracking)
+
+    def search(self, query: MatchQuery) -> list[ListedMatch]:
+        """See ``MatchListView``."""
+        if not _printable_search(query):
+            return []
+        sql, params = self.SQL.search(query)
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(self._sql(sql), [*params, query.limit, query.offset])
+            return [_listed(row) for row in curs.fetchall()]
+
+    def ids_starting(self, prefix: str) -> list[UUID]:
+        """See ``MatchListView``."""
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(self._sql(self.SQL.prefixed), [prefix + "%"])
+            return [UUID(row["match_id"]) for row in curs.fetchall()]
+
+
+class MatchListProjection(Projection[MatchListView]):
+    """The events that change the match list, and what each changes."""
+
+    name = "match_list"
+    topics = (MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"],
+              Seating.Created.TOPIC)
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """An event the list ignores: only its tracking is recorded."""
+        self.view.insert_tracking(tracking)
+
+    @process_event.register
+    def _created(self, event: Match.Created, tracking: Tracking) -> None:
+        self.view.match_created(ListedMatch(
+            event.originator_id, event.game, list(event.config["players"]), event.recorded_at,
+            None, event.recorded_by == SIMULATOR, None), tracking)
+
+    @process_event.register
+    def _ended(self, event: Match.Ended, tracking: Tracking) -> None:
+        self.view.result_changed(event.originator_id, {
+            "winners": event.winners, "losers": event.losers, "reason": event.reason,
+            "drawn": event.drawn}, tracking)
+
+    @process_event.register
+    def _reopened(self, event: Match.Reopened, tracking: Tracking) -> None:
+        self.view.result_changed(event.originator_id, None, tracking)
+
+    @process_event.register
+    def _seated(self, event: Seating.Created, tracking: Tracking) -> None:
+        self.view.match_seated(UUID(event.match_id), {
+            "tournament_id": event.tournament_id, "tournament": event.tournament,
+            "round": event.round, "table": event.table, "players": list(event.players)},
+            tracking)
+
+
+class MatchList:
+    """The match list of an application (the Recorder), brought up to date before each read."""
+
+    def __init__(self, app: Any, view: MatchListView) -> None:
+        self.app = app
+        self.projection = MatchListProjection(view)
+        self._catching_up = threading.Lock()
+
+    @property
+    def view(self) -> MatchListView:
+        """The table the list is read from."""
+        return self.projection.view
+
+    def search(self, query: MatchQuery) -> list[ListedMatch]:
+        """The matches ``query`` asks for, as of now."""
+        self.catch_up()
+        return self.view.search(query)
+
+    def ids_starting(self, prefix: str) -> list[UUID]:
+        """The ids of the matches that start with ``prefix``, as of now."""
+        self.catch_up()
+        return self.view.ids_starting(prefix)
+
+    def catch_up(self) -> None:
+        """Process every list event stored since the view's position (each with its
+        tracking, in one transaction). Another server catching up at the same moment may
+        record some of them first: its tracking then refuses ours, and this picks up after
+        its position."""
+        with self._catching_up:
+            head = self.app.recorder.max_notification_id() or 0
+            while True:
+                done = self.view.max_tracking_id(self.app.name) or 0
+                if done >= head:
+                    return
+                try:
+                    self._process(done, head)
+                    return
+                except IntegrityError:
+                    continue
+
+    def _process(self, done: int, head: int) -> None:
+        last = done
+        while True:
+            page = self.app.recorder.select_notifications(
+                last + 1, PAGE, stop=head, topics=self.projection.topics)
+            for notification in page:
+                event = self.app.mapper.to_domain_event(notification)
+                self.projection.process_event(event, Tracking(self.app.name, notification.id))
+                last = notification.id
+            if len(page) < PAGE:
+                break
+        if head - last >= SKIP_AHEAD:
+            self.view.insert_tracking(Tracking(self.app.name, head))

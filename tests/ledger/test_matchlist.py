@@ -1,0 +1,162 @@
+"""The match list's read model (ledger.matchlist): a table kept in step with the events, each
+change written with its tracking, read without reading events once it has caught up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import IntegrityError, Tracking
+
+import ledger.matchlist
+from ledger.matchlist import ListedMatch, MatchQuery
+from replay.service import Kiroku
+
+
+@pytest.fixture
+def kiroku(store_url: str) -> Iterator[Kiroku]:
+    service = Kiroku.open(store_url)
+    yield service
+    service.close()
+
+
+def _match(kiroku: Kiroku, players: tuple[str, str] = ("Ann", "Ben")) -> UUID:
+    return kiroku.new_match("worldgainer", list(players), ["solar_vanguard", "pleiades_bloom"],
+                            options={"first_player": 1})
+
+
+def _turns(kiroku: Kiroku, match_id: UUID, turns: int) -> None:
+    for turn in range(turns):
+        seat = 1 + turn % 2
+        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
+
+
+class _Reads:
+    """Counts the list's queries of the store's notifications, and the notifications found."""
+
+    def __init__(self, kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = self.rows = 0
+        recorder = kiroku.recorder.recorder
+        select = recorder.select_notifications
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            found = select(*args, **kwargs)
+            self.calls += 1
+            self.rows += len(found)
+            return found
+
+        monkeypatch.setattr(recorder, "select_notifications", counted)
+
+
+def test_a_match_is_listed_as_soon_as_it_is_created_and_ended(kiroku: Kiroku) -> None:
+    match_id = _match(kiroku)
+    assert [m["match_id"] for m in kiroku.find_matches(status="live")] == [str(match_id)]
+    kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="P2")
+    [ended] = kiroku.find_matches(status="ended")
+    assert ended["result"] == {"winners": [1], "losers": [2], "reason": "concession",
+                               "drawn": False}
+    assert kiroku.find_matches(status="live") == []
+
+
+def test_another_server_on_the_store_lists_a_match_the_first_just_created(
+        store_url: str) -> None:
+    first, second = Kiroku.open(store_url), Kiroku.open(store_url)
+    try:
+        assert second.find_matches() == []
+        match_id = _match(first)
+        assert [m["match_id"] for m in second.find_matches()] == [str(match_id)]
+        second.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
+        assert first.find_matches()[0]["status"] == "ended"
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_change_to_the_list_is_refused_with_a_tracking_already_recorded(
+        kiroku: Kiroku) -> None:
+    _match(kiroku)
+    kiroku.find_matches()
+    view = kiroku.recorder.match_list.view
+    done = view.max_tracking_id(kiroku.recorder.name)
+    assert done is not None
+    ghost = ListedMatch(UUID(int=7), "worldgainer", ["Eve", "Mal"], "2026-01-01T00:00:00",
+                        None, False, None)
+    with pytest.raises(IntegrityError):
+        view.match_created(ghost, Tracking(kiroku.recorder.name, done))
+    assert view.ids_starting("0000") == []
+
+
+def test_once_caught_up_a_list_read_reads_no_events(kiroku: Kiroku,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.matchlist, "SKIP_AHEAD", 10)
+    match_id = _match(kiroku)
+    kiroku.find_matches()
+    _turns(kiroku, match_id, 12)
+    reads = _Reads(kiroku, monkeypatch)
+    kiroku.find_matches()  # reads past the twelve actions once, and moves on past them
+    assert (reads.calls, reads.rows) == (1, 0)
+    kiroku.find_matches(player="ann")
+    kiroku.recorder.match_ids(str(match_id)[:6])
+    assert reads.calls == 1
+
+
+def test_a_new_list_event_is_the_only_one_read(kiroku: Kiroku,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    first = _match(kiroku)
+    kiroku.find_matches()
+    _turns(kiroku, first, 3)
+    second = _match(kiroku, ("Cid", "Dee"))
+    reads = _Reads(kiroku, monkeypatch)
+    assert [m["match_id"] for m in kiroku.find_matches()] == [str(first), str(second)]
+    assert (reads.calls, reads.rows) == (1, 1)
+
+
+def test_a_store_recorded_before_the_list_existed_is_listed_in_full(store_url: str) -> None:
+    kiroku = Kiroku.open(store_url)
+    ids = [_match(kiroku, (f"P{n}a", f"P{n}b")) for n in range(3)]
+    kiroku.record(ids[1], {"type": "concede", "seat": 1}, recorded_by="P1")
+    view: Any = kiroku.recorder.match_list.view
+    table = getattr(view, "table_name", ledger.matchlist.TABLE)
+    tracking = getattr(view, "tracking_table_name", "tracking")
+    with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
+        cursor.execute(f"DROP TABLE {_qualified(view, table)}")
+        cursor.execute(f"DELETE FROM {_qualified(view, tracking)}")
+    kiroku.close()
+    reopened = Kiroku.open(store_url)
+    try:
+        listed = reopened.find_matches()
+        assert [m["match_id"] for m in listed] == [str(i) for i in ids]
+        assert [m["status"] for m in listed] == ["live", "ended", "live"]
+    finally:
+        reopened.close()
+
+
+def _qualified(view: Any, table: str) -> str:
+    schema = getattr(view.datastore, "schema", None)
+    return f"{schema}.{table}" if schema else table
+
+
+def test_a_part_of_a_name_is_searched_within_one_name(kiroku: Kiroku) -> None:
+    _match(kiroku, ("Anna Berg", "Ben Ott"))
+    assert len(kiroku.find_matches(player="BERG")) == 1
+    assert kiroku.find_matches(player="berg\nben") == []
+    assert kiroku.find_matches(player="nobody") == []
+
+
+def test_simulated_matches_are_listed_apart(kiroku: Kiroku) -> None:
+    table = _match(kiroku)
+    [simulated] = kiroku.simulate("worldgainer", 1, seed=5)
+    assert [m["match_id"] for m in kiroku.find_matches()] == [str(table)]
+    assert [m["match_id"] for m in kiroku.find_matches(simulated=True)] == [str(simulated)]
+    both = kiroku.recorder.find_matches(MatchQuery(simulated=None))
+    assert {m.match_id for m in both} == {table, simulated}
+
+
+def test_pages_follow_the_list_order(kiroku: Kiroku) -> None:
+    ids = [str(_match(kiroku, (f"P{n}a", f"P{n}b"))) for n in range(5)]
+    pages = [kiroku.find_matches(offset=o, limit=2) for o in (0, 2, 4)]
+    assert [m["match_id"] for page in pages for m in page] == ids
+    newest = kiroku.find_matches(newest_first=True, offset=1, limit=2)
+    assert [m["match_id"] for m in newest] == ids[3:1:-1]

@@ -21,6 +21,7 @@ from engine.core.errors import ActionError
 from ledger.chain import event_hash
 from ledger.errors import ImportRejected
 from ledger.keys import KeyfileError, Keyring, verify_receipt
+from ledger.transcoder import payload
 from replay.records import payload_of
 from replay.service import Kiroku
 
@@ -45,7 +46,7 @@ def _rows(path: Path) -> sqlite3.Connection:
 
 
 def _decode(blob: bytes) -> dict[str, Any]:
-    return msgpack.unpackb(blob[1:], raw=False, strict_map_key=False,
+    return msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
                            ext_hook=lambda code, data: msgpack.ExtType(code, data))
 
 

@@ -15,6 +15,7 @@ import msgpack
 from engine import JUDGE
 from ledger.match import Match
 from ledger.recorder import Recorder
+from ledger.transcoder import payload
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -41,7 +42,7 @@ def _tamper_snapshot(path: Path, change: Any) -> int:
     with sqlite3.connect(path) as con:
         version, blob = con.execute("SELECT originator_version, state FROM stored_snapshots "
                                     "ORDER BY originator_version DESC LIMIT 1").fetchone()
-        fields = msgpack.unpackb(blob[1:], raw=False, strict_map_key=False,
+        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
                                  ext_hook=lambda code, data: msgpack.ExtType(code, data))
         change(fields)
         con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ?",
@@ -99,7 +100,7 @@ def _stored_snapshots(path: Path) -> list[tuple[int, int, Any]]:
                            "ORDER BY originator_version").fetchall()
     out = []
     for version, blob in rows:
-        fields = msgpack.unpackb(blob[1:], raw=False, strict_map_key=False,
+        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
                                  ext_hook=lambda code, data: msgpack.ExtType(code, data))
         out.append((int(version), len(blob), fields["state"]["live"]))
     return out

@@ -14,6 +14,7 @@ import pytest
 from engine import JUDGE, Viewer
 from ledger.chain import event_hash
 from ledger.errors import CorruptRecord, MatchNotFound
+from ledger.transcoder import payload
 from replay.records import payload_of
 from replay.service import Kiroku, transcript_lines
 
@@ -43,7 +44,7 @@ def _rows(url: str) -> tuple[Callable[[str, tuple[Any, ...]], list[Any]], str]:
 
 
 def _decode(blob: bytes) -> dict[str, Any]:
-    return msgpack.unpackb(bytes(blob)[1:], raw=False, strict_map_key=False,
+    return msgpack.unpackb(payload(bytes(blob)), raw=False, strict_map_key=False,
                            ext_hook=lambda code, data: msgpack.ExtType(code, data))
 
 

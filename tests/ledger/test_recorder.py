@@ -12,7 +12,7 @@ import pytest
 from engine.core.errors import IllegalAction, MalformedAction, SetupError
 from ledger.errors import ConcurrentAppend, MatchNotFound
 from ledger.match import Match
-from ledger.recorder import Recorder
+from ledger.recorder import SNAPSHOT_INTERVAL, Recorder
 from ledger.transcoder import MsgpackTranscoder
 from replay.service import Kiroku
 
@@ -149,7 +149,8 @@ def test_state_at_any_position_matches_the_recorded_digests(kiroku: Kiroku) -> N
 
 
 def test_long_matches_are_snapshotted(kiroku: Kiroku) -> None:
-    """Past 100 events a snapshot exists, and positions read through it stay exact."""
+    """A snapshot every SNAPSHOT_INTERVAL (50) events, and positions read through them stay
+    exact."""
     match_id = new_match(kiroku)
     for _ in range(30):
         end_turn(kiroku, match_id)
@@ -157,7 +158,7 @@ def test_long_matches_are_snapshotted(kiroku: Kiroku) -> None:
         kiroku.undo(match_id, 1, reason="replay the draw", recorded_by="judge")
         end_turn(kiroku, match_id)
     snapshots = list(kiroku.recorder.snapshots.get(match_id))  # type: ignore[union-attr]
-    assert [s.originator_version for s in snapshots] == [100]
+    assert [s.originator_version for s in snapshots] == [SNAPSHOT_INTERVAL, 2 * SNAPSHOT_INTERVAL]
     records = kiroku.records(match_id)
     fresh = Recorder(env=dict(kiroku.recorder.env))  # no cache: reads snapshot + later events
     try:

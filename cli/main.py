@@ -10,9 +10,9 @@ from typing import Any
 from uuid import UUID
 
 import click
-import msgpack
 
 from cli import render
+from cli.audit import audit
 from cli.common import JSON_OPTION, find_match, parse_options, print_json, service
 from cli.tournaments import tournament
 from engine.core.errors import ActionError, SetupError
@@ -23,7 +23,6 @@ from ledger.catalog import load_card_set, resolve_deck, sample_card_set
 from ledger.identity import Identity, Role
 from ledger.settings import database_url
 from replay import annotations as annotating
-from replay import beside
 from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
@@ -679,78 +678,6 @@ def study_import(ctx: click.Context, path: Path, operator: str) -> None:
                    f"variation(s) added to {done['match_id']}")
 
 
-@main.group()
-def audit() -> None:
-    """Verify the audit trail."""
-
-
-@audit.command("verify")
-@click.argument("match_ref", required=False)
-@click.option("--receipts", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Signed receipts kept outside the store (JSON lines, a JSON list, or an "
-                   "export): proves that no event up to them was removed or changed.")
-@click.pass_context
-def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None) -> None:
-    """Verify one match, or every match; exit status 1 on any failure."""
-    kept = _read_receipts(Path(receipts)) if receipts else []
-    with service(ctx) as kiroku:
-        if match_ref:
-            match_id = find_match(kiroku, match_ref)
-            reports = [kiroku.audit(match_id, [r for r in kept
-                                               if r.get("match_id") == str(match_id)])]
-        else:
-            every = kiroku.list_matches()
-            reports = []
-            with render.progress() as bar:
-                task = bar.add_task("verifying", total=len(every))
-                for m in every:
-                    reports.append(kiroku.audit(m.match_id, [
-                        r for r in kept if r.get("match_id") == str(m.match_id)]))
-                    bar.advance(task)
-        streams = {r.match_id: beside.verify(kiroku, UUID(r.match_id)) for r in reports}
-    failed = 0
-    for report in reports:
-        found = streams[report.match_id]
-        if report.ok and found["ok"]:
-            click.echo(f"ok      {report.match_id}  {report.events} events, "
-                       f"{report.actions} actions re-projected")
-        elif not report.ok:
-            f = report.failure or {}
-            click.echo(f"FAILED  {report.match_id}  at event v{f.get('version')} "
-                       f"({f.get('event')}): {f.get('reason')}: {f.get('message')}")
-        for problem in found["failures"]:
-            click.echo(f"FAILED  {report.match_id}  {problem['stream']} {problem['id']}: "
-                       f"{problem['reason']}: {problem['message']}")
-        failed += not (report.ok and found["ok"])
-        for note in report.notes:
-            click.echo(f"        note: {note}")
-        if found["variations"] or found["disputes"] or found["annotations"]:
-            click.echo(f"        beside: {found['variations']} variation(s), "
-                       f"{found['disputes']} dispute(s), {found['annotations']} "
-                       "annotation(s) checked")
-    click.echo(f"{len(reports) - failed} verified, {failed} failed")
-    sys.exit(1 if failed else 0)
-
-
-def _read_receipts(path: Path) -> list[dict[str, Any]]:
-    """Receipts from a file of JSON lines, a JSON list, or an export's header."""
-    data = path.read_bytes()
-    try:
-        if data[:1] == b"[":
-            found = json.loads(data)
-        elif data[:1] == b"{":
-            lines = [json.loads(line) for line in data.decode().splitlines() if line.strip()]
-            found = [x.get("receipt", x) for x in lines if "receipt" in x or "signature" in x]
-        else:
-            found = [msgpack.unpackb(data, raw=False).get("receipt")]
-    except (ValueError, AttributeError, msgpack.UnpackException) as exc:
-        raise click.BadParameter(f"not receipts: {exc}", param_hint="--receipts") from None
-    receipts = [r for r in found if isinstance(r, dict)]
-    if not receipts:
-        raise click.BadParameter("no receipt in the file", param_hint="--receipts")
-    return receipts
-
-
 @main.command("export")
 @click.argument("match_ref")
 @click.option("--format", "fmt", type=click.Choice(["msgpack", "jsonl"]), default="msgpack",
@@ -860,4 +787,5 @@ def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str, yes
         click.echo(f"revoked {credential_id}")
 
 
+main.add_command(audit)
 main.add_command(tournament)

@@ -15,18 +15,18 @@ Two findings are not tampering and are reported as what they are:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from engine.core.chance import ChanceError
+from engine.core.chance import Chance, ChanceError, Outcome, ReplayChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.data import digest_format
 from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commit, event_hash, salt, value_at
-from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor
+from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor, setup_position
 from ledger.keys import key_id, verify_receipt
 from ledger.seed import SeededChance, commitment
 from ledger.visibility import hidden_paths
@@ -177,6 +177,7 @@ class _Walker(Visitor):
 
     def __init__(self, records: Sequence[dict[str, Any]]) -> None:
         self.match_id = records[0].get("match_id") if records else None
+        self.match_uuid: UUID | None = None  # the match id read once, by the first event
         self.prev = GENESIS
         self.version = 0
         self.fold = Fold(self)
@@ -196,6 +197,7 @@ class _Walker(Visitor):
         self.seats = len(records[0]["config"]["players"]) if records and isinstance(
             records[0].get("config"), dict) else 0
         self.commits = any(r.get("commitments") for r in records)
+        self.derived: Record | None = None  # the event whose run from the seed is checked
 
     @property
     def seed(self) -> bytes | None:
@@ -288,14 +290,20 @@ class _Walker(Visitor):
         if record.get("prev_hash") != self.prev:
             raise _Failed("chain_broken", "prev_hash does not match the previous event's hash")
         try:
-            expected = event_hash(record["event"], UUID(str(record["match_id"])),
-                                  record["version"], payload_of(record))
+            expected = event_hash(record["event"], self._uuid(record), record["version"],
+                                  payload_of(record))
         except (KeyError, ValueError, TypeError) as exc:
             raise _Failed("unreadable", f"the event cannot be hashed: {exc}") from None
         if record.get("hash") != expected:
             raise _Failed("hash_mismatch", "the event's content does not match its hash: it "
                           "was changed after it was recorded")
         self.prev = expected
+
+    def _uuid(self, record: dict[str, Any]) -> UUID:
+        """The match id as a UUID; every event names the same (``_check_chain`` sees to it)."""
+        if self.match_uuid is None:
+            self.match_uuid = UUID(str(record["match_id"]))
+        return self.match_uuid
 
     def _check_commitments(self, record: dict[str, Any]) -> None:
         """In a match whose events commit to hidden values, every value some viewer may not see
@@ -315,7 +323,7 @@ class _Walker(Visitor):
                           "viewers but not committed to: the public chain would reveal it")
         if self.seed is None:
             return
-        match_id = UUID(str(record["match_id"]))
+        match_id = self._uuid(record)
         for path, c in committed.items():
             try:
                 value = value_at(record, path)
@@ -334,15 +342,27 @@ class _Walker(Visitor):
         self.recorded_version = f"{record['game']} {record['ruleset_version']}"
         self.commitment = record["commitment"]
 
+    def setup(self, ruleset: Ruleset, record: Record) -> GameState:
+        """Position 0, run once from the seed where that gives the stored outcomes."""
+        seeded = self._from_seed(record, _setting_up(ruleset, record), 0,
+                                 record["setup_outcomes"])
+        if seeded is not None:
+            return seeded
+        return setup_position(ruleset, record["config"], record["setup_outcomes"])
+
     def created(self, record: Record, state: GameState) -> None:
         """Setup replayed: its digest, and its outcomes re-derived from the seed."""
         ruleset = self.fold.ruleset
         self._compare_digest(state, record)
-        self._rederive(record, lambda c: ruleset.setup(MatchConfig.model_validate(
-            record["config"]), c), 0, record["setup_outcomes"])
+        self._rederive(record, _setting_up(ruleset, record), 0, record["setup_outcomes"])
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
-        """The action replayed; what the rules refuse or ask differently is a finding."""
+        """The action replayed (once, from the seed, where that gives the stored outcomes);
+        what the rules refuse or ask differently is a finding."""
+        seeded = self._from_seed(record, lambda c: ruleset.apply(before, record["action"], c),
+                                 len(self.fold.live) + 1, record["outcomes"])
+        if seeded is not None:
+            return seeded
         try:
             return super().apply(ruleset, before, record)
         except ChanceError as exc:
@@ -430,10 +450,30 @@ class _Walker(Visitor):
                          "not verified")
         return notes
 
+    def _from_seed(self, record: Record, run: Callable[[Chance], GameState],
+                   position: int, stored: Any) -> GameState | None:
+        """``run`` once, under the revealed seed, instead of twice (replaying the stored
+        outcomes, then re-deriving them): when the seed gives exactly the stored outcomes, kind
+        and value, type for type, replaying them would take the rules down the same path to the
+        same position, and the re-derivation holds. Otherwise (None) both runs are made as
+        before, and they name the finding."""
+        if self.seed is None or record.get("chance_source") != "seed":
+            return None
+        chance = SeededChance(self.seed, position)
+        try:
+            state = run(chance)
+            ReplayChance(stored)  # outcomes it cannot read fail the replay: left to it
+        except Exception:  # whatever it is, the two runs below find and name it
+            return None
+        if not _same_outcomes(chance.outcomes, stored):
+            return None
+        self.derived = record
+        return state
+
     def _rederive(self, record: dict[str, Any], run: Any, position: int,
                   stored: list[dict[str, Any]]) -> None:
         """With the seed revealed, seeded outcomes must be exactly what the seed gives."""
-        if self.seed is None or record.get("chance_source") != "seed":
+        if self.seed is None or record.get("chance_source") != "seed" or self.derived is record:
             return
         chance = SeededChance(self.seed, position)
         run(chance)
@@ -442,3 +482,22 @@ class _Walker(Visitor):
             raise self._differs("seed_outcomes_mismatch", "the recorded outcomes are not the "
                                 "ones the revealed seed gives",
                                 "the revealed seed gives other outcomes")
+
+
+def _setting_up(ruleset: Ruleset, record: Record) -> Callable[[Chance], GameState]:
+    """The match's setup under a chance source."""
+    return lambda chance: ruleset.setup(MatchConfig.model_validate(record["config"]), chance)
+
+
+def _same_outcomes(derived: Sequence[Outcome], stored: Any) -> bool:
+    """Whether ``stored`` holds exactly the ``derived`` outcomes: the same kinds and values,
+    of the same plain type (a stored ``True`` equals a derived ``1``: only values alike in
+    type are sure to replay alike)."""
+    return (isinstance(stored, list) and len(stored) == len(derived)
+            and all(isinstance(s, dict) and _exactly(s.get("kind"), d.kind)
+                    and _exactly(s.get("value"), d.value) for d, s in zip(derived, stored)))
+
+
+def _exactly(stored: Any, derived: Any) -> bool:
+    """The same string or integer (and not merely equal)."""
+    return type(stored) is type(derived) and type(stored) in (str, int) and stored == derived

@@ -1,0 +1,130 @@
+"""``audit verify --jobs``: matches verified by worker processes, each with its own connection
+to the store, say exactly what they say verified one after the other in this process, in the
+same order and with the same exit status, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+from click.testing import Result
+from rich.console import Console
+
+from cli import render
+from ledger.identity import Identity
+from replay import variations as lines
+from replay.service import Kiroku
+from tests.cli.conftest import kiroku
+from tests.replay.test_audit import _rows
+
+HEAD = Identity.operator("Head Judge Hana")
+SHOWN = render.progress
+MATCH_ID = re.compile(r"^(?:ok|FAILED)\s+(\S+)", re.MULTILINE)
+
+
+def _store(url: str) -> list[UUID]:
+    """Three ended matches and one still on with a variation beside it (list order)."""
+    service = Kiroku.open(url)
+    try:
+        ended = service.simulate("worldgainer", 3, seed=7)
+        live = service.new_match("worldgainer", ["Ann", "Ben"],
+                                 ["solar_vanguard", "pleiades_bloom"],
+                                 options={"first_player": 1})
+        for turn in range(4):
+            seat = 1 + turn % 2
+            service.record(live, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
+        line = lines.start(service, HEAD, live, 2, None, None, "what if", "private")
+        lines.play(service, HEAD, UUID(line["variation_id"]), {"type": "end_turn", "seat": 1},
+                   None)
+        listed = [m.match_id for m in service.list_matches()]
+    finally:
+        service.close()
+    assert set(listed) == {*ended, live}
+    return listed
+
+
+def _cut_last_event(url: str, match_id: UUID) -> int:
+    """Delete the match's last stored event (any storage format); the version left last."""
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
+                   (key,))
+    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
+        (key, last))
+    return int(last) - 1
+
+
+def _verify(url: str, *args: str) -> Result:
+    return kiroku(url, "audit", "verify", *args, ok=False)
+
+
+def _same_in_workers(url: str, *args: str) -> Result:
+    """The run in this process, once the runs by 2 and 3 workers (and by the default) were
+    found to print and exit exactly as it does."""
+    here = _verify(url, *args, "--jobs", "1")
+    for jobs in (("--jobs", "2"), ("--jobs", "3"), ()):
+        there = _verify(url, *args, *jobs)
+        assert (there.exit_code, there.stdout, there.stderr) == (
+            here.exit_code, here.stdout, here.stderr), jobs
+    return here
+
+
+def test_workers_report_a_truncated_match_as_one_process_does(store_url: str) -> None:
+    listed = _store(store_url)
+    assert _same_in_workers(store_url).stdout.endswith("4 verified, 0 failed\n")
+
+    ended = _cut_last_event(store_url, listed[1])  # its SeedRevealed
+    here = _same_in_workers(store_url)
+    assert here.exit_code == 1
+    assert MATCH_ID.findall(here.stdout) == [str(m) for m in listed]
+    assert (f"FAILED  {listed[1]}  at event v{ended} (MatchEnded): seed_not_revealed"
+            in here.stdout)
+    assert "beside: 1 variation(s), 0 dispute(s), 0 annotation(s) checked" in here.stdout
+    assert "seed not revealed yet" in here.stdout
+    assert here.stdout.endswith("3 verified, 1 failed\n")
+
+
+def test_each_worker_holds_its_matches_against_their_receipts(store_url: str,
+                                                              tmp_path: Path) -> None:
+    listed = _store(store_url)
+    service = Kiroku.open(store_url)
+    try:
+        heads = {m: service.records(m)[-1] for m in listed[:2]}
+        kept = [service.recorder.keyring.receipt(m, r["version"], r["hash"])
+                for m, r in heads.items()]
+    finally:
+        service.close()
+    kept[1] = {**kept[1], "head": "0" * 64}  # no longer what the key signed
+    path = tmp_path / "receipts.json"
+    path.write_text(json.dumps(kept))
+
+    here = _same_in_workers(store_url, "--receipts", str(path))
+    assert here.exit_code == 1
+    assert "1 signed receipt(s) checked" in here.stdout
+    assert f"FAILED  {listed[1]}  at event v{heads[listed[1]]['version']} (None): bad_receipt" \
+        in here.stdout
+    assert here.stdout.endswith("3 verified, 1 failed\n")
+
+
+def test_an_unreadable_row_stops_workers_as_it_stops_one_process(store_url: str) -> None:
+    listed = _store(store_url)
+    run, table = _rows(store_url)
+    key = listed[2].hex if store_url.startswith("sqlite") else listed[2]
+    run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
+        (b"\x01\xc1garbage", key, 3))
+    here = _same_in_workers(store_url)
+    assert here.exit_code == 2
+    assert here.stderr.startswith("error [corrupt_record]: ")
+
+
+def test_the_progress_bar_follows_the_workers(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _store(db)
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=100)
+    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
+    assert _verify(db, "--jobs", "2").stdout.endswith("4 verified, 0 failed\n")
+    assert "verifying" in screen.getvalue() and "4/4" in screen.getvalue()

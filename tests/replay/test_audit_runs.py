@@ -1,0 +1,90 @@
+"""The audit runs the rules once per event where the revealed seed gives exactly the stored
+outcomes, and still names every forged outcome; its report crosses to a worker process."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from engine.core.chance import Chance
+from engine.core.contract import GameState, Ruleset
+from engine.registry import get_game
+from ledger.chain import event_hash
+from ledger.fold import Fold, Visitor
+from replay.audit import verify_records
+from replay.records import payload_of
+from replay.service import Kiroku
+
+Record = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def ended() -> list[Record]:
+    """The records of a simulated World Gainer match, ended and its seed revealed."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    try:
+        return kiroku.records(kiroku.simulate("worldgainer", 1, seed=8)[0])
+    finally:
+        kiroku.close()
+
+
+def _rechained(records: list[Record]) -> list[Record]:
+    """``records`` hashed again, as a forger rewriting the chain would (without commitments,
+    as a match recorded before them: the salts would give the change away first)."""
+    prev = "0" * 64
+    for record in records:
+        record.pop("commitments", None)
+        record["prev_hash"] = prev
+        record["hash"] = prev = event_hash(record["event"], UUID(record["match_id"]),
+                                           record["version"], payload_of(record))
+    return records
+
+
+def _counting(ruleset: Ruleset, calls: list[int]) -> Callable[..., GameState]:
+    apply = ruleset.apply
+
+    def counted(state: GameState, action: Any, chance: Chance) -> GameState:
+        calls.append(1)
+        return apply(state, action, chance)
+
+    return counted
+
+
+def test_each_action_is_run_once_when_the_seed_gives_its_outcomes(
+        ended: list[Record], monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    ruleset = get_game("worldgainer")
+    monkeypatch.setattr(ruleset, "apply", _counting(ruleset, calls))
+    report = verify_records(ended)
+    assert report.ok and report.failure is None
+    assert len(calls) == report.actions == sum(r["event"] == "ActionRecorded" for r in ended)
+
+
+def test_a_forged_draw_with_its_digest_recomputed_fails_the_seed_check(
+        ended: list[Record]) -> None:
+    """The forger replaces a drawn card by another of the deck and records the digest the
+    rules then reach: only the revealed seed tells, at that very event."""
+    forged = copy.deepcopy(ended)
+    at = next(i for i, r in enumerate(forged) if r["event"] == "ActionRecorded"
+              and r["outcomes"] and r["version"] > 6)
+    fold = Fold(Visitor()).feed_all(forged[:at])
+    drawn = forged[at]["outcomes"][0]
+    drawn["value"] = next(card for card in fold.state.player(drawn["seat"]).deck  # type: ignore[attr-defined]
+                          if card != drawn["value"])
+    fold.feed(forged[at])
+    forged[at]["digest"] = get_game("worldgainer").digest(fold.state)
+    report = verify_records(_rechained(forged))
+    assert report.failure is not None
+    assert (report.failure["version"], report.failure["reason"]) == (
+        forged[at]["version"], "seed_outcomes_mismatch")
+
+
+def test_a_report_crosses_to_another_process_whole(ended: list[Record]) -> None:
+    report = verify_records(ended[:-1])  # its SeedRevealed cut off
+    assert report.failure is not None and report.failure["reason"] == "seed_not_revealed"
+    assert pickle.loads(pickle.dumps(report)) == report

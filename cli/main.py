@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -56,13 +57,21 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
 @click.option("--port", default=8000, show_default=True, type=int)
 @click.option("--demo/--no-demo", default=True, show_default=True,
               help="Record one demo match first when the store is empty.")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Server processes on the one store (uvicorn's workers). Needs a database "
+                   "file or PostgreSQL. On SQLite one process records faster (the processes' "
+                   "writes take turns; see bench/RESULTS.md).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool) -> None:
+def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int) -> None:
     """Run the HTTP service (OpenAPI docs at /docs)."""
     import uvicorn
 
     from replay.api import create_app
 
+    url = ctx.obj["db"]
+    if workers > 1 and url.startswith("sqlite") and ":memory:" in url:
+        raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "
+                               "store cannot be shared between processes.")
     with service(ctx) as kiroku:
         token = kiroku.credentials.ensure_organiser()
         if token:
@@ -74,8 +83,17 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool) -> None:
             made = kiroku.ensure_demo()
             if made:
                 click.echo(f"Recorded a demo match {made}: try GET /matches/{made}/transcript")
-        click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)")
-        uvicorn.run(create_app(kiroku), host=host, port=port, log_level="info")
+        click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)"
+                   + (f", {workers} worker processes" if workers > 1 else ""))
+        if workers == 1:
+            uvicorn.run(create_app(kiroku), host=host, port=port, log_level="info")
+            return
+    # each worker opens the store itself, from the environment it inherits
+    os.environ["KIROKU_DATABASE_URL"] = url
+    if ctx.obj["keys"]:
+        os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
+    uvicorn.run("replay.api:create_app_from_environment", factory=True, workers=workers,
+                host=host, port=port, log_level="info")
 
 
 @main.command("games")

@@ -45,3 +45,10 @@ def create_app(kiroku: Kiroku) -> FastAPI:
                    variations, studies, tournaments, live, pages):
         app.include_router(module.router)
     return app
+
+
+def create_app_from_environment() -> FastAPI:
+    """The application over the store ``KIROKU_DATABASE_URL`` names, with the key file
+    ``KIROKU_KEY_FILE`` names (or the store's own): what each worker process of ``kiroku
+    serve --workers N`` builds."""
+    return create_app(Kiroku.open())

@@ -39,14 +39,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve(db_path: Path) -> Iterator[Server]:
-    """Run ``kiroku serve`` on ``db_path`` until GET /games answers, yield it, then stop it.
-    The organiser's token is the one a first start prints ("" when it printed none)."""
+def serve(db_path: Path, *options: str) -> Iterator[Server]:
+    """Run ``kiroku serve`` on ``db_path`` (with ``options``, such as ``--workers 2``) until
+    GET /games answers, yield it, then stop it. The organiser's token is the one a first start
+    prints ("" when it printed none)."""
     port = _free_port()
     log_path = db_path.with_suffix(".log")
     db_url = "sqlite:///" + str(db_path)
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db", db_url,
-               "serve", "--port", str(port), "--no-demo"]
+               "serve", "--port", str(port), "--no-demo", *options]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -1,0 +1,599 @@
+"""Issue 16's HTTP figures: Kiroku under 16 concurrent clients against a bare FastAPI app doing
+one SQLite insert (or select) per request, side by side in one run.
+
+    python bench/http_load.py [--quick] [--repeats 3] [--clients 16] [--requests 200]
+                              [--workers 1]
+
+Two real servers run at once, each ``uvicorn.run(app, host, port, log_level="warning")`` in its
+own process (one process unless Kiroku is given --workers), each on its own SQLite file in WAL
+mode with the library's defaults (``synchronous`` untouched, a 10 s busy timeout):
+
+- Kiroku: ``create_app(Kiroku.open("sqlite:///…"))``, as ``bench.py`` serves it, or with
+  ``--workers N`` as ``kiroku serve --workers N`` runs it (uvicorn's worker processes on the one
+  store; the server's CPU time then sums the processes);
+- bare: ``bare_app`` below, a FastAPI app whose POST validates the same JSON body and does one
+  INSERT and COMMIT (writers take turns on a lock, as eventsourcing's connection pool has them),
+  and whose GET reads one row by its primary key.
+
+The load comes from this process (not the servers'): ``--clients`` threads, each with its own
+keep-alive connection, sending prebuilt HTTP/1.1 requests on a raw socket and reading the
+answer by its Content-Length (the cheapest client Python has, so the client is not what is
+measured; its CPU time is printed). Every client sends ``--requests`` requests per phase and
+times each. The phases, interleaved (the order within each pair flips every repeat):
+
+- ``Kiroku POST action``: each client records its own World Gainer matches
+  (``POST /matches/{id}/actions``), every action sent by its seat with the seat's credential
+  and the table's chance outcomes of a known random playout (``bench.playout_script``), so every
+  action is legal; a client whose match ends goes on with its next one (created beforehand);
+- ``bare POST insert``: the same request bodies, to the bare app;
+- ``Kiroku GET position``: ``GET /matches/{id}/state?at=N`` with the organiser's credential (a
+  judge's view), at positions recorded in this run that no request asked for before (so not
+  served from the recorder's cache of past positions);
+- ``bare GET row``: ``GET /rows/{id}``, rows inserted in this run, each asked for once.
+
+A warm-up round of every phase (5 requests a client) goes first and is not counted. Printed:
+medians over ``--repeats`` (``--quick``: one run of 10 requests a client) of requests per second
+(all requests over the phase's wall time), median and p99 latency, the server's CPU time per
+request (from /proc: steadier than the rates when other work shares the machine, whose load
+average is printed), the client's CPU, the size of the answers, and issue 16's targets next to
+the measured figures: recording at least x0.5 of the bare POST and p99 at most 50 ms; the GET of
+a position at least x0.5 of the bare GET. Nothing is asserted: it is a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH.parent))
+
+from scale import percentile  # noqa: E402
+
+from bench import DECKS, free_port, playout_script  # noqa: E402
+from ledger.identity import Role  # noqa: E402
+from replay.service import Kiroku  # noqa: E402
+
+WARM_UP = 5  # requests per client per phase before the measured repeats
+TARGET_RATIO = 0.5  # issue 16: at least x0.5 of the bare app
+TARGET_P99_MS = 50.0  # issue 16: recording p99 at most 50 ms
+PHASES = ("Kiroku POST action", "bare POST insert", "Kiroku GET position", "bare GET row")
+Script = tuple[list[Any], list[tuple[dict[str, Any], list[Any]]]]
+
+
+# ----- the bare app ---------------------------------------------------------------------------
+class BareAction(BaseModel):
+    """The body Kiroku's POST takes, validated the plain way."""
+
+    action: dict[str, Any]
+    outcomes: list[Any] | None = None
+
+
+class BareStore:
+    """One SQLite file as eventsourcing's datastore opens it: a connection per thread in
+    autocommit mode, WAL journal, 10 s busy timeout; writers take turns on one lock."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.local = threading.local()
+        self.writer = threading.Lock()
+        self.connection().execute("CREATE TABLE IF NOT EXISTS actions (id INTEGER PRIMARY KEY, "
+                                  "match_id TEXT, body BLOB)")
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened on first use."""
+        conn: sqlite3.Connection | None = getattr(self.local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   timeout=10)
+            conn.execute("PRAGMA journal_mode=WAL")
+            self.local.conn = conn
+        return conn
+
+    def insert(self, match_id: str, body: bytes) -> int:
+        """Insert one row in its own committed transaction; its id."""
+        conn = self.connection()
+        with self.writer:
+            conn.execute("BEGIN")
+            try:
+                row = conn.execute("INSERT INTO actions (match_id, body) VALUES (?, ?)",
+                                   (match_id, body)).lastrowid
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return int(row or 0)
+
+    def read(self, row: int) -> tuple[str, bytes] | None:
+        """The match id and body of one row, None if there is no such row."""
+        found = self.connection().execute("SELECT match_id, body FROM actions WHERE id = ?",
+                                          (row,)).fetchone()
+        return None if found is None else (str(found[0]), bytes(found[1]))
+
+
+def bare_app(path: str) -> FastAPI:
+    """The yardstick: a FastAPI app over one SQLite file, one statement per request (sync
+    routes, run in the thread pool as Kiroku's are)."""
+    store = BareStore(path)
+    app = FastAPI(docs_url=None, redoc_url=None)
+
+    @app.get("/ready")
+    def ready() -> JSONResponse:
+        return JSONResponse({})
+
+    @app.post("/matches/{match_id}/actions", status_code=201)
+    def insert(match_id: str, body: BareAction) -> JSONResponse:
+        data = json.dumps(body.model_dump(), separators=(",", ":")).encode()
+        return JSONResponse({"match_id": match_id, "seq": store.insert(match_id, data)}, 201)
+
+    @app.get("/rows/{row}")
+    def read(row: int) -> JSONResponse:
+        found = store.read(row)
+        if found is None:
+            return JSONResponse({"code": "not_found"}, 404)
+        return JSONResponse({"id": row, "match_id": found[0], "body": found[1].decode()})
+
+    return app
+
+
+# ----- servers and the raw client -------------------------------------------------------------
+@contextmanager
+def server(imports: str, app_expr: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``uvicorn.run(app_expr)`` after ``imports`` in a subprocess (the repository and this
+    folder importable), stopped on exit."""
+    code = (f"import sys; sys.path.insert(0, {str(BENCH)!r}); import uvicorn; {imports}; "
+            f"uvicorn.run({app_expr}, host='127.0.0.1', port={port}, log_level='warning')")
+    process = subprocess.Popen([sys.executable, "-c", code], cwd=BENCH.parent)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection on a raw socket: prebuilt requests out, answers read
+    by their Content-Length."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.pending = b""
+
+    def roundtrip(self, request: bytes) -> tuple[int, bytes]:
+        """Send one request; the answer's status and body."""
+        self.sock.sendall(request)
+        data = self.pending
+        while (end := data.find(b"\r\n\r\n")) < 0:
+            data += self._recv()
+        head = data[:end + 2].lower()  # each header line ends with CRLF
+        start = head.find(b"\r\ncontent-length:")
+        if start < 0:
+            raise RuntimeError(f"an answer without Content-Length: {head[:200]!r}")
+        total = end + 4 + int(head[start + 17:head.index(b"\r\n", start + 2)])
+        while len(data) < total:
+            data += self._recv()
+        self.pending = data[total:]
+        return int(data[9:12]), data[end + 4:total]
+
+    def _recv(self) -> bytes:
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        return chunk
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.sock.close()
+
+
+def request(method: str, path: str, token: str | None = None,
+            body: Any = None) -> bytes:
+    """The bytes of one HTTP/1.1 request (JSON body if given)."""
+    data = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if token:
+        head += f"Authorization: Bearer {token}\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+    return (head + "\r\n").encode() + data
+
+
+def wait_ready(port: int, path: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait until the server at ``port`` answers ``GET path`` with 200."""
+    for _ in range(300):
+        if process.poll() is not None:
+            raise RuntimeError(f"the server on port {port} exited ({process.returncode})")
+        try:
+            conn = Connection(port)
+        except OSError:
+            time.sleep(0.05)
+            continue
+        status, body = conn.roundtrip(request("GET", path))
+        conn.close()
+        if status == 200:
+            return
+        raise RuntimeError(f"{path}: {status} {body[:200]!r}")
+    raise RuntimeError(f"the server on port {port} did not start")
+
+
+def call(conn: Connection, req: bytes, expect: int) -> Any:
+    """One setup request; its JSON answer (RuntimeError on another status)."""
+    status, body = conn.roundtrip(req)
+    if status != expect:
+        raise RuntimeError(f"{status}: {body[:300]!r}")
+    return json.loads(body)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` and of its running children (a server's
+    worker processes; Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) or 0.0 for child in children)
+
+
+# ----- one phase ------------------------------------------------------------------------------
+@dataclass
+class Lane:
+    """What one client did in a phase."""
+
+    latencies: list[float] = field(default_factory=list)
+    received: int = 0
+    error: str | None = None
+
+
+@dataclass
+class Phase:
+    """One measured phase: every request's latency (ms), wall time and CPU times (s)."""
+
+    latencies: list[float]
+    wall: float
+    received: int
+    client_cpu: float
+    server_cpu: float | None
+
+    @property
+    def rate(self) -> float:
+        """Requests per second."""
+        return len(self.latencies) / self.wall
+
+    @property
+    def server_ms(self) -> float | None:
+        """Server CPU milliseconds per request."""
+        return None if self.server_cpu is None else self.server_cpu / len(self.latencies) * 1000
+
+
+def drive(port: int, requests: list[bytes], expect: int, barrier: threading.Barrier,
+          lane: Lane) -> None:
+    """One client: connect, wait for the others, send ``requests`` one after the other."""
+    try:
+        conn = Connection(port)
+    except OSError as exc:
+        lane.error = repr(exc)
+        barrier.abort()
+        return
+    try:
+        barrier.wait()
+        for req in requests:
+            start = time.perf_counter()
+            status, body = conn.roundtrip(req)
+            lane.latencies.append((time.perf_counter() - start) * 1000)
+            lane.received += len(body)
+            if status != expect:
+                lane.error = f"{status}: {body[:300]!r}"
+                return
+    except Exception as exc:  # reported by run_phase
+        lane.error = repr(exc)
+    finally:
+        conn.close()
+
+
+def run_phase(port: int, pid: int, lanes: list[list[bytes]], expect: int) -> Phase:
+    """Every lane's requests by its own client thread at once; RuntimeError if any failed."""
+    barrier = threading.Barrier(len(lanes) + 1)
+    results = [Lane() for _ in lanes]
+    threads = [threading.Thread(target=drive, args=(port, reqs, expect, barrier, lane))
+               for reqs, lane in zip(lanes, results)]
+    for t in threads:
+        t.start()
+    try:
+        barrier.wait()
+    except threading.BrokenBarrierError:
+        pass
+    server_before, cpu_before, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - start
+    client_cpu, server_after = time.process_time() - cpu_before, cpu_seconds(pid)
+    errors = [lane.error for lane in results if lane.error]
+    if errors:
+        raise RuntimeError(f"{len(errors)} client(s) failed, first: {errors[0]}")
+    server_cpu = (None if server_before is None or server_after is None
+                  else server_after - server_before)
+    return Phase([x for lane in results for x in lane.latencies], wall,
+                 sum(lane.received for lane in results), client_cpu, server_cpu)
+
+
+# ----- the work: matches, positions, rows -----------------------------------------------------
+@dataclass
+class Step:
+    """One action to record: its match, the position before it, and the request (the bare app
+    takes the same bytes: same path, credential and body)."""
+
+    match_id: str
+    position: int
+    request: bytes
+
+
+class Pool:
+    """Things recorded so far that no request asked for yet, handed out in random order."""
+
+    def __init__(self, seed: int) -> None:
+        self.items: list[Any] = []
+        self.rng = random.Random(seed)
+
+    def add(self, items: list[Any]) -> None:
+        """Make ``items`` available."""
+        self.items.extend(items)
+
+    def draw(self, n: int) -> list[Any]:
+        """``n`` items never drawn before, at random."""
+        if n > len(self.items):
+            raise RuntimeError(f"{n} asked, {len(self.items)} left")
+        self.rng.shuffle(self.items)
+        out, self.items = self.items[:n], self.items[n:]
+        return out
+
+
+def create_matches(port: int, organiser: str, script: Script, count: int) -> list[Step]:
+    """``count`` matches of ``script`` created over HTTP; the steps recording them again."""
+    setup, actions = script
+    conn = Connection(port)
+    steps = []
+    for _ in range(count):
+        created = call(conn, request("POST", "/matches", organiser, {
+            "players": ["A", "B"], "decks": DECKS, "setup_outcomes": setup}), 201)
+        match_id = created["match_id"]
+        seats = {s["seat"]: s["token"] for s in created["seats"]}
+        path = f"/matches/{match_id}/actions"
+        for n, (action, outcomes) in enumerate(actions):
+            steps.append(Step(match_id, n, request("POST", path, seats[action["seat"]], {
+                "action": action, "outcomes": outcomes})))
+    conn.close()
+    return steps
+
+
+@dataclass
+class Client:
+    """One client's work for the whole run and what it may read."""
+
+    steps: list[Step]
+    positions: Pool
+    done: int = 0  # steps sent to Kiroku so far
+    bare_done: int = 0  # steps sent to the bare app so far
+
+
+class Load:
+    """Both servers with their clients' work; ``phase`` runs one phase of the next requests."""
+
+    def __init__(self, kiroku: tuple[int, int], bare: tuple[int, int], organiser: str,
+                 clients: list[Client]) -> None:
+        self.kiroku, self.bare, self.organiser, self.clients = kiroku, bare, organiser, clients
+        self.rows = Pool(99)
+        self.inserted = 0  # rows in the bare app's fresh table: their ids are 1 to this
+
+    def phase(self, name: str, n: int) -> Phase:
+        """Phase ``name`` (one of PHASES) with ``n`` requests a client."""
+        if name == "Kiroku POST action":
+            lanes = [[s.request for s in c.steps[c.done:c.done + n]] for c in self.clients]
+            result = run_phase(*self.kiroku, lanes, 201)
+            for c in self.clients:
+                c.positions.add([(s.match_id, s.position) for s in c.steps[c.done:c.done + n]])
+                c.done += n
+            return result
+        if name == "bare POST insert":
+            lanes = [[s.request for s in c.steps[c.bare_done:c.bare_done + n]]
+                     for c in self.clients]
+            result = run_phase(*self.bare, lanes, 201)
+            for c in self.clients:
+                c.bare_done += n
+            self.rows.add(list(range(self.inserted + 1, self.inserted + 1 + n * len(lanes))))
+            self.inserted += n * len(lanes)
+            return result
+        if name == "Kiroku GET position":
+            lanes = [[request("GET", f"/matches/{m}/state?at={p}", self.organiser)
+                      for m, p in c.positions.draw(n)] for c in self.clients]
+            return run_phase(*self.kiroku, lanes, 200)
+        lanes = [[request("GET", f"/rows/{r}") for r in self.rows.draw(n)] for _ in self.clients]
+        return run_phase(*self.bare, lanes, 200)
+
+
+def prepare(kiroku_port: int, organiser: str, scripts: list[Script], clients: int,
+            needed: int) -> list[Client]:
+    """Each client's matches (client i plays script i, again and again), ``needed`` steps
+    at least; created over HTTP by 4 threads at once."""
+    out: list[Client | None] = [None] * clients
+
+    def make(i: int) -> None:
+        script = scripts[i % len(scripts)]
+        count = -(-needed // len(script[1]))
+        out[i] = Client(create_matches(kiroku_port, organiser, script, count), Pool(i))
+
+    for first in range(0, clients, 4):
+        threads = [threading.Thread(target=make, args=(i,))
+                   for i in range(first, min(first + 4, clients))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    ready = [c for c in out if c is not None]
+    if len(ready) != clients:
+        raise RuntimeError("creating the matches failed (see above)")
+    return ready
+
+
+# ----- the report -----------------------------------------------------------------------------
+def median_of(runs: list[Phase], get: Callable[[Phase], float]) -> float:
+    """The median over ``runs`` of one figure."""
+    return statistics.median(get(p) for p in runs)
+
+
+def row(name: str, runs: list[Phase]) -> str:
+    """One line of the table: medians over the runs."""
+    rate = median_of(runs, lambda p: p.rate)
+    med = median_of(runs, lambda p: statistics.median(p.latencies))
+    p99 = median_of(runs, lambda p: percentile(p.latencies, 99))
+    client = median_of(runs, lambda p: p.client_cpu / p.wall * 100)
+    size = median_of(runs, lambda p: p.received / len(p.latencies))
+    server = [p.server_ms for p in runs]
+    server_text = ("n/a" if None in server
+                   else f"{statistics.median(s for s in server if s is not None):.2f}")
+    return (f"{name:<20} {rate:7.0f} {med:7.1f} {p99:7.1f} {server_text:>8} {client:6.0f}%"
+            f" {size:7.0f}  {', '.join(f'{p.rate:.0f}' for p in runs)}")
+
+
+def target(text: str, figure: float, shown: str, ok: bool, runs: list[str],
+           note: str = "") -> str:
+    """One target of issue 16 next to its measured figure."""
+    return (f"target: {text}: {shown.format(figure)}, {'met' if ok else 'NOT MET'} "
+            f"(runs {', '.join(runs)}{note})")
+
+
+def cpu_ratio(ours: list[Phase], bare: list[Phase]) -> str:
+    """``; server CPU per request xN of bare``, or nothing without /proc."""
+    pairs = [(k.server_ms, b.server_ms) for k, b in zip(ours, bare)]
+    ratios = [k / b for k, b in pairs if k is not None and b]
+    return f"; server CPU per request x{statistics.median(ratios):.1f} of bare" if ratios else ""
+
+
+def report(results: dict[str, list[Phase]], clients: int) -> None:
+    """The table, then issue 16's targets next to the figures."""
+    print(f"{'phase':<20} {'req/s':>7} {'med ms':>7} {'p99 ms':>7} {'srv ms':>8} {'client':>7}"
+          f" {'resp B':>7}  runs (req/s)")
+    for name in PHASES:
+        print(row(name, results[name]))
+    print("(srv ms: the server's CPU ms per request; client: the load generator's CPU, % of one "
+          "core; resp B: answer body bytes)")
+    k_post, b_post, k_get, b_get = (results[name] for name in PHASES)
+    post = [k.rate / b.rate for k, b in zip(k_post, b_post)]
+    get = [k.rate / b.rate for k, b in zip(k_get, b_get)]
+    p99 = [percentile(p.latencies, 99) for p in k_post]
+    ratio = "x{:.2f} of bare"
+    post_ratio, get_ratio = statistics.median(post), statistics.median(get)
+    print(target(f"HTTP recording at {clients} clients >= x{TARGET_RATIO} of bare POST",
+                 post_ratio, ratio, post_ratio >= TARGET_RATIO, [f"x{x:.2f}" for x in post],
+                 cpu_ratio(k_post, b_post)))
+    print(target(f"HTTP recording p99 <= {TARGET_P99_MS:.0f} ms", statistics.median(p99),
+                 "{:.1f} ms", statistics.median(p99) <= TARGET_P99_MS, [f"{x:.1f}" for x in p99]))
+    print(target(f"GET of a past position >= x{TARGET_RATIO} of bare GET", get_ratio, ratio,
+                 get_ratio >= TARGET_RATIO, [f"x{x:.2f}" for x in get], cpu_ratio(k_get, b_get)))
+
+
+# ----- main -----------------------------------------------------------------------------------
+def order(repeat: int) -> list[str]:
+    """The phases of one repeat: Kiroku first in even repeats, the bare app first in odd."""
+    k_post, b_post, k_get, b_get = PHASES
+    if repeat % 2:
+        return [b_post, k_post, b_get, k_get]
+    return [k_post, b_post, k_get, b_get]
+
+
+@contextmanager
+def kiroku_server(db: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    """Kiroku as ``bench.py`` serves it, or with ``workers`` > 1 as ``kiroku serve --workers``
+    runs it (uvicorn's worker processes on the one store)."""
+    if workers == 1:
+        with server("from replay.service import Kiroku; from replay.api import create_app",
+                    f"create_app(Kiroku.open('sqlite:///{db}'))", port) as process:
+            yield process
+        return
+    command = [sys.executable, "-c", "from cli.main import main; main()", "--db",
+               f"sqlite:///{db}", "serve", "--no-demo", "--port", str(port), "--workers",
+               str(workers)]
+    process = subprocess.Popen(command, cwd=BENCH.parent, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+def measure(folder: Path, clients: int, per_phase: int, repeats: int,
+            playouts: int, workers: int = 1) -> dict[str, list[Phase]]:
+    """Start both servers, prepare every client's matches (``playouts`` distinct scripts, made
+    while the servers start), run the warm-up and the repeats."""
+    db = folder / "kiroku.db"
+    setup = Kiroku.open(f"sqlite:///{db}")
+    organiser = setup.credentials.issue(Role.ORGANISER, "bench", issued_by="bench")[1]
+    setup.close()
+    kiroku_port, bare_port = free_port(), free_port()
+    with kiroku_server(db, kiroku_port, workers) as k_proc, \
+            server("from http_load import bare_app", f"bare_app({str(folder / 'bare.db')!r})",
+                   bare_port) as b_proc:
+        scripts = [playout_script(seed) for seed in range(playouts)]
+        wait_ready(kiroku_port, "/games", k_proc)
+        wait_ready(bare_port, "/ready", b_proc)
+        work = prepare(kiroku_port, organiser, scripts, clients,
+                       WARM_UP + per_phase * repeats)
+        load = Load((kiroku_port, k_proc.pid), (bare_port, b_proc.pid), organiser, work)
+        for name in order(0):
+            load.phase(name, WARM_UP)
+        results: dict[str, list[Phase]] = {name: [] for name in PHASES}
+        for repeat in range(repeats):
+            for name in order(repeat):
+                results[name].append(load.phase(name, per_phase))
+    return results
+
+
+def main() -> None:
+    """Parse the arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--requests", type=int, default=None,
+                        help="requests per client per phase (default 200, --quick 10)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="Kiroku's server processes (kiroku serve --workers)")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else args.repeats
+    per_phase = args.requests or (10 if args.quick else 200)
+    started = time.perf_counter()
+    print(f"Kiroku HTTP load (python {sys.version.split()[0]}, {os.cpu_count()} cores): "
+          f"{args.clients} clients, keep-alive, {per_phase} requests each per phase, "
+          f"Kiroku with {args.workers} worker process(es), medians of {repeats} run(s); "
+          f"load average {os.getloadavg()[0]:.1f} at the start")
+    with tempfile.TemporaryDirectory() as tmp:
+        results = measure(Path(tmp), args.clients, per_phase, repeats,
+                          min(args.clients, 4 if args.quick else 16), args.workers)
+    report(results, args.clients)
+    print(f"({time.perf_counter() - started:.1f} s in all)")
+
+
+if __name__ == "__main__":
+    main()

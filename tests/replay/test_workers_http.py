@@ -1,0 +1,105 @@
+"""``kiroku serve --workers 2``: two server processes on one SQLite store, each action still
+checked, stored once and in order, and every match listed by either process."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from replay.service import Kiroku
+from tests.replay.conftest import Server, serve
+from tests.replay.test_api_http import events, first_of, legal, new_match, post_action, summary
+
+WORKERS = 2
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    yield from serve(tmp_path_factory.mktemp("workers") / "kiroku.db", "--workers",
+                     str(WORKERS))
+
+
+def _threads(n: int, work: Callable[[int], None]) -> None:
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+
+
+def _server_process(server: Server) -> int:
+    """The pid of the ``kiroku serve`` process listening on the server's port (Linux /proc)."""
+    port = server.base.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in words and port.encode() in words:
+            return int(entry.name)
+    raise AssertionError("no kiroku serve process")
+
+
+def test_the_server_runs_one_process_per_worker(server: Server) -> None:
+    pid = _server_process(server)
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    commands = [Path(f"/proc/{child}/cmdline").read_bytes() for child in children]
+    assert sum(b"spawn_main" in c for c in commands) == WORKERS, commands
+
+
+def test_matches_recorded_at_once_through_both_processes_are_whole(server: Server) -> None:
+    with server.client(server.organiser_token) as client:
+        ids = [new_match(client)["match_id"] for _ in range(6)]
+
+    def play(i: int) -> None:
+        # a connection of its own per action: the kernel hands each to either process
+        for turn in range(4):
+            seat = 1 + turn % 2
+            with server.client(server.organiser_token) as own:
+                resp = post_action(own, ids[i], {"type": "end_turn", "seat": seat})
+            assert resp.status_code == 201, resp.text
+
+    _threads(len(ids), play)
+    with server.client(server.organiser_token) as client:
+        for match_id in ids:
+            assert summary(client, match_id)["positions"] == 4
+            recorded = [e["seq"] for e in events(client, match_id)
+                        if e["event"] == "ActionRecorded"]
+            assert recorded == [1, 2, 3, 4]
+        listed = {m["match_id"] for m in client.get("/matches").json()}
+    assert set(ids) <= listed
+    kiroku = Kiroku.open(server.db_url)
+    try:
+        assert all(kiroku.audit(kiroku.match_ids(i)[0]).ok for i in ids)
+    finally:
+        kiroku.close()
+
+
+def test_racing_clients_on_two_processes_append_exactly_once(server: Server) -> None:
+    with server.client(server.organiser_token) as client:
+        match_id = new_match(client)["match_id"]
+        stun = first_of(legal(client, match_id, 1), "stun")
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def race(_: int) -> None:
+        with server.client(server.organiser_token) as own:
+            barrier.wait()
+            resp = post_action(own, match_id, stun, expected_version=1)
+        statuses.append(resp.status_code)
+
+    _threads(8, race)
+    assert sorted(statuses) == [201] + [409] * 7
+    with server.client(server.organiser_token) as client:
+        assert summary(client, match_id)["version"] == 2
+
+
+def test_workers_refuse_an_in_memory_store() -> None:
+    result = CliRunner().invoke(main, ["--db", "sqlite:///:memory:", "serve", "--workers", "2",
+                                       "--no-demo"])
+    assert result.exit_code == 2 and "database file or PostgreSQL" in result.output

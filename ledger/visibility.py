@@ -75,6 +75,8 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
 
 
 def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
+    if plain is seen:  # what ``_redacted`` leaves as it is stays the same object
+        return
     # a dict some of whose keys are removed is one hidden value: its paths name no hidden key
     if isinstance(plain, dict) and isinstance(seen, dict) and plain.keys() <= seen.keys():
         for key, value in plain.items():

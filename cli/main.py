@@ -59,8 +59,8 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
               help="Record one demo match first when the store is empty.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Server processes on the one store (uvicorn's workers). Needs a database "
-                   "file or PostgreSQL. On SQLite one process records faster (the processes' "
-                   "writes take turns; see bench/RESULTS.md).")
+                   "file or PostgreSQL. On SQLite they serve reads on more cores but do not "
+                   "record faster: their writes take turns (bench/RESULTS.md).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int) -> None:
     """Run the HTTP service (OpenAPI docs at /docs)."""

@@ -82,33 +82,6 @@ class ListedMatch:
     seating: dict[str, Any] | None
 
 
-class MatchListView(TrackingRecorder, ABC):
-    """The match list's table, written only with the tracking of the event that changed it."""
-
-    @abstractmethod
-    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
-        """A match was created (its row, placed in the list by ``tracking``)."""
-
-    @abstractmethod
-    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
-                       tracking: Tracking) -> None:
-        """A match ended (``result``) or was reopened (None)."""
-
-    @abstractmethod
-    def match_seated(self, match_id: UUID, seating: dict[str, Any],
-                     tracking: Tracking) -> None:
-        """A match was seated at a tournament's table."""
-
-    @abstractmethod
-    def search(self, query: MatchQuery) -> list[ListedMatch]:
-        """The matches ``query`` asks for, by creation time."""
-
-    @abstractmethod
-    def ids_starting(self, prefix: str) -> list[UUID]:
-        """The ids of the listed matches that start with ``prefix`` (lowercase hex and
-        dashes, as ``replay.ids`` checks before asking)."""
-
-
 class _Statements:
     """The view's SQL, written once for both databases: ``{t}`` is the table (``{by_time}``
     and ``{by_seating}`` its indexes), ``?`` a
@@ -189,75 +162,86 @@ def _listed(row: Any) -> ListedMatch:
                        bool(row["simulated"]), seating)
 
 
-def _created_params(listed: ListedMatch, tracking: Tracking) -> list[Any]:
-    return [str(listed.match_id), tracking.notification_id, listed.game,
+class MatchListView(TrackingRecorder, ABC):
+    """The match list's table, written only with the tracking of the event that changed it;
+    each database gives its statements (``SQL``), its way to write and read them, and what
+    its ``LIMIT`` takes for no limit."""
+
+    SQL: _Statements
+    NO_LIMIT: Any
+
+    @abstractmethod
+    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
+        """Run one of ``SQL``'s statements and record ``tracking``, in one transaction."""
+
+    @abstractmethod
+    def _select(self, sql: str, params: list[Any]) -> list[Any]:
+        """The rows one of ``SQL``'s queries finds."""
+
+    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
+        """A match was created (its row, placed in the list by ``tracking``)."""
+        self._write(self.SQL.created, [
+            str(listed.match_id), tracking.notification_id, listed.game,
             json.dumps(listed.players), _folded(listed.players), listed.created_at,
-            listed.simulated]
+            listed.simulated], tracking)
 
+    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
+                       tracking: Tracking) -> None:
+        """A match ended (``result``) or was reopened (None)."""
+        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
+                    tracking)
 
-def _seated_params(match_id: UUID, seating: dict[str, Any]) -> list[Any]:
-    return [str(match_id), seating["tournament_id"], json.dumps(seating), seating["round"],
-            seating["table"]]
+    def match_seated(self, match_id: UUID, seating: dict[str, Any],
+                     tracking: Tracking) -> None:
+        """A match was seated at a tournament's table."""
+        self._write(self.SQL.seated, [str(match_id), seating["tournament_id"],
+                                      json.dumps(seating), seating["round"], seating["table"]],
+                    tracking)
 
+    def search(self, query: MatchQuery) -> list[ListedMatch]:
+        """The matches ``query`` asks for, by creation time (a part of a name that is not
+        printable is in no player's name)."""
+        if query.player is not None and not query.player.isprintable():
+            return []
+        sql, params = self.SQL.search(query)
+        limit = self.NO_LIMIT if query.limit is None else query.limit
+        return [_listed(row) for row in self._select(sql, [*params, limit, query.offset])]
 
-def _printable_search(query: MatchQuery) -> bool:
-    """A part of a name that is not printable is in no player's name."""
-    return query.player is None or query.player.isprintable()
+    def ids_starting(self, prefix: str) -> list[UUID]:
+        """The ids of the listed matches that start with ``prefix`` (lowercase hex and
+        dashes, as ``replay.ids`` checks before asking)."""
+        return [UUID(row["match_id"]) for row in self._select(self.SQL.prefixed,
+                                                               [prefix + "%"])]
 
 
 class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
     """The match list in the embedded SQLite store, beside the events."""
 
     SQL = _Statements("?", "instr", "INTEGER", "TEXT")
+    NO_LIMIT = -1
 
     def construct_create_table_statements(self) -> list[str]:
         """The library's tracking table, and the list's table and indexes."""
         return [*super().construct_create_table_statements(),
                 *(s.format(t=TABLE, by_time=f"{TABLE}_by_time",
-                                   by_seating=f"{TABLE}_by_seating")
-                  for s in self.SQL.create)]
+                           by_seating=f"{TABLE}_by_seating") for s in self.SQL.create)]
 
     def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
             c.execute(sql.format(t=TABLE), params)
             self._insert_tracking(c, tracking)
 
-    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.created, _created_params(listed, tracking), tracking)
-
-    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
-                       tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
-                    tracking)
-
-    def match_seated(self, match_id: UUID, seating: dict[str, Any],
-                     tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.seated, _seated_params(match_id, seating), tracking)
-
-    def search(self, query: MatchQuery) -> list[ListedMatch]:
-        """See ``MatchListView``."""
-        if not _printable_search(query):
-            return []
-        sql, params = self.SQL.search(query)
+    def _select(self, sql: str, params: list[Any]) -> list[Any]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(sql.format(t=TABLE), [*params, -1 if query.limit is None
-                                            else query.limit, query.offset])
-            return [_listed(row) for row in c.fetchall()]
-
-    def ids_starting(self, prefix: str) -> list[UUID]:
-        """See ``MatchListView``."""
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(self.SQL.prefixed.format(t=TABLE), [prefix + "%"])
-            return [UUID(row["match_id"]) for row in c.fetchall()]
+            c.execute(sql.format(t=TABLE), params)
+            return list(c.fetchall())
 
 
 class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
     """The match list in PostgreSQL, in the store's schema beside the events."""
 
     SQL = _Statements("%s", "strpos", "BOOLEAN", 'TEXT COLLATE "C"')
+    NO_LIMIT = None
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -275,35 +259,10 @@ class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
             curs.execute(self._sql(sql), params)
             self._insert_tracking(curs, tracking)
 
-    def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.created, _created_params(listed, tracking), tracking)
-
-    def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
-                       tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
-                    tracking)
-
-    def match_seated(self, match_id: UUID, seating: dict[str, Any],
-                     tracking: Tracking) -> None:
-        """See ``MatchListView``."""
-        self._write(self.SQL.seated, _seated_params(match_id, seating), tracking)
-
-    def search(self, query: MatchQuery) -> list[ListedMatch]:
-        """See ``MatchListView``."""
-        if not _printable_search(query):
-            return []
-        sql, params = self.SQL.search(query)
+    def _select(self, sql: str, params: list[Any]) -> list[Any]:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql(sql), [*params, query.limit, query.offset])
-            return [_listed(row) for row in curs.fetchall()]
-
-    def ids_starting(self, prefix: str) -> list[UUID]:
-        """See ``MatchListView``."""
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql(self.SQL.prefixed), [prefix + "%"])
-            return [UUID(row["match_id"]) for row in curs.fetchall()]
+            curs.execute(self._sql(sql), params)
+            return list(curs.fetchall())
 
 
 class MatchListProjection(Projection[MatchListView]):

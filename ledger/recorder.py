@@ -485,13 +485,17 @@ class Recorder(Application):
     def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
         """The latest match and the game state at live ``position`` (None: the current one)."""
         match = self.get_match(match_id)
+        return match, self.position_of(match, position)
+
+    def position_of(self, match: Match, position: int | None = None) -> GameState:
+        """The game state at live ``position`` of ``match`` as it was loaded (None: its
+        current one)."""
         if position is None or position == len(match.live):
-            return match, match.state
+            return match.state
         if not 0 <= position <= len(match.live):
             raise BadPosition(f"Position {position} is outside 0..{len(match.live)}.",
                               positions=len(match.live))
-        past = self.get_match(match_id, version=match.position_version(position))
-        return match, past.state
+        return self.get_match(match.id, version=match.position_version(position)).state
 
     def stored_events(self, match_id: UUID) -> list[Any]:
         """Every event of the match, in order, as domain event objects."""

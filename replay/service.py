@@ -216,13 +216,14 @@ class Kiroku:
     def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
         """The position after ``position`` live actions (None: the latest ``viewer`` may see)
         as ``viewer`` sees it."""
-        horizon = spectator_horizon(self.recorder.get_match(match_id), viewer)
+        match = self.recorder.get_match(match_id)  # read once: the horizon and the position
+        horizon = spectator_horizon(match, viewer)
         if position is None:
             position = horizon
         elif horizon is not None and position > horizon:
             raise Forbidden("spectator_delay", "Spectators see this match some positions "
                             f"behind: ask for position {horizon} or earlier.", positions=horizon)
-        match, state = self.recorder.state_at(match_id, position)
+        state = self.recorder.position_of(match, position)
         _check_viewer(match, viewer)
         ruleset = get_game(match.game)
         pos = len(match.live) if position is None else position

@@ -19,7 +19,7 @@ from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
 from tests.cli.conftest import kiroku
-from tests.replay.test_audit import _rows
+from tests.replay.test_audit import _rows, cut_last_event
 
 HEAD = Identity.operator("Head Judge Hana")
 SHOWN = render.progress
@@ -47,17 +47,6 @@ def _store(url: str) -> list[UUID]:
     return listed
 
 
-def _cut_last_event(url: str, match_id: UUID) -> int:
-    """Delete the match's last stored event (any storage format); the version left last."""
-    run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
-    (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
-                   (key,))
-    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
-        (key, last))
-    return int(last) - 1
-
-
 def _verify(url: str, *args: str) -> Result:
     return kiroku(url, "audit", "verify", *args, ok=False)
 
@@ -77,7 +66,7 @@ def test_workers_report_a_truncated_match_as_one_process_does(store_url: str) ->
     listed = _store(store_url)
     assert _same_in_workers(store_url).stdout.endswith("4 verified, 0 failed\n")
 
-    ended = _cut_last_event(store_url, listed[1])  # its SeedRevealed
+    ended = cut_last_event(store_url, listed[1])  # its SeedRevealed
     here = _same_in_workers(store_url)
     assert here.exit_code == 1
     assert MATCH_ID.findall(here.stdout) == [str(m) for m in listed]

@@ -78,7 +78,7 @@ def test_the_dictionary_of_format_2_never_changes() -> None:
     assert msgpack.unpackb(msgpack.packb("organizer")) == "organizer"
 
 
-def test_a_long_match_stores_under_a_third_of_what_format_1_did(tmp_path: Path) -> None:
+def test_a_long_match_stores_under_half_of_what_format_1_did(tmp_path: Path) -> None:
     long_match(tmp_path, 200)
     con = sqlite3.connect(tmp_path / "long.db")
     try:

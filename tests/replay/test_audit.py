@@ -43,6 +43,17 @@ def _rows(url: str) -> tuple[Callable[[str, tuple[Any, ...]], list[Any]], str]:
     return run_pg, f"{schema}.kiroku_events"
 
 
+def cut_last_event(url: str, match_id: UUID) -> int:
+    """Delete the match's last stored event (any storage format); the version left last."""
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
+                   (key,))
+    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
+        (key, last))
+    return int(last) - 1
+
+
 def _decode(blob: bytes) -> dict[str, Any]:
     return msgpack.unpackb(payload(bytes(blob)), raw=False, strict_map_key=False,
                            ext_hook=lambda code, data: msgpack.ExtType(code, data))
@@ -244,12 +255,7 @@ def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
 def test_a_deleted_seed_reveal_is_a_truncation(finished: tuple[str, UUID]) -> None:
     """Deleting SeedRevealed would skip the seed check: a MatchEnded without it fails."""
     url, match_id = finished
-    run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
-    (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
-                   (key,))
-    run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
-        (key, last))
+    cut_last_event(url, match_id)
     report = _audit(url, match_id)
     assert report["ok"] is False
     assert report["failure"]["reason"] == "seed_not_revealed"

@@ -1,6 +1,7 @@
 """What recording and time travel must not do again (issue 16): re-apply saved actions through
-the rules, unseal a match's seed per action, rebuild a past position already read, or fail a
-command whose events are committed because its snapshot could not be stored."""
+the rules, unseal a match's seed per action, rebuild a past position already read, read the
+current match twice for one view, or fail a command whose events are committed because its
+snapshot could not be stored."""
 
 from __future__ import annotations
 
@@ -91,6 +92,24 @@ def test_a_past_position_read_again_is_not_rebuilt(kiroku: Kiroku, replays: list
     assert rebuilt > 0  # position 5 (version 6) lies past the snapshot at 4: rebuilt once
     assert kiroku.view(match_id, 5, JUDGE) == first
     assert len(replays) == rebuilt
+
+
+def test_a_view_of_a_kept_position_reads_the_store_once(kiroku: Kiroku,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    kiroku.view(match_id, 5, JUDGE)
+    reads: list[int] = []
+    store = kiroku.recorder.recorder
+    select = store.select_events
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(store, "select_events", counted)
+    kiroku.view(match_id, 5, JUDGE)
+    assert len(reads) == 1  # the current match's fast-forward; the position is kept
 
 
 def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(

@@ -84,9 +84,9 @@ def http_rate(folder: Path, matches: int) -> float:
     """Actions per second through a real HTTP server (table outcomes replay known playouts),
     each action sent by its seat with the seat's own credential."""
     port = free_port()
-    setup = Kiroku.open(f"sqlite:///{folder}/http.db")
-    organiser = setup.credentials.issue(Role.ORGANISER, "bench", issued_by="bench")[1]
-    setup.close()
+    store = Kiroku.open(f"sqlite:///{folder}/http.db")
+    organiser = store.credentials.issue(Role.ORGANISER, "bench", issued_by="bench")[1]
+    store.close()
     code = ("import uvicorn; from replay.service import Kiroku; from replay.api import create_app;"
             f"uvicorn.run(create_app(Kiroku.open('sqlite:///{folder}/http.db')), "
             f"host='127.0.0.1', port={port}, log_level='warning')")

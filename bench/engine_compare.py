@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Mapping
 from io import BytesIO
 from pathlib import Path
 
@@ -62,7 +63,7 @@ def checkout(revision: str, into: Path) -> Path:
     return into
 
 
-def rate(tree: Path, game: str, players: int, games: int, options: dict[str, object]) -> float:
+def rate(tree: Path, game: str, players: int, games: int, options: Mapping[str, object]) -> float:
     """One run of the loop in a fresh process on ``tree``: actions per CPU second."""
     out = subprocess.run([sys.executable, "-c", LOOP, str(tree), game, str(players), str(games),
                           json.dumps(options)], check=True, capture_output=True, text=True,

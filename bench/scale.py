@@ -40,7 +40,7 @@ from ledger.catalog import sample_card_set  # noqa: E402
 from ledger.settings import persistence_env  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
-Script = tuple[str, list[str], dict[str, Any] | None, bytes, list[dict[str, Any]]]
+Script = tuple[str, list[dict[str, int]], dict[str, Any] | None, bytes, list[dict[str, Any]]]
 GAMES = {"worldgainer": (2, None), "illuminati": (4, {"turn_limit": 8})}
 
 

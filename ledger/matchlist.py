@@ -12,9 +12,9 @@ notifications stored since the view's tracking position, so a list read just aft
 was created (by this server or another) shows it. The library's ``ProjectionRunner`` does
 not fit here: it follows an application by subscription, which its SQLite recorder does not
 offer, and a runner in the background would show a match created a moment ago only after it
-caught up. Reading notifications in order relies on the store's order being its commit order
-(one writer at a time: SQLite's lock, and the table lock of the library's PostgreSQL
-recorder).
+caught up. A catch-up reads up to the log's settled head, below which no notification is still
+to commit: on SQLite the log's head (one writer at a time), on PostgreSQL, where writers insert
+side by side, what ``ManyWritersRecorder.settled_notification_id`` waits for.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
 from ledger.match import MATCH_TOPICS, Match
+from ledger.pgwriters import ManyWritersRecorder
 from ledger.tournaments import Seating
 
 SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
@@ -301,6 +302,15 @@ class MatchListProjection(Projection[MatchListView]):
             tracking)
 
 
+def settled_head(recorder: Any) -> int:
+    """The highest notification id up to which every notification is committed or never
+    will be (0 for an empty log): notifications become visible in id order on SQLite, where
+    one writer commits at a time, but not on PostgreSQL, where writers insert side by side."""
+    if isinstance(recorder, ManyWritersRecorder):
+        return recorder.settled_notification_id()
+    return int(recorder.max_notification_id() or 0)
+
+
 class MatchList:
     """The match list of an application (the Recorder), brought up to date before each read."""
 
@@ -330,7 +340,7 @@ class MatchList:
         record some of them first: its tracking then refuses ours, and this picks up after
         its position."""
         with self._catching_up:
-            head = self.app.recorder.max_notification_id() or 0
+            head = settled_head(self.app.recorder)
             while True:
                 done = self.view.max_tracking_id(self.app.name) or 0
                 if done >= head:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ledger.groupcommit import TOPIC as GROUP_COMMIT
+from ledger.pgwriters import TOPIC as MANY_WRITERS
 
 DEFAULT_URL = "sqlite:///./kiroku.db"
 # How long opening a store waits for the PostgreSQL server to answer. (POSTGRES_CONNECT_TIMEOUT
@@ -67,7 +68,8 @@ def persistence_env(url: str) -> dict[str, str]:
                "POSTGRES_HOST": parts.hostname, "POSTGRES_PORT": str(parts.port or 5432),
                "POSTGRES_USER": unquote(parts.username or "postgres"),
                "POSTGRES_PASSWORD": unquote(parts.password or ""),
-               "POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "5"}
+               "POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "5",
+               "APPLICATION_RECORDER_TOPIC": MANY_WRITERS}
         schema = parse_qs(parts.query).get("schema")
         if schema:
             env["POSTGRES_SCHEMA"] = schema[0]

@@ -16,7 +16,7 @@ POSTGRES_URL = os.environ.get("KIROKU_TEST_POSTGRES_URL",
 REQUIRE_POSTGRES = os.environ.get("KIROKU_REQUIRE_POSTGRES") == "1"
 
 
-def _postgres_schema() -> str | None:
+def postgres_schema() -> str | None:
     """Create a fresh schema on the test server, or None when there is no server."""
     try:
         import psycopg
@@ -31,7 +31,7 @@ def _postgres_schema() -> str | None:
         return None
 
 
-def _drop_schema(name: str) -> None:
+def drop_schema(name: str) -> None:
     import psycopg
 
     with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
@@ -47,13 +47,13 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path,
         yield f"sqlite:///{tmp_path}/kiroku.db"
         return
     monkeypatch.setenv("KIROKU_KEY_FILE", str(tmp_path / "kiroku.keys"))
-    schema = _postgres_schema()
+    schema = postgres_schema()
     if schema is None:
         pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")
     try:
         yield f"{POSTGRES_URL}?schema={schema}"
     finally:
-        _drop_schema(schema)
+        drop_schema(schema)
 
 
 @pytest.fixture

@@ -21,16 +21,23 @@ TOKEN_LINE = re.compile(r"^\s{4}(\S{40,})$", re.MULTILINE)
 
 @dataclass(frozen=True)
 class Server:
-    """A running service: its base URL, database URL and the first organiser's token."""
+    """A running service: its base URL, database URL, the first organiser's token and the
+    store's key file."""
 
     base: str
     db_url: str
     organiser_token: str
+    key_file: str | None = None
 
     def client(self, token: str | None = None) -> httpx.Client:
         """A client sending ``token`` as its bearer credential (none: a spectator)."""
         headers = {"authorization": f"Bearer {token}"} if token else {}
         return httpx.Client(base_url=self.base, timeout=30, headers=headers)
+
+
+def key_file_of(db_path: Path, db_url: str) -> str:
+    """The key file ``serve`` gives the store: beside an SQLite file, as Kiroku's default."""
+    return f"{db_path}.keys" if db_url.startswith("sqlite:") else str(db_path.with_suffix(".keys"))
 
 
 def _free_port() -> int:
@@ -39,15 +46,18 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve(db_path: Path, *options: str) -> Iterator[Server]:
+def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[Server]:
     """Run ``kiroku serve`` on ``db_path`` (with ``options``, such as ``--workers 2``) until
     GET /games answers, yield it, then stop it. The organiser's token is the one a first start
-    prints ("" when it printed none)."""
+    prints ("" when it printed none). With ``db_url`` (a PostgreSQL store) the server uses that
+    database instead, with its key file at ``db_path`` with the suffix ``.keys``."""
     port = _free_port()
     log_path = db_path.with_suffix(".log")
-    db_url = "sqlite:///" + str(db_path)
+    db_url = db_url or "sqlite:///" + str(db_path)
+    keys = key_file_of(db_path, db_url)
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db", db_url,
-               "serve", "--port", str(port), "--no-demo", *options]
+               "--keys", keys, "serve", "--port", str(port),
+               "--no-demo", *options]
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -67,7 +77,7 @@ def serve(db_path: Path, *options: str) -> Iterator[Server]:
                             f"{log_path.read_text(errors='replace')}")
             time.sleep(0.1)
         found = TOKEN_LINE.search(log_path.read_text(errors="replace"))
-        yield Server(base, db_url, found.group(1) if found else "")
+        yield Server(base, db_url, found.group(1) if found else "", keys)
     finally:
         proc.terminate()
         try:

@@ -1,5 +1,6 @@
-"""``kiroku serve --workers 2``: two server processes on one SQLite store, each action still
-checked, stored once and in order, and every match listed by either process."""
+"""``kiroku serve --workers 2``: two server processes on one store (an SQLite file, and a
+PostgreSQL database whose writers insert side by side), each action still checked, stored once
+and in order, and every match listed by either process."""
 
 from __future__ import annotations
 
@@ -12,16 +13,28 @@ from click.testing import CliRunner
 
 from cli.main import main
 from replay.service import Kiroku
+from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
 from tests.replay.conftest import Server, serve
 from tests.replay.test_api_http import events, first_of, legal, new_match, post_action, summary
 
 WORKERS = 2
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    yield from serve(tmp_path_factory.mktemp("workers") / "kiroku.db", "--workers",
-                     str(WORKERS))
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def server(request: pytest.FixtureRequest,
+           tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("workers")
+    if request.param == "sqlite":
+        yield from serve(folder / "kiroku.db", "--workers", str(WORKERS))
+        return
+    schema = postgres_schema()
+    if schema is None:
+        pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")
+    try:
+        yield from serve(folder / "kiroku.db", "--workers", str(WORKERS),
+                         db_url=f"{POSTGRES_URL}?schema={schema}")
+    finally:
+        drop_schema(schema)
 
 
 def _threads(n: int, work: Callable[[int], None]) -> None:
@@ -73,7 +86,7 @@ def test_matches_recorded_at_once_through_both_processes_are_whole(server: Serve
             assert recorded == [1, 2, 3, 4]
         listed = {m["match_id"] for m in client.get("/matches").json()}
     assert set(ids) <= listed
-    kiroku = Kiroku.open(server.db_url)
+    kiroku = Kiroku.open(server.db_url, keys=server.key_file)
     try:
         assert all(kiroku.audit(kiroku.match_ids(i)[0]).ok for i in ids)
     finally:

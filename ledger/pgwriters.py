@@ -1,0 +1,63 @@
+"""Several writers on one PostgreSQL store: inserts without the table lock.
+
+eventsourcing's PostgreSQL application recorder takes ``LOCK TABLE ... IN EXCLUSIVE MODE``
+in every insert transaction and sends a ``NOTIFY`` with it. The lock makes the order in which
+notification ids become visible their id order, so a reader following the log never passes
+over an id that a slower transaction commits later; the price is that every insert of every
+server waits for the one before it to commit, and adding servers adds no throughput.
+``NOTIFY`` takes a database-wide lock at commit, which serialises commits again.
+
+This recorder, plugged in with the library's own ``APPLICATION_RECORDER_TOPIC`` setting
+(``ledger/settings.py``), is the library's recorder without either:
+
+- **Inserts run side by side.** An insert takes only the ``ROW EXCLUSIVE`` lock every
+  ``INSERT`` takes. One match's appends stay exactly-once: the store's primary key on
+  (match, version) lets one of two racing appends commit, and the other waits for it and is
+  refused with the library's ``IntegrityError`` (``ConcurrentAppend`` to the caller). The
+  library's ``lock_timeout`` setting still bounds every wait.
+- **Readers ask for a settled head.** Ids may now become visible out of order, with a gap
+  below an id already visible while an earlier transaction is still open.
+  ``settled_notification_id`` is the head a reader may process up to: it takes ``SHARE``
+  mode on the table, which waits for every open insert transaction to end (each holds
+  ``ROW EXCLUSIVE`` from before it draws its ids until it ends) and lets no new one start,
+  reads the highest id and lets go. Every id up to it is then committed or gone for good.
+  Readers pay this, once per catch-up (``ledger/matchlist.py``), instead of every insert.
+- **Nothing is notified.** Kiroku follows the log by reading it on demand and has no
+  subscriber, so the ``NOTIFY`` that wakes the library's subscriptions is not sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from psycopg import Cursor
+from psycopg.rows import DictRow
+from psycopg.sql import SQL, Identifier
+
+TOPIC = "ledger.pgwriters:ManyWritersRecorder"
+
+
+class ManyWritersRecorder(PostgresApplicationRecorder):
+    """eventsourcing's PostgreSQL application recorder, with concurrent inserts."""
+
+    def __init__(self, datastore: PostgresDatastore, *,
+                 events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        timeout = SQL("SET LOCAL lock_timeout = '{0}s'").format(datastore.lock_timeout)
+        self.lock_table_statements = [timeout]  # the library's timeout, without its LOCK TABLE
+        self._settle_statements = [timeout, SQL("LOCK TABLE {0}.{1} IN SHARE MODE").format(
+            Identifier(datastore.schema), Identifier(events_table_name))]
+
+    def _notify_channel(self, curs: Cursor[DictRow]) -> None:
+        """No ``NOTIFY``: nothing listens, and it would serialise the commits."""
+
+    def settled_notification_id(self) -> int:
+        """The highest notification id such that every id up to it is committed or will
+        never be: waits for the insert transactions open now to end (0 for an empty log)."""
+        with self.datastore.transaction(commit=True) as curs:
+            for statement in self._settle_statements:
+                curs.execute(statement)
+            curs.execute(self.max_notification_id_statement)
+            row: Any = curs.fetchone()
+            return int(row["max"] or 0)

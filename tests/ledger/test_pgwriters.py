@@ -1,0 +1,184 @@
+"""Several writers on one PostgreSQL store (ledger.pgwriters): an insert does not wait for
+another writer's open transaction, appends to one match stay exactly-once, and a reader of
+the log never passes over a notification that commits after a later one."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import psycopg
+import pytest
+
+from ledger.errors import ConcurrentAppend
+from ledger.pgwriters import ManyWritersRecorder
+from ledger.recorder import Recorder
+from replay.service import Kiroku
+from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str]]:
+    """A fresh PostgreSQL store: its URL and schema."""
+    monkeypatch.setenv("KIROKU_KEY_FILE", str(tmp_path / "kiroku.keys"))
+    schema = postgres_schema()
+    if schema is None:
+        pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")
+    try:
+        yield f"{POSTGRES_URL}?schema={schema}", schema
+    finally:
+        drop_schema(schema)
+
+
+def _open(url: str, **extra: str) -> Kiroku:
+    return Kiroku(Recorder.open(url, POSTGRES_LOCK_TIMEOUT="1", **extra))
+
+
+def _match(kiroku: Kiroku, players: tuple[str, str] = ("Ann", "Ben")) -> UUID:
+    return kiroku.new_match("worldgainer", list(players), ["solar_vanguard", "pleiades_bloom"],
+                            options={"first_player": 1})
+
+
+class _OpenInsert:
+    """Another writer's insert into the events table, left open (its row uncommitted, its
+    notification id drawn) until ``end``, which rolls it back."""
+
+    def __init__(self, schema: str) -> None:
+        self.conn = psycopg.connect(POSTGRES_URL)
+        self.conn.execute(f"INSERT INTO {schema}.kiroku_events (originator_id, "
+                          "originator_version, topic, state) VALUES (%s, 1, 'x', '')",
+                          (uuid.uuid4(),))
+
+    def end(self) -> None:
+        self.conn.rollback()
+        self.conn.close()
+
+
+def test_the_store_uses_the_recorder_without_the_table_lock(store: tuple[str, str]) -> None:
+    kiroku = _open(store[0])
+    try:
+        assert isinstance(kiroku.recorder.recorder, ManyWritersRecorder)
+    finally:
+        kiroku.close()
+
+
+def test_an_insert_does_not_wait_for_another_writers_open_transaction(
+        store: tuple[str, str]) -> None:
+    url, schema = store
+    kiroku = _open(url)
+    match_id = _match(kiroku)
+    other = _OpenInsert(schema)
+    try:
+        done = kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="P1")
+        assert done.version == 2
+    finally:
+        other.end()
+        kiroku.close()
+
+
+def test_the_table_lock_of_the_librarys_recorder_would_wait_for_it(
+        store: tuple[str, str]) -> None:
+    """The contrast the test above relies on: the open insert is a real second writer, which
+    the library's ``LOCK TABLE ... IN EXCLUSIVE MODE`` waits for (here, until a timeout)."""
+    url, schema = store
+    _open(url).close()
+    other = _OpenInsert(schema)
+    try:
+        with psycopg.connect(POSTGRES_URL) as conn:
+            conn.execute("SET lock_timeout = '200ms'")
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                conn.execute(f"LOCK TABLE {schema}.kiroku_events IN EXCLUSIVE MODE")
+    finally:
+        other.end()
+
+
+def test_racing_appends_to_one_match_from_two_servers_store_one(
+        store: tuple[str, str]) -> None:
+    first, second = _open(store[0]), _open(store[0])
+    try:
+        match_id = _match(first)
+        second.recorder.get_match(match_id)  # both servers hold the match at version 1
+        outcomes: list[Any] = []
+        barrier = threading.Barrier(2)
+
+        def race(kiroku: Kiroku) -> None:
+            barrier.wait()
+            try:
+                outcomes.append(kiroku.record(match_id, {"type": "end_turn", "seat": 1},
+                                              recorded_by="P1", expected_version=1).version)
+            except ConcurrentAppend:
+                outcomes.append("refused")
+
+        threads = [threading.Thread(target=race, args=(k,)) for k in (first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert sorted(outcomes, key=str) == [2, "refused"]
+        assert [r["event"] for r in first.records(match_id)] == ["MatchCreated",
+                                                                 "ActionRecorded"]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_list_read_waits_for_an_earlier_insert_and_lists_it(
+        store: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Match X draws its notification ids first but commits after match Y. A list read
+    between the two must not move past X's ids: it waits for X's commit, then lists both,
+    and X stays listed afterwards."""
+    kiroku = _open(store[0])
+    recorder = kiroku.recorder.recorder
+    inserted, commit = threading.Event(), threading.Event()
+    fetch_ids = recorder._fetch_ids_after_insert_events
+
+    def held_open(*args: Any, **kwargs: Any) -> Any:
+        ids = fetch_ids(*args, **kwargs)
+        if threading.current_thread().name == "slow":
+            inserted.set()
+            commit.wait(30)
+        return ids
+
+    monkeypatch.setattr(recorder, "_fetch_ids_after_insert_events", held_open)
+    created: dict[str, UUID] = {}
+    listed: list[set[str]] = []
+    slow = threading.Thread(name="slow", target=lambda: created.update(x=_match(kiroku, (
+        "Xena", "Xavier"))))
+    reader = threading.Thread(target=lambda: listed.append(
+        {m["match_id"] for m in kiroku.find_matches()}))
+    try:
+        slow.start()
+        assert inserted.wait(30)
+        created["y"] = _match(kiroku, ("Yuki", "Yves"))
+        reader.start()
+        reader.join(timeout=0.5)
+        assert reader.is_alive(), "the list read did not wait for the open insert"
+    finally:
+        commit.set()
+        slow.join(timeout=30)
+        reader.join(timeout=30)
+    both = {str(created["x"]), str(created["y"])}
+    assert listed == [both]
+    assert {m["match_id"] for m in kiroku.find_matches()} == both
+    kiroku.close()
+
+
+def test_a_list_read_passes_over_an_insert_that_was_rolled_back(
+        store: tuple[str, str]) -> None:
+    url, schema = store
+    kiroku = _open(url)
+    other = _OpenInsert(schema)
+    match_id = _match(kiroku)
+    reader = threading.Thread(target=kiroku.find_matches)
+    reader.start()
+    reader.join(timeout=0.5)
+    assert reader.is_alive()
+    other.end()
+    reader.join(timeout=30)
+    assert [m["match_id"] for m in kiroku.find_matches()] == [str(match_id)]
+    assert kiroku.recorder.recorder.settled_notification_id() >= 2
+    kiroku.close()

@@ -36,8 +36,11 @@ class Server:
 
 
 def key_file_of(db_path: Path, db_url: str) -> str:
-    """The key file ``serve`` gives the store: beside an SQLite file, as Kiroku's default."""
-    return f"{db_path}.keys" if db_url.startswith("sqlite:") else str(db_path.with_suffix(".keys"))
+    """The key file ``serve`` gives the store: beside an SQLite file, as Kiroku's default;
+    for a PostgreSQL store, ``kiroku.keys`` in ``db_path``'s folder (servers started there on
+    one database share it)."""
+    return f"{db_path}.keys" if db_url.startswith("sqlite:") else str(db_path.parent /
+                                                                      "kiroku.keys")
 
 
 def _free_port() -> int:
@@ -50,7 +53,7 @@ def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[S
     """Run ``kiroku serve`` on ``db_path`` (with ``options``, such as ``--workers 2``) until
     GET /games answers, yield it, then stop it. The organiser's token is the one a first start
     prints ("" when it printed none). With ``db_url`` (a PostgreSQL store) the server uses that
-    database instead, with its key file at ``db_path`` with the suffix ``.keys``."""
+    database instead, with the key file ``key_file_of`` names."""
     port = _free_port()
     log_path = db_path.with_suffix(".log")
     db_url = db_url or "sqlite:///" + str(db_path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,32 @@ def test_racing_clients_on_two_processes_append_exactly_once(server: Server) -> 
     assert sorted(statuses) == [201] + [409] * 7
     with server.client(server.organiser_token) as client:
         assert summary(client, match_id)["version"] == 2
+
+
+def test_two_servers_on_one_postgresql_database_record_and_list_together(
+        tmp_path: Path) -> None:
+    """Two ``kiroku serve`` commands (not one command's workers) on one PostgreSQL database:
+    a match created through one is listed, played and read through the other."""
+    schema = postgres_schema()
+    if schema is None:
+        pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")
+    url = f"{POSTGRES_URL}?schema={schema}"
+    try:
+        with contextmanager(serve)(tmp_path / "first.db", db_url=url) as first, \
+                contextmanager(serve)(tmp_path / "second.db", db_url=url) as second:
+            token = first.organiser_token
+            with first.client(token) as one, second.client(token) as other:
+                match_id = new_match(one)["match_id"]
+                assert match_id in {m["match_id"] for m in other.get("/matches").json()}
+                for turn in range(4):
+                    seat = 1 + turn % 2
+                    through = (one, other)[turn % 2]
+                    resp = post_action(through, match_id, {"type": "end_turn", "seat": seat})
+                    assert resp.status_code == 201, resp.text
+                assert summary(one, match_id)["positions"] == 4
+                assert summary(other, match_id)["version"] == 5
+    finally:
+        drop_schema(schema)
 
 
 def test_workers_refuse_an_in_memory_store() -> None:

@@ -21,8 +21,12 @@ to (otherwise the fold takes it from the positions it kept, or re-projects it fr
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
+
+import msgpack
+from eventsourcing.application import LRUCache
 
 from engine.core.chance import Outcome, ReplayChance
 from engine.core.contract import GameState, MatchConfig, Ruleset, Step
@@ -35,6 +39,8 @@ Record = dict[str, Any]
 # the events a fold reads, by record name
 EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed",
                "SeedWithheld", "MatchReopened")
+# set-up positions kept by their content (``kept_setup_position``)
+SETUPS_KEPT = 512
 
 
 class FoldError(Exception):
@@ -68,6 +74,31 @@ def setup_position(ruleset: Ruleset, config: Mapping[str, Any],
     return _replaying(outcomes, lambda chance: ruleset.setup(match_config, chance))
 
 
+_setups: LRUCache[bytes, GameState] = LRUCache(SETUPS_KEPT)
+
+
+def kept_setup_position(ruleset: Ruleset, config: Mapping[str, Any],
+                        outcomes: Sequence[Outcome]) -> GameState:
+    """``setup_position``, computed once per content (game and rules version, config, setup
+    outcomes) and then kept: rebuilding a short match or an early position from its creation
+    otherwise validates every card definition again. Sharing the state is safe because a
+    position is never changed in place (``Ruleset.apply`` copies first); the positions the
+    recorder keeps are shared the same way. The audit does not use it: it sets each match up
+    again (``setup_position``)."""
+    try:
+        content = msgpack.packb([ruleset.game_id, ruleset.version, config, outcomes],
+                                use_bin_type=True)
+    except TypeError:  # outcomes given as engine objects, not as stored: set up, unkept
+        return setup_position(ruleset, config, outcomes)
+    key = hashlib.sha256(content).digest()
+    try:
+        return _setups.get(key)
+    except KeyError:
+        state = setup_position(ruleset, config, outcomes)
+        _setups.put(key, state)
+        return state
+
+
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
                   outcomes: Sequence[Outcome]) -> GameState:
     """The position after ``action``, replayed with its stored outcomes, all of them used."""
@@ -84,7 +115,7 @@ def project(config: Mapping[str, Any], game: str, setup_outcomes: Sequence[Outco
             actions: Sequence[LiveAction]) -> GameState:
     """Rebuild a position from setup and a list of live actions, using only stored outcomes."""
     ruleset = get_game(game)
-    state = setup_position(ruleset, config, setup_outcomes)
+    state = kept_setup_position(ruleset, config, setup_outcomes)
     for _, _, _, action, outcomes in actions:
         if action is None:  # a live line read back from a snapshot keeps no actions
             raise FoldError("the live line holds no actions to re-project (it was read from a "
@@ -107,7 +138,7 @@ class Visitor:
 
     def setup(self, ruleset: Ruleset, record: Record) -> GameState:
         """Position 0 for a MatchCreated record."""
-        return setup_position(ruleset, record["config"], record["setup_outcomes"])
+        return kept_setup_position(ruleset, record["config"], record["setup_outcomes"])
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
         """The position an ActionRecorded record reaches from ``before``."""

@@ -69,6 +69,8 @@ _log = logging.getLogger(__name__)
 SNAPSHOT_INTERVAL = 50
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
+# how many events back a past version is folded on from a kept one (stepping through a replay)
+STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
 
 
@@ -454,6 +456,10 @@ class Recorder(Application):
                 return self._positions.get((match_id, version))
             except KeyError:
                 pass
+            stepped = self._stepped_from_kept(match_id, version)
+            if stepped is not None:
+                self._keep_position(stepped)
+                return stepped
         token = PAST_POSITIONS.set(self._past_position)
         try:
             match: Any = self.repository.get(match_id, version=version,
@@ -471,6 +477,30 @@ class Recorder(Application):
         if version is not None:
             self._keep_position(match)
         return match
+
+    def _stepped_from_kept(self, match_id: UUID, version: int) -> Match | None:
+        """The match at ``version`` folded on from a kept version at most STEP_FROM_KEPT
+        events earlier, or None when none is kept (or the events cannot be read: the full
+        load then says why). A viewer stepping through a replay asks for the next position
+        after the one it has: that is one event read and applied, not a rebuild from the
+        last snapshot. The kept match is not changed: its copy (``Match.__deepcopy__``) has
+        its own lists, the live line among them, and the engine returns new states."""
+        for earlier in range(version - 1, max(0, version - STEP_FROM_KEPT) - 1, -1):
+            try:
+                kept = self._positions.get((match_id, earlier))
+            except KeyError:
+                continue
+            token = PAST_POSITIONS.set(self._past_position)
+            try:
+                events = list(self.events.get(match_id, gt=earlier, lte=version))
+                if not events or events[-1].originator_version != version:
+                    return None
+                return cast(Match, _project(copy.deepcopy(kept), events))
+            except MapperDeserialisationError:
+                return None
+            finally:
+                PAST_POSITIONS.reset(token)
+        return None
 
     def _past_position(self, match_id: UUID, version: int) -> GameState:
         """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""

@@ -1,7 +1,7 @@
 """What recording and time travel must not do again (issue 16): re-apply saved actions through
-the rules, unseal a match's seed per action, rebuild a past position already read, read the
-current match twice for one view, or fail a command whose events are committed because its
-snapshot could not be stored."""
+the rules, unseal a match's seed per action, rebuild a past position already read or the one
+after it, set a match up again, read the current match twice for one view, or fail a command
+whose events are committed because its snapshot could not be stored."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from eventsourcing.persistence import OperationalError
 
 import ledger.fold as fold_module
 from engine import JUDGE
+from engine.core.viewer import Viewer
 from ledger.match import Match
 from ledger.recorder import Recorder
 from replay.service import Kiroku
@@ -92,6 +93,68 @@ def test_a_past_position_read_again_is_not_rebuilt(kiroku: Kiroku, replays: list
     assert rebuilt > 0  # position 5 (version 6) lies past the snapshot at 4: rebuilt once
     assert kiroku.view(match_id, 5, JUDGE) == first
     assert len(replays) == rebuilt
+
+
+def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
+                                                          replays: list[int]) -> None:
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    kiroku.view(match_id, 5, JUDGE)  # version 6: rebuilt from the snapshot at 4
+    before = len(replays)
+    kept = kiroku.recorder.get_match(match_id, version=6)
+    line = list(kept.live)
+    kiroku.view(match_id, 6, JUDGE)  # version 7: without the kept version 6, three replays
+    assert len(replays) == before + 1
+    assert kept.live == line  # the kept version is not changed by the step from it
+    assert kiroku.recorder.get_match(match_id, version=7).live[:-1] == line
+
+
+def test_a_match_rebuilt_from_its_creation_is_set_up_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Early positions are rebuilt from the creation; the set-up position is kept by its
+    content, so the card definitions are not validated again (the audit sets up anew)."""
+    setups: list[int] = []
+    original = fold_module.setup_position
+
+    def counting(*args: Any) -> Any:
+        setups.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(fold_module, "setup_position", counting)
+    kiroku = Kiroku(_OftenSnapshotting.open(f"sqlite:///{tmp_path}/setup.db"))
+    try:
+        match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS,
+                                    options={"first_player": 1}, seed=bytes(range(32)))
+        play(kiroku, match_id, 3)
+        first = len(setups)
+        assert [kiroku.view(match_id, p, JUDGE)["position"] for p in (0, 1, 2)] == [0, 1, 2]
+        assert len(setups) == first
+    finally:
+        kiroku.close()
+
+
+def test_positions_stepped_through_are_the_positions_rebuilt(tmp_path: Path) -> None:
+    """Forward through a match with an undo and an end, one position after another, each
+    view is the view a fresh service rebuilds from the store, for a judge and a seat."""
+    url = f"sqlite:///{tmp_path}/steps.db"
+    stepping = Kiroku(_OftenSnapshotting.open(url))
+    match_id = new_match(stepping)
+    play(stepping, match_id, 5)
+    stepping.undo(match_id, 2, reason="misplayed", recorded_by="judge")
+    play(stepping, match_id, 4)
+    stepping.record(match_id, {"type": "concede", "seat": 2}, recorded_by="test")
+    positions = len(stepping.recorder.get_match(match_id).live)
+    try:
+        for viewer in (JUDGE, Viewer.parse(1)):
+            stepped = [stepping.view(match_id, p, viewer) for p in range(positions + 1)]
+            fresh = Kiroku(_OftenSnapshotting.open(url))
+            try:
+                rebuilt = [fresh.view(match_id, p, viewer) for p in range(positions + 1)]
+            finally:
+                fresh.close()
+            assert stepped == rebuilt
+    finally:
+        stepping.close()
 
 
 def test_a_view_of_a_kept_position_reads_the_store_once(kiroku: Kiroku,

@@ -22,7 +22,10 @@ to (otherwise the fold takes it from the positions it kept, or re-projects it fr
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import msgpack
@@ -99,10 +102,41 @@ def kept_setup_position(ruleset: Ruleset, config: Mapping[str, Any],
         return state
 
 
+@dataclass
+class _Owned:
+    """The state the rebuild under way produced last: no one else holds it."""
+
+    state: GameState | None = None
+
+
+_OWNED: ContextVar[_Owned | None] = ContextVar("kiroku_owned_state", default=None)
+
+
+@contextmanager
+def owning_states() -> Iterator[None]:
+    """While a match is rebuilt from its stored events: each action replayed on the state the
+    previous one produced changes it in place (``Ruleset.apply_in_place``) instead of copying
+    it, since nothing else holds that state; a state that came from elsewhere (a kept set-up
+    position or past version, a cached match, a snapshot) is copied first, as always. Copying
+    was about half of replaying an action."""
+    token = _OWNED.set(_Owned())
+    try:
+        yield
+    finally:
+        _OWNED.reset(token)
+
+
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
                   outcomes: Sequence[Outcome]) -> GameState:
-    """The position after ``action``, replayed with its stored outcomes, all of them used."""
-    return _replaying(outcomes, lambda chance: ruleset.apply(state, action, chance))
+    """The position after ``action``, replayed with its stored outcomes, all of them used
+    (in place of ``state`` when the rebuild under way owns it: ``owning_states``)."""
+    owned = _OWNED.get()
+    if owned is None:
+        return _replaying(outcomes, lambda chance: ruleset.apply(state, action, chance))
+    apply = ruleset.apply_in_place if state is owned.state else ruleset.apply
+    owned.state = None  # a replay that fails leaves nothing owned
+    owned.state = _replaying(outcomes, lambda chance: apply(state, action, chance))
+    return owned.state
 
 
 def replay_step(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],

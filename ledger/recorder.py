@@ -40,6 +40,7 @@ from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
+from ledger.fold import owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
 from ledger.match import EVENT_NAMES, PAST_POSITIONS, Match, MatchSecret, commits
@@ -506,6 +507,11 @@ class Recorder(Application):
         """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""
         return self.get_match(match_id, version=version).state
 
+    def forget_positions(self) -> None:
+        """Drop the kept past versions of matches (time travel is cold again): what the
+        benchmarks do before each cold sample."""
+        self._positions = LRUCache(POSITIONS_KEPT)
+
     def _keep_position(self, match: Match) -> None:
         """Keep a past version of a match for the next reader (time travel warm). A past
         version never changes, and neither its state nor its live line is changed in place
@@ -595,9 +601,12 @@ def _list_view(app: Application[UUID]) -> type[MatchListView]:
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:
     """The library's ``project_aggregate`` without its per-event ``isinstance`` check against
-    a runtime protocol (asserted on every event, it was a fifth of rebuilding a position)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
+    a runtime protocol (asserted on every event, it was a fifth of rebuilding a position),
+    replaying each action in place of the state the previous one produced
+    (``ledger.fold.owning_states``)."""
+    with owning_states():
+        for event in events:
+            aggregate = event.mutate(aggregate)
     return aggregate
 
 

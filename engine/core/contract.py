@@ -393,6 +393,14 @@ class Ruleset(ABC):
         """The state after ``action``; ``state`` itself is never changed."""
         return self._applied(state, action, chance)[0]
 
+    def apply_in_place(self, state: GameState, action: Action | Mapping[str, Any],
+                       chance: Chance) -> GameState:
+        """``apply`` that changes ``state`` itself instead of a copy of it, and returns it: for
+        a caller that owns ``state`` (no one else holds it) and drops the position before,
+        as rebuilding positions from stored actions does. The position reached is the same;
+        on an error ``state`` is left part-changed and must be dropped."""
+        return self._applied(state, action, chance, in_place=True)[0]
+
     def step(self, state: GameState, action: Action | Mapping[str, Any],
              chance: Chance) -> Step:
         """``apply``, and what the action did: the effects the game emitted, every card that
@@ -407,7 +415,7 @@ class Ruleset(ABC):
         return Step(new, tuple(effects))
 
     def _applied(self, state: GameState, action: Action | Mapping[str, Any],
-                 chance: Chance) -> tuple[GameState, list[Effect]]:
+                 chance: Chance, *, in_place: bool = False) -> tuple[GameState, list[Effect]]:
         act = self.parse_action(action)
         if state.result is not None:
             raise IllegalAction("match_over", "The match is over; no more actions can be recorded.")
@@ -415,7 +423,7 @@ class Ruleset(ABC):
             raise IllegalAction("no_such_seat", f"There is no seat {act.seat} in this match.")
         if act.seat in state.eliminated:
             raise IllegalAction("eliminated", f"Seat {act.seat} has been eliminated.")
-        new = copy_state(state)
+        new = state if in_place else copy_state(state)
         collect(new)
         try:
             if isinstance(act, Concede):

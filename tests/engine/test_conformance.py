@@ -19,6 +19,7 @@ import pytest
 from engine import SPECTATOR, MatchConfig, Viewer, games
 from engine.core.chance import ReplayChance
 from engine.core.contract import Ruleset
+from engine.core.copying import copy_state
 from engine.core.effects import CardMoved, MatchEnded, ValueChanged
 from engine.core.errors import ActionError, IllegalAction
 from tests.support import MAX_ACTIONS, PLAYOUT_OPTIONS, RandomChance, playout, sample_config
@@ -60,6 +61,19 @@ def test_replaying_stored_outcomes_gives_the_same_digests(
         for i, (action, outcomes) in enumerate(log["actions"], start=1):
             chance = ReplayChance(outcomes)
             state = ruleset.apply(state, action, chance)
+            chance.finish()
+            assert ruleset.digest(state) == ruleset.digest(log["states"][i])
+
+
+def test_applying_in_place_reaches_the_same_positions(
+        ruleset: Ruleset, playouts: list[dict[str, Any]]) -> None:
+    """``apply_in_place`` (rebuilding positions) changes and returns the state it is given,
+    and reaches the position ``apply`` reached, action after action."""
+    for log in playouts:
+        state = copy_state(log["states"][0])
+        for i, (action, outcomes) in enumerate(log["actions"], start=1):
+            chance = ReplayChance(outcomes)
+            assert ruleset.apply_in_place(state, action, chance) is state
             chance.finish()
             assert ruleset.digest(state) == ruleset.digest(log["states"][i])
 

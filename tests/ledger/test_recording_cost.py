@@ -16,6 +16,7 @@ from eventsourcing.persistence import OperationalError
 import ledger.fold as fold_module
 from engine import JUDGE
 from engine.core.viewer import Viewer
+from engine.registry import get_game
 from ledger.match import Match
 from ledger.recorder import Recorder
 from replay.service import Kiroku
@@ -131,6 +132,29 @@ def test_a_match_rebuilt_from_its_creation_is_set_up_once(
         assert len(setups) == first
     finally:
         kiroku.close()
+
+
+def test_rebuilding_later_positions_changes_no_kept_state(kiroku: Kiroku,
+                                                         replays: list[int]) -> None:
+    """Rebuilding replays actions in place of the state it owns, never of one it was handed:
+    the kept set-up position, a kept past version and the cached match stay as they were
+    while later positions are rebuilt from them, from a snapshot and by fast-forward."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 3)
+    recorder = kiroku.recorder
+    setup = recorder.get_match(match_id, version=1).state
+    past = recorder.get_match(match_id, version=3).state
+    current = recorder.get_match(match_id).state
+    game = recorder.get_match(match_id).game
+    digests = [get_game(game).digest(s) for s in (setup, past, current)]
+    for version in (2, 4, 3):  # from the set-up, stepped from version 3, kept
+        recorder.get_match(match_id, version=version)
+    play(kiroku, match_id, 9)  # the cached match moves on; snapshots at 4, 8, 12
+    recorder.forget_positions()
+    for position in range(13):
+        kiroku.view(match_id, position, JUDGE)
+    assert replays  # positions were rebuilt through the rules
+    assert [get_game(game).digest(s) for s in (setup, past, current)] == digests
 
 
 def test_positions_stepped_through_are_the_positions_rebuilt(tmp_path: Path) -> None:

@@ -83,6 +83,15 @@ class ListedMatch:
     seating: dict[str, Any] | None
 
 
+@dataclass(frozen=True)
+class MatchPage:
+    """One page of the match list, and ``total``: how many matches the filters select, on
+    this page and the others."""
+
+    matches: list[ListedMatch]
+    total: int
+
+
 class _Statements:
     """The view's SQL, written once for both databases: ``{t}`` is the table (``{by_time}``
     and ``{by_seating}`` its indexes), ``?`` a
@@ -124,7 +133,20 @@ class _Statements:
         return sql.replace("?", self.mark)
 
     def search(self, query: MatchQuery) -> tuple[str, list[Any]]:
-        """The SELECT for ``query`` and its parameters."""
+        """The SELECT of one page for ``query`` and its parameters (LIMIT and OFFSET last)."""
+        where, params = self._where(query)
+        order = " DESC" if query.newest_first else ""
+        sql = (f"SELECT * FROM {{t}} WHERE {where} "
+               f"ORDER BY created_at{order}, listed_at{order} LIMIT ? OFFSET ?")
+        return self._marks(sql), params
+
+    def count(self, query: MatchQuery) -> tuple[str, list[Any]]:
+        """The SELECT of how many matches ``query``'s filters select, and its parameters."""
+        where, params = self._where(query)
+        return self._marks(f"SELECT COUNT(*) AS total FROM {{t}} WHERE {where}"), params
+
+    def _where(self, query: MatchQuery) -> tuple[str, list[Any]]:
+        """The WHERE condition of ``query``'s filters and its parameters."""
         where, params = ["game IS NOT NULL"], []
         for column, value in (("game", query.game), ("simulated", query.simulated),
                               ("tournament_id", query.tournament_id and str(
@@ -144,10 +166,7 @@ class _Statements:
         if query.until is not None:
             where.append("substr(created_at, 1, 10) <= ?")
             params.append(query.until.isoformat())
-        order = " DESC" if query.newest_first else ""
-        sql = (f"SELECT * FROM {{t}} WHERE {' AND '.join(where)} "
-               f"ORDER BY created_at{order}, listed_at{order} LIMIT ? OFFSET ?")
-        return self._marks(sql), params
+        return " AND ".join(where), params
 
 
 def _folded(players: list[str]) -> str:
@@ -207,6 +226,13 @@ class MatchListView(TrackingRecorder, ABC):
         sql, params = self.SQL.search(query)
         limit = self.NO_LIMIT if query.limit is None else query.limit
         return [_listed(row) for row in self._select(sql, [*params, limit, query.offset])]
+
+    def count(self, query: MatchQuery) -> int:
+        """How many matches ``query``'s filters select (its offset and limit aside)."""
+        if query.player is not None and not query.player.isprintable():
+            return 0
+        sql, params = self.SQL.count(query)
+        return int(self._select(sql, params)[0]["total"])
 
     def ids_starting(self, prefix: str) -> list[UUID]:
         """The ids of the listed matches that start with ``prefix`` (lowercase hex and
@@ -328,6 +354,12 @@ class MatchList:
         """The matches ``query`` asks for, as of now."""
         self.catch_up()
         return self.view.search(query)
+
+    def page(self, query: MatchQuery) -> MatchPage:
+        """The page of matches ``query`` asks for and how many its filters select, as of
+        now (one catch-up for both)."""
+        self.catch_up()
+        return MatchPage(self.view.search(query), self.view.count(query))
 
     def ids_starting(self, prefix: str) -> list[UUID]:
         """The ids of the matches that start with ``prefix``, as of now."""

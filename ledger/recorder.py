@@ -48,6 +48,7 @@ from ledger.matchlist import (
     ListedMatch,
     MatchList,
     MatchListView,
+    MatchPage,
     MatchQuery,
     PostgresMatchListView,
     SQLiteMatchListView,
@@ -550,6 +551,10 @@ class Recorder(Application):
     def find_matches(self, query: MatchQuery) -> list[ListedMatch]:
         """The matches ``query`` asks for, from the match list's read model."""
         return self.match_list.search(query)
+
+    def match_page(self, query: MatchQuery) -> MatchPage:
+        """The page ``query`` asks for and how many matches its filters select."""
+        return self.match_list.page(query)
 
     def match_ids(self, prefix: str) -> list[UUID]:
         """The ids of the matches that start with ``prefix`` (lowercase)."""

@@ -183,6 +183,12 @@ class Kiroku:
             newest_first=newest_first, offset=offset, limit=limit))
         return [_listed(m) for m in found]
 
+    def match_page(self, query: MatchQuery) -> tuple[list[dict[str, Any]], int]:
+        """The page of the match list ``query`` asks for (as ``find_matches`` lists it) and
+        how many matches its filters select on every page."""
+        page = self.recorder.match_page(query)
+        return [_listed(m) for m in page.matches], page.total
+
     def match_ids(self, prefix: str) -> list[UUID]:
         """The ids of the matches that start with ``prefix`` (for ids as people type them)."""
         return self.recorder.match_ids(prefix.lower())

@@ -16,10 +16,11 @@ from engine.registry import get_game
 from ledger.catalog import Deck, sample_deck
 from ledger.errors import Forbidden
 from ledger.identity import NAME_LIMIT
+from ledger.matchlist import MatchQuery
 from replay import access
 from replay.api.limits import Plain
 from replay.api.shapes import MatchCreated, MatchListed, MatchSummary, Receipt, SeatCredential
-from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
+from replay.api.wire import PAGE_HEADERS, CallerDep, KirokuDep, MatchId, page_headers, respond
 
 router = APIRouter(tags=["matches"])
 
@@ -65,7 +66,8 @@ def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                              "receipt": kiroku.recorder.receipt(match_id)}, 201)
 
 
-@router.get("/matches", response_model=list[MatchListed])
+@router.get("/matches", response_model=list[MatchListed],
+            responses={200: {"headers": PAGE_HEADERS}})
 def list_matches(request: Request, kiroku: KirokuDep,
                  game: Annotated[str | None, Query(max_length=40)] = None,
                  player: Annotated[str | None, Query(max_length=80, description=(
@@ -90,11 +92,16 @@ def list_matches(request: Request, kiroku: KirokuDep,
                  ) -> Response:
     """Every match, oldest first (``order=newest``: newest first), with its status and its
     tournament, round and table; filtered by game, player, tournament, round, table, status
-    and creation day; ``offset`` and ``limit`` page it. Simulated matches are listed apart."""
-    return respond(request, kiroku.find_matches(
-        game=game, player=player, tournament=tournament, round_number=round, table=table,
+    and creation day; ``offset`` and ``limit`` page it. Simulated matches are listed apart.
+    The ``X-Total-Count`` header says how many matches the filters select, and ``Link``
+    gives the ``next`` and ``prev`` pages of a paged list."""
+    matches, total = kiroku.match_page(MatchQuery(
+        game=game, player=player, tournament_id=tournament, round=round, table=table,
         simulated=simulated, status=status, since=since, until=until,
         newest_first=order == "newest", offset=offset, limit=limit))
+    return respond(request, matches, headers=page_headers(request, offset, limit,
+                                                          len(matches), total))
+
 
 
 @router.get("/matches/{match_id}", response_model=MatchSummary)

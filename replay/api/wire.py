@@ -92,3 +92,29 @@ MatchId = Annotated[UUID, Depends(match_ref)]
 TournamentId = Annotated[UUID, Depends(tournament_ref)]
 """A ``{tournament_id}`` path parameter: a string in the OpenAPI document, a UUID to the
 route."""
+
+
+# the headers of a paged list, for its OpenAPI description
+PAGE_HEADERS = {
+    "X-Total-Count": {"description": "How many items the filters select, on every page.",
+                      "schema": {"type": "integer"}},
+    "Link": {"description": 'The next and previous pages (rel="next", rel="prev"), when '
+                     "there are any.", "schema": {"type": "string"}},
+}
+
+
+def page_headers(request: Request, offset: int, limit: int | None, shown: int,
+                 total: int) -> dict[str, str]:
+    """``X-Total-Count``, and a ``Link`` to the pages before and after this one (RFC 8288)
+    when there are any."""
+    links = []
+    if limit is not None and offset + shown < total:
+        links.append(f'<{request.url.include_query_params(offset=offset + shown)}>; '
+                     'rel="next"')
+    if offset > 0:
+        back = max(0, offset - (limit or offset))
+        links.append(f'<{request.url.include_query_params(offset=back)}>; rel="prev"')
+    headers = {"X-Total-Count": str(total)}
+    if links:
+        headers["Link"] = ", ".join(links)
+    return headers

@@ -24,7 +24,17 @@ export function token() {
 }
 
 // GET (or another method) a JSON answer from this server's API.
-export async function api(path, { method = "GET", body, params } = {}) {
+export async function api(path, options = {}) {
+  return (await answered(path, options)).data;
+}
+
+// GET a paged list: its items and how many the filters select on every page (X-Total-Count).
+export async function apiPage(path, options = {}) {
+  const { data, headers } = await answered(path, options);
+  return { items: data, total: Number(headers.get("x-total-count")) };
+}
+
+async function answered(path, { method = "GET", body, params } = {}) {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(params || {})) {
     if (value !== undefined && value !== null && value !== "") url.searchParams.set(key, value);
@@ -40,7 +50,7 @@ export async function api(path, { method = "GET", body, params } = {}) {
   let data = null;
   try { data = await answer.json(); } catch { data = null; }
   if (!answer.ok) throw new ApiError(answer.status, data);
-  return data;
+  return { data, headers: answer.headers };
 }
 
 // Build an element: el("p", {class: "x"}, "text", child, ...).

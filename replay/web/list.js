@@ -1,7 +1,7 @@
 // The match list: GET /matches newest first, a page at a time, filtered by game, player,
 // status, creation day, tournament (with its round and table) and simulated; each row links to
 // its replay at /watch/{id}. The filters and the page live in the URL, so a list is shareable.
-import { api, el, games, resultText, shortTime, signIn } from "/static/common.js";
+import { api, apiPage, el, games, resultText, shortTime, signIn } from "/static/common.js";
 
 const PAGE = 50;
 const $ = (id) => document.getElementById(id);
@@ -60,17 +60,15 @@ async function load() {
   $("round-table").hidden = !params.tournament;
   message.textContent = "Loading…";
   try {
-    // One more than a page: whether an older page exists.
-    const [list, known] = await Promise.all([
-      api("/matches", { params: { ...params, order: "newest", offset, limit: PAGE + 1 } }), games()]);
-    const page = list.slice(0, PAGE);
+    const [{ items: page, total }, known] = await Promise.all([
+      apiPage("/matches", { params: { ...params, order: "newest", offset, limit: PAGE } }), games()]);
     body.replaceChildren(...page.map((m) => row(m, known)));
     pager.newer.disabled = offset === 0;
-    pager.older.disabled = list.length <= PAGE;
-    pager.where.textContent = page.length ? `matches ${offset + 1} to ${offset + page.length}` : "";
+    pager.older.disabled = offset + page.length >= total;
+    pager.where.textContent = page.length ? `matches ${offset + 1} to ${offset + page.length} of ${total}` : "";
     message.textContent = page.length
-      ? `${offset + 1}–${offset + page.length}${list.length > PAGE ? " of more" : ""}, newest first.`
-      : offset ? "No more matches." : "No match matches these filters.";
+      ? `${offset + 1}–${offset + page.length} of ${total}, newest first.`
+      : offset ? `No more matches (${total} in all).` : "No match matches these filters.";
   } catch (error) {
     body.replaceChildren();
     message.textContent = `Could not list the matches: ${error.message}`;

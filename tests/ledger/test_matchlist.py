@@ -160,3 +160,15 @@ def test_pages_follow_the_list_order(kiroku: Kiroku) -> None:
     assert [m["match_id"] for page in pages for m in page] == ids
     newest = kiroku.find_matches(newest_first=True, offset=1, limit=2)
     assert [m["match_id"] for m in newest] == ids[3:1:-1]
+
+
+def test_a_page_says_how_many_matches_its_filters_select(kiroku: Kiroku) -> None:
+    ids = [_match(kiroku, (f"P{n}a", f"P{n}b")) for n in range(5)]
+    kiroku.record(ids[0], {"type": "concede", "seat": 2}, recorded_by="P2")
+    for query, total in ((MatchQuery(limit=2), 5), (MatchQuery(offset=4, limit=2), 5),
+                         (MatchQuery(status="ended", limit=1), 1),
+                         (MatchQuery(player="p3", offset=1), 1),
+                         (MatchQuery(player="no\tname"), 0)):
+        page = kiroku.recorder.match_page(query)
+        assert page.total == total
+        assert page.matches == kiroku.recorder.find_matches(query)

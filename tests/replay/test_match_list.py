@@ -89,6 +89,24 @@ def test_http_filters_by_status_and_pages_newest_first(server: Server) -> None:
     assert {m["status"] for m in ended} == {"ended"} and len(ended) == 2
 
 
+def test_http_says_how_many_matches_the_filters_select_and_links_the_pages(
+        server: Server) -> None:
+    with server.client() as anyone:
+        middle = anyone.get("/matches", params={"order": "newest", "limit": 2, "offset": 1})
+        last = anyone.get("/matches", params={"order": "newest", "limit": 2, "offset": 3})
+        whole = anyone.get("/matches")
+        ended = anyone.get("/matches", params={"status": "ended", "limit": 1})
+        nobody = anyone.get("/matches", params={"player": "no such player"})
+    assert middle.headers["x-total-count"] == last.headers["x-total-count"] == str(len(STORED))
+    links = middle.headers["link"]
+    assert 'offset=3>; rel="next"' in links and 'offset=0>; rel="prev"' in links
+    assert "order=newest" in links and "limit=2" in links
+    assert len(last.json()) == 1 and 'rel="next"' not in last.headers["link"]
+    assert whole.headers["x-total-count"] == "4" and "link" not in whole.headers
+    assert ended.headers["x-total-count"] == "2" and len(ended.json()) == 1
+    assert nobody.headers["x-total-count"] == "0" and nobody.json() == []
+
+
 @pytest.mark.parametrize("params", [{"status": "paused"}, {"since": "yesterday"},
                                     {"until": "2026-13-01"}, {"limit": 0}, {"offset": -1},
                                     {"order": "random"}, {"limit": 100_000}])

@@ -70,10 +70,12 @@ def test_the_list_pages_newest_first_fifty_at_a_time(listed: Server, watched: Wa
     _settled(watched)
     assert _rows(watched) == newest[:50]
     assert page.is_disabled("#newer") and page.is_enabled("#older")
+    assert page.inner_text("#message") == f"1–50 of {len(newest)}, newest first."
     page.click("#older")
     page.wait_for_function("() => document.querySelectorAll('#matches tbody tr').length < 50")
     assert _rows(watched) == newest[50:]
     assert "offset=50" in page.url and page.is_disabled("#older")
+    assert page.inner_text("#message") == f"51–{len(newest)} of {len(newest)}, newest first."
     page.reload()  # the page is in the URL
     _settled(watched)
     assert _rows(watched) == newest[50:]

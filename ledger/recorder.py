@@ -70,6 +70,7 @@ _log = logging.getLogger(__name__)
 # stored bytes of 100 in format 1).
 SNAPSHOT_INTERVAL = 50
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
+FACTS_KEPT = 4096  # matches whose fixed facts (MatchFacts) are kept in memory
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
 # how many events back a past version is folded on from a kept one (stepping through a replay)
 STEP_FROM_KEPT = 8
@@ -79,6 +80,14 @@ REPLAY_POLICIES = ("open", "closed")
 def now() -> str:
     """The server clock, UTC, ISO 8601 (the ``recorded_at`` of every event)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What a match's creation fixed for good."""
+
+    game: str
+    setup_from_table: bool
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,7 @@ class Recorder(Application):
         # changes, so both are kept (the library's thread-safe LRU cache)
         self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
         self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
+        self._facts: LRUCache[UUID, MatchFacts] = LRUCache(FACTS_KEPT)
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
 
@@ -507,6 +517,18 @@ class Recorder(Application):
     def _past_position(self, match_id: UUID, version: int) -> GameState:
         """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""
         return self.get_match(match_id, version=version).state
+
+    def match_facts(self, match_id: UUID) -> MatchFacts:
+        """What a match's creation fixed for good (its game, whether it was set up from a
+        physical table), kept once read: a route that needs only these does not load the
+        match; MatchNotFound for an unknown id."""
+        try:
+            return self._facts.get(match_id)
+        except KeyError:
+            match = self.get_match(match_id)
+            facts = MatchFacts(match.game, match.setup_from_table)
+            self._facts.put(match_id, facts)
+            return facts
 
     def forget_positions(self) -> None:
         """Drop the kept past versions of matches (time travel is cold again): what the

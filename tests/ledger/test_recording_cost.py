@@ -17,8 +17,9 @@ import ledger.fold as fold_module
 from engine import JUDGE
 from engine.core.viewer import Viewer
 from engine.registry import get_game
+from ledger.errors import MatchNotFound
 from ledger.match import Match
-from ledger.recorder import Recorder
+from ledger.recorder import MatchFacts, Recorder
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -221,3 +222,24 @@ def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(
     finally:
         fresh.close()
     assert kiroku.audit(match_id).ok
+
+
+def test_a_matchs_fixed_facts_are_read_once(kiroku: Kiroku,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """What recording an action over HTTP asks first (the game, whether the match was set up
+    from a table) never changes: read once, not by loading the match on every request."""
+    match_id = new_match(kiroku)
+    assert kiroku.recorder.match_facts(match_id) == MatchFacts("worldgainer", False)
+    reads: list[int] = []
+    store = kiroku.recorder.recorder
+    select = store.select_events
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(store, "select_events", counted)
+    assert kiroku.recorder.match_facts(match_id).game == "worldgainer"
+    assert reads == []
+    with pytest.raises(MatchNotFound):
+        kiroku.recorder.match_facts(UUID(int=7))

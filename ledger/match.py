@@ -9,6 +9,7 @@ event is folded into the aggregate by the one fold of a match's events (ledger.f
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable
 from contextvars import ContextVar
@@ -53,8 +54,10 @@ def expand_live(runs: list[list[int]]) -> list[LiveAction]:
             for version, seq, length in runs for i in range(length)]
 
 
-class MatchSnapshot(Snapshot):
-    """A match's snapshot: the aggregate with its live line compacted (``compact_live``).
+class WholeMatchSnapshot(Snapshot):
+    """A match's snapshot as stored before format 2 of snapshots: the aggregate with its live
+    line compacted (``compact_live``), and everything else, its configuration and card
+    definitions included. Still read; no longer taken.
 
     The library's snapshot keeps every attribute as it is; a match's live line holds every
     live action, so each snapshot grew with the match and their total with its square."""
@@ -62,7 +65,7 @@ class MatchSnapshot(Snapshot):
     TOPIC = "kiroku:MatchSnapshot/1"
 
     @classmethod
-    def take(cls, aggregate: Any) -> MatchSnapshot:
+    def take(cls, aggregate: Any) -> Any:
         """The snapshot of ``aggregate`` with its live line as runs."""
         snapshot = super().take(aggregate)
         state = dict(snapshot.state)
@@ -77,8 +80,51 @@ class MatchSnapshot(Snapshot):
         return aggregate
 
 
+# What a match's creation fixed that a snapshot leaves out: (match id) -> its configuration
+# and the shared fields of its game states (the card definitions, as setting it up parsed
+# them). The recorder sets it while it loads a match (Recorder.get_match).
+Creation = Callable[[UUID], tuple[dict[str, Any], dict[str, Any]]]
+CREATIONS: ContextVar[Creation | None] = ContextVar("CREATIONS", default=None)
+
+
+class MatchSnapshot(WholeMatchSnapshot):
+    """A match's snapshot: ``WholeMatchSnapshot`` without what the match's creation fixed,
+    its configuration and its game state's card definitions (the state's ``shared_fields``),
+    which were two thirds of a World Gainer snapshot. Read back, both come from the match's
+    creation event (``CREATIONS``); without it the snapshot cannot be read, and the match is
+    rebuilt from its events."""
+
+    TOPIC = "kiroku:MatchSnapshot/2"
+
+    @classmethod
+    def take(cls, aggregate: Any) -> Any:
+        """The snapshot of ``aggregate`` without its configuration and card definitions."""
+        snapshot = super().take(aggregate)
+        state = dict(snapshot.state)
+        del state["config"]
+        game_state = copy.copy(state["state"])
+        for name in game_state.shared_fields:
+            object.__setattr__(game_state, name, {})
+        state["state"] = game_state
+        object.__setattr__(snapshot, "state", state)
+        return snapshot
+
+    def mutate(self, _: None) -> Any:
+        """The match, with its configuration and card definitions as created."""
+        creation = CREATIONS.get()
+        if creation is None:
+            raise LookupError("a snapshot without its match's creation cannot be read")
+        config, shared = creation(self.originator_id)
+        aggregate: Any = super().mutate(None)
+        aggregate.config = config
+        for name, value in shared.items():
+            object.__setattr__(aggregate.state, name, value)
+        return aggregate
+
+
 # The library registers the topics of aggregates and their events itself, not a snapshot
-# class's: a process that reads snapshots before it has written one must know the topic.
+# class's: a process that reads snapshots before it has written one must know the topics.
+register_topic(WholeMatchSnapshot.TOPIC, WholeMatchSnapshot)
 register_topic(MatchSnapshot.TOPIC, MatchSnapshot)
 
 

@@ -40,10 +40,10 @@ from engine.core.errors import IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
-from ledger.fold import owning_states
+from ledger.fold import kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
-from ledger.match import EVENT_NAMES, PAST_POSITIONS, Match, MatchSecret, commits
+from ledger.match import CREATIONS, EVENT_NAMES, PAST_POSITIONS, Match, MatchSecret, commits
 from ledger.matchlist import (
     ListedMatch,
     MatchList,
@@ -65,10 +65,10 @@ from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
 _log = logging.getLogger(__name__)
-# Events between two snapshots: a position is rebuilt from at most this many events. 50 since
-# format 2 made snapshots small (issue 16: the cold time-travel median, at a third of the
-# stored bytes of 100 in format 1).
-SNAPSHOT_INTERVAL = 50
+# Events between two snapshots: a position is rebuilt from at most this many events. 25 since
+# snapshots leave out the match's configuration and card definitions (issue 16: a World Gainer
+# snapshot is about 700 bytes, 29 per action, and the cold time-travel median fell by a third).
+SNAPSHOT_INTERVAL = 25
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
 FACTS_KEPT = 4096  # matches whose fixed facts (MatchFacts) are kept in memory
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
@@ -145,7 +145,7 @@ class Recorder(Application):
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """Snapshots, used only where they agree with the events (ledger.snapshots)."""
         return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
-            purpose="snapshots"), self.events)
+            purpose="snapshots"), self.events, self._creation)
 
     def snapshot_findings(self, match_id: UUID) -> list[str]:
         """What is wrong with the stored snapshots of a match (each is ignored)."""
@@ -174,6 +174,8 @@ class Recorder(Application):
         self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
         self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
         self._facts: LRUCache[UUID, MatchFacts] = LRUCache(FACTS_KEPT)
+        self._creations: LRUCache[UUID, tuple[dict[str, Any], dict[str, Any]]] = LRUCache(
+            FACTS_KEPT)
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
 
@@ -472,18 +474,16 @@ class Recorder(Application):
             if stepped is not None:
                 self._keep_position(stepped)
                 return stepped
-        token = PAST_POSITIONS.set(self._past_position)
         try:
-            match: Any = self.repository.get(match_id, version=version,
-                                             projector_func=_project)
+            with self._loading():
+                match: Any = self.repository.get(match_id, version=version,
+                                                 projector_func=_project)
         except AggregateNotFoundError:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
         except MapperDeserialisationError as exc:
             raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
                                 "run 'kiroku audit verify' to find it.",
                                 match_id=str(match_id)) from None
-        finally:
-            PAST_POSITIONS.reset(token)
         if not isinstance(match, Match):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         if version is not None:
@@ -502,21 +502,47 @@ class Recorder(Application):
                 kept = self._positions.get((match_id, earlier))
             except KeyError:
                 continue
-            token = PAST_POSITIONS.set(self._past_position)
             try:
-                events = list(self.events.get(match_id, gt=earlier, lte=version))
-                if not events or events[-1].originator_version != version:
-                    return None
-                return cast(Match, _project(copy.deepcopy(kept), events))
+                with self._loading():
+                    events = list(self.events.get(match_id, gt=earlier, lte=version))
+                    if not events or events[-1].originator_version != version:
+                        return None
+                    return cast(Match, _project(copy.deepcopy(kept), events))
             except MapperDeserialisationError:
                 return None
-            finally:
-                PAST_POSITIONS.reset(token)
         return None
 
     def _past_position(self, match_id: UUID, version: int) -> GameState:
         """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""
         return self.get_match(match_id, version=version).state
+
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        """While a match is loaded: where its fold gets a past position (``PAST_POSITIONS``)
+        and where its snapshots get what the match's creation fixed (``CREATIONS``)."""
+        past, created = PAST_POSITIONS.set(self._past_position), CREATIONS.set(self._creation)
+        try:
+            yield
+        finally:
+            CREATIONS.reset(created)
+            PAST_POSITIONS.reset(past)
+
+    def _creation(self, match_id: UUID) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What a snapshot of the match leaves out (``MatchSnapshot``): its configuration and
+        its game states' shared fields (the card definitions, as setting it up parsed them),
+        from its creation event; kept once read (a creation never changes)."""
+        try:
+            return self._creations.get(match_id)
+        except KeyError:
+            pass
+        created = next(iter(self.events.get(match_id, lte=1)), None)
+        if not isinstance(created, Match.Created):
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        setup = kept_setup_position(get_game(created.game), created.config,
+                                    created.setup_outcomes)
+        creation = (created.config, {name: getattr(setup, name) for name in setup.shared_fields})
+        self._creations.put(match_id, creation)
+        return creation
 
     def match_facts(self, match_id: UUID) -> MatchFacts:
         """What a match's creation fixed for good (its game, whether it was set up from a

@@ -18,16 +18,17 @@ from eventsourcing.persistence import AggregateRecorder, EventStore, Mapper
 
 from engine.core.data import digest_format
 from engine.registry import get_game
-from ledger.match import Match
+from ledger.match import CREATIONS, Creation, Match
 
 
 class CheckedSnapshots(EventStore[UUID]):
     """The snapshot store, trusting a match's snapshot only if its events agree."""
 
     def __init__(self, mapper: Mapper[UUID], recorder: AggregateRecorder,
-                 events: EventStore[UUID]) -> None:
+                 events: EventStore[UUID], creation: Creation | None = None) -> None:
         super().__init__(mapper, recorder)
         self.events = events
+        self.creation = creation  # what a snapshot leaves out (ledger.match.CREATIONS)
         self.rejected: dict[tuple[UUID, int], str] = {}
 
     def get(self, originator_id: UUID, *, gt: int | None = None, lte: int | None = None,
@@ -45,10 +46,14 @@ class CheckedSnapshots(EventStore[UUID]):
 
     def problem(self, snapshot: Any) -> str | None:
         """Why ``snapshot`` disagrees with the events, or None."""
+        token = CREATIONS.set(self.creation) if self.creation is not None else None
         try:
             aggregate = snapshot.mutate(None)
         except Exception as exc:  # a snapshot that no longer decodes is only ignored
             return f"it cannot be read ({type(exc).__name__})"
+        finally:
+            if token is not None:
+                CREATIONS.reset(token)
         if not isinstance(aggregate, Match):
             return None
         version = snapshot.originator_version

@@ -11,10 +11,13 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
+import pytest
+from eventsourcing.persistence import EventStore
 
 from engine import JUDGE
-from ledger.match import Match
+from ledger.match import Match, MatchSnapshot, WholeMatchSnapshot
 from ledger.recorder import Recorder
+from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import payload
 from replay.service import Kiroku
 
@@ -158,3 +161,68 @@ def test_a_fresh_process_reads_a_stored_snapshot(tmp_path: Path) -> None:
                           cwd=Path(__file__).resolve().parents[2], timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == truth
+
+
+def test_a_snapshot_leaves_out_what_the_match_creation_fixed(tmp_path: Path) -> None:
+    """Format 2 of snapshots: no configuration and no card definitions (two thirds of a World
+    Gainer snapshot); read back, both come from the creation event."""
+    path = tmp_path / "k.db"
+    kiroku = _open(path)
+    match_id = _record(kiroku, 9)
+    truth = [kiroku.view(match_id, p, JUDGE) for p in (4, 8, 9)]
+    kiroku.close()
+    with sqlite3.connect(path) as con:
+        rows = con.execute("SELECT topic, state FROM stored_snapshots").fetchall()
+    assert {topic for topic, _ in rows} == {MatchSnapshot.TOPIC}
+    for _, blob in rows:
+        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
+                                 ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        assert "config" not in fields["state"]
+        _, state = msgpack.unpackb(fields["state"]["state"].data, raw=False,
+                                   strict_map_key=False,
+                                   ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        assert state["cards"] == {}
+    fresh = _open(path)
+    try:
+        assert [fresh.view(match_id, p, JUDGE) for p in (4, 8, 9)] == truth
+        match = fresh.recorder.get_match(match_id, version=9)
+        assert match.config == fresh.recorder.get_match(match_id, version=1).config
+        assert len(match.state.cards) == len(match.config["cards"])  # type: ignore[attr-defined]
+        assert fresh.recorder.snapshot_findings(match_id) == []
+    finally:
+        fresh.close()
+
+
+def test_a_snapshot_stored_whole_is_still_read(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "k.db"
+    monkeypatch.setattr(Match, "Snapshot", WholeMatchSnapshot)
+    kiroku = _open(path)
+    match_id = _record(kiroku, 9)
+    truth = kiroku.view(match_id, 9, JUDGE)
+    kiroku.close()
+    monkeypatch.undo()
+    with sqlite3.connect(path) as con:
+        assert {t for (t,) in con.execute("SELECT topic FROM stored_snapshots")} == {
+            WholeMatchSnapshot.TOPIC}
+    fresh = _open(path)
+    try:
+        assert fresh.view(match_id, 9, JUDGE) == truth
+        assert fresh.recorder.snapshot_findings(match_id) == []
+    finally:
+        fresh.close()
+
+
+def test_a_snapshot_read_without_its_match_creation_is_ignored(tmp_path: Path) -> None:
+    kiroku = _open(tmp_path / "k.db")
+    try:
+        match_id = _record(kiroku, 4)
+        store = kiroku.recorder.snapshots
+        assert isinstance(store, CheckedSnapshots)
+        [snapshot] = EventStore.get(store, match_id)
+        blind = CheckedSnapshots(kiroku.recorder.mapper, store.recorder, store.events)
+        assert not blind.trusted(snapshot)
+        assert blind.rejected[(match_id, 4)] == "it cannot be read (LookupError)"
+        assert store.trusted(snapshot)
+    finally:
+        kiroku.close()

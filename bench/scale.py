@@ -138,6 +138,9 @@ def time_travel(url: str, match_id: Any, samples: int) -> None:
     positions = kiroku.summary(match_id)["positions"]
     picks = random.Random(7).sample(range(positions + 1), min(samples, positions + 1))
     for name in ("cold", "warm"):
+        if name == "warm":  # every position kept (the cold pass forgot each before the next)
+            for n in picks:
+                kiroku.view(match_id, n, JUDGE)
         times = []
         for n in picks:
             if name == "cold":  # no kept position to start from: rebuilt from storage

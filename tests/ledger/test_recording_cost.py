@@ -50,6 +50,20 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return seen
 
 
+def event_reads(kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry for each read of stored events from now on."""
+    reads: list[int] = []
+    store = kiroku.recorder.recorder
+    select = store.select_events
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return select(*args, **kwargs)
+
+    monkeypatch.setattr(store, "select_events", counted)
+    return reads
+
+
 def new_match(kiroku: Kiroku) -> UUID:
     return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1},
                             seed=b"\x05" * 32)
@@ -187,15 +201,7 @@ def test_a_view_of_a_kept_position_reads_the_store_once(kiroku: Kiroku,
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
     kiroku.view(match_id, 5, JUDGE)
-    reads: list[int] = []
-    store = kiroku.recorder.recorder
-    select = store.select_events
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(1)
-        return select(*args, **kwargs)
-
-    monkeypatch.setattr(store, "select_events", counted)
+    reads = event_reads(kiroku, monkeypatch)
     kiroku.view(match_id, 5, JUDGE)
     assert len(reads) == 1  # the current match's fast-forward; the position is kept
 
@@ -230,15 +236,7 @@ def test_a_matchs_fixed_facts_are_read_once(kiroku: Kiroku,
     from a table) never changes: read once, not by loading the match on every request."""
     match_id = new_match(kiroku)
     assert kiroku.recorder.match_facts(match_id) == MatchFacts("worldgainer", False)
-    reads: list[int] = []
-    store = kiroku.recorder.recorder
-    select = store.select_events
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(1)
-        return select(*args, **kwargs)
-
-    monkeypatch.setattr(store, "select_events", counted)
+    reads = event_reads(kiroku, monkeypatch)
     assert kiroku.recorder.match_facts(match_id).game == "worldgainer"
     assert reads == []
     with pytest.raises(MatchNotFound):

@@ -23,6 +23,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -116,10 +117,15 @@ class Keyring:
             raise KeyfileError(f"The key file {path} cannot be read ({type(exc).__name__}); "
                             "every server of a deployment needs the same one.") from None
 
-    @property
+    @cached_property
     def public_key(self) -> str:
-        """The signing key's public half, hex."""
+        """The signing key's public half, hex (derived once: every receipt names it)."""
         return _public_hex(self.signing_key.public_key())
+
+    @cached_property
+    def key_id(self) -> str:
+        """The id of the signing key that receipts carry."""
+        return key_id(self.public_key)
 
     def seal(self, seed: bytes, match_id: UUID) -> str:
         """``seed`` encrypted for the store (bound to its match), hex."""
@@ -140,7 +146,7 @@ class Keyring:
         receipt: dict[str, Any] = {
             "format": RECEIPT_FORMAT, "match_id": str(match_id), "version": version,
             "head": head, "signed_at": datetime.now(UTC).isoformat(timespec="seconds"),
-            "key_id": key_id(self.public_key)}
+            "key_id": self.key_id}
         receipt["signature"] = self.signing_key.sign(receipt_message(receipt)).hex()
         return receipt
 

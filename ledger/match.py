@@ -80,11 +80,22 @@ class WholeMatchSnapshot(Snapshot):
         return aggregate
 
 
-# What a match's creation fixed that a snapshot leaves out: (match id) -> its configuration
-# and the shared fields of its game states (the card definitions, as setting it up parsed
-# them). The recorder sets it while it loads a match (Recorder.get_match).
-Creation = Callable[[UUID], tuple[dict[str, Any], dict[str, Any]]]
-CREATIONS: ContextVar[Creation | None] = ContextVar("CREATIONS", default=None)
+@dataclasses.dataclass(frozen=True)
+class Creation:
+    """What a match's creation fixed for good, as its MatchCreated event holds it: the game,
+    whether it was set up from a physical table, its configuration, and the shared fields of
+    its game states (the card definitions, as setting it up parsed them)."""
+
+    game: str
+    setup_from_table: bool
+    config: dict[str, Any]
+    shared: dict[str, Any]
+
+
+# Where a snapshot being read gets what its match's creation fixed: (match id) -> Creation.
+# The recorder sets it while it loads a match (Recorder.get_match).
+CREATIONS: ContextVar[Callable[[UUID], Creation] | None] = ContextVar("CREATIONS",
+                                                                      default=None)
 
 
 class MatchSnapshot(WholeMatchSnapshot):
@@ -114,10 +125,10 @@ class MatchSnapshot(WholeMatchSnapshot):
         creation = CREATIONS.get()
         if creation is None:
             raise LookupError("a snapshot without its match's creation cannot be read")
-        config, shared = creation(self.originator_id)
+        created = creation(self.originator_id)
         aggregate: Any = super().mutate(None)
-        aggregate.config = config
-        for name, value in shared.items():
+        aggregate.config = created.config
+        for name, value in created.shared.items():
             object.__setattr__(aggregate.state, name, value)
         return aggregate
 

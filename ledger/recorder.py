@@ -43,7 +43,15 @@ from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNot
 from ledger.fold import kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
-from ledger.match import CREATIONS, EVENT_NAMES, PAST_POSITIONS, Match, MatchSecret, commits
+from ledger.match import (
+    CREATIONS,
+    EVENT_NAMES,
+    PAST_POSITIONS,
+    Creation,
+    Match,
+    MatchSecret,
+    commits,
+)
 from ledger.matchlist import (
     ListedMatch,
     MatchList,
@@ -70,7 +78,7 @@ _log = logging.getLogger(__name__)
 # snapshot is about 700 bytes, 29 per action, and the cold time-travel median fell by a third).
 SNAPSHOT_INTERVAL = 25
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
-FACTS_KEPT = 4096  # matches whose fixed facts (MatchFacts) are kept in memory
+CREATIONS_KEPT = 4096  # matches whose creation (ledger.match.Creation) is kept in memory
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
 # how many events back a past version is folded on from a kept one (stepping through a replay)
 STEP_FROM_KEPT = 8
@@ -80,14 +88,6 @@ REPLAY_POLICIES = ("open", "closed")
 def now() -> str:
     """The server clock, UTC, ISO 8601 (the ``recorded_at`` of every event)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-@dataclass(frozen=True)
-class MatchFacts:
-    """What a match's creation fixed for good."""
-
-    game: str
-    setup_from_table: bool
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class Recorder(Application):
     def construct_snapshot_store(self) -> EventStore[UUID]:
         """Snapshots, used only where they agree with the events (ledger.snapshots)."""
         return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
-            purpose="snapshots"), self.events, self._creation)
+            purpose="snapshots"), self.events, self.creation)
 
     def snapshot_findings(self, match_id: UUID) -> list[str]:
         """What is wrong with the stored snapshots of a match (each is ignored)."""
@@ -173,9 +173,7 @@ class Recorder(Application):
         # changes, so both are kept (the library's thread-safe LRU cache)
         self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
         self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
-        self._facts: LRUCache[UUID, MatchFacts] = LRUCache(FACTS_KEPT)
-        self._creations: LRUCache[UUID, tuple[dict[str, Any], dict[str, Any]]] = LRUCache(
-            FACTS_KEPT)
+        self._creations: LRUCache[UUID, Creation] = LRUCache(CREATIONS_KEPT)
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
 
@@ -520,41 +518,37 @@ class Recorder(Application):
     def _loading(self) -> Iterator[None]:
         """While a match is loaded: where its fold gets a past position (``PAST_POSITIONS``)
         and where its snapshots get what the match's creation fixed (``CREATIONS``)."""
-        past, created = PAST_POSITIONS.set(self._past_position), CREATIONS.set(self._creation)
+        past, created = PAST_POSITIONS.set(self._past_position), CREATIONS.set(self.creation)
         try:
             yield
         finally:
             CREATIONS.reset(created)
             PAST_POSITIONS.reset(past)
 
-    def _creation(self, match_id: UUID) -> tuple[dict[str, Any], dict[str, Any]]:
-        """What a snapshot of the match leaves out (``MatchSnapshot``): its configuration and
-        its game states' shared fields (the card definitions, as setting it up parsed them),
-        from its creation event; kept once read (a creation never changes)."""
+    def creation(self, match_id: UUID) -> Creation:
+        """What the match's creation fixed for good (its game, whether it was set up from a
+        physical table, its configuration and card definitions), read from its creation
+        event alone and kept (a creation never changes): what a route that needs only these
+        asks instead of loading the match, and what a snapshot leaves out (``MatchSnapshot``).
+        MatchNotFound for an id that is not a match's."""
         try:
             return self._creations.get(match_id)
         except KeyError:
             pass
-        created = next(iter(self.events.get(match_id, lte=1)), None)
+        try:
+            created = next(iter(self.events.get(match_id, lte=1)), None)
+        except MapperDeserialisationError as exc:
+            raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
+                                "run 'kiroku audit verify' to find it.",
+                                match_id=str(match_id)) from None
         if not isinstance(created, Match.Created):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         setup = kept_setup_position(get_game(created.game), created.config,
                                     created.setup_outcomes)
-        creation = (created.config, {name: getattr(setup, name) for name in setup.shared_fields})
-        self._creations.put(match_id, creation)
-        return creation
-
-    def match_facts(self, match_id: UUID) -> MatchFacts:
-        """What a match's creation fixed for good (its game, whether it was set up from a
-        physical table), kept once read: a route that needs only these does not load the
-        match; MatchNotFound for an unknown id."""
-        try:
-            return self._facts.get(match_id)
-        except KeyError:
-            match = self.get_match(match_id)
-            facts = MatchFacts(match.game, match.setup_from_table)
-            self._facts.put(match_id, facts)
-            return facts
+        found = Creation(created.game, created.chance_source == "table", created.config,
+                         {name: getattr(setup, name) for name in setup.shared_fields})
+        self._creations.put(match_id, found)
+        return found
 
     def forget_positions(self) -> None:
         """Drop the kept past versions of matches (time travel is cold again): what the

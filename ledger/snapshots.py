@@ -10,7 +10,7 @@ is rebuilt from its events) and remembered in ``rejected``, which the audit repo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from uuid import UUID
 
@@ -25,7 +25,8 @@ class CheckedSnapshots(EventStore[UUID]):
     """The snapshot store, trusting a match's snapshot only if its events agree."""
 
     def __init__(self, mapper: Mapper[UUID], recorder: AggregateRecorder,
-                 events: EventStore[UUID], creation: Creation | None = None) -> None:
+                 events: EventStore[UUID],
+                 creation: Callable[[UUID], Creation] | None = None) -> None:
         super().__init__(mapper, recorder)
         self.events = events
         self.creation = creation  # what a snapshot leaves out (ledger.match.CREATIONS)

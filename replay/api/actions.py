@@ -50,10 +50,10 @@ class UndoCreate(BaseModel):
 def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                   body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
-    facts = kiroku.recorder.match_facts(match_id)
+    created = kiroku.recorder.creation(match_id)
     by = access.actor(caller, match_id, body.action, outcomes=body.outcomes is not None,
-                      table_match=facts.setup_from_table,
-                      judges_only=get_game(facts.game).judges_only(body.action.get("type")))
+                      table_match=created.setup_from_table,
+                      judges_only=get_game(created.game).judges_only(body.action.get("type")))
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version)
     return respond(request, {"match_id": str(match_id), "version": done.version,

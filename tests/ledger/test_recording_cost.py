@@ -19,7 +19,7 @@ from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import MatchNotFound
 from ledger.match import Match
-from ledger.recorder import MatchFacts, Recorder
+from ledger.recorder import Recorder
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -230,14 +230,26 @@ def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(
     assert kiroku.audit(match_id).ok
 
 
-def test_a_matchs_fixed_facts_are_read_once(kiroku: Kiroku,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_matchs_creation_is_read_once_from_its_creation_event(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
     """What recording an action over HTTP asks first (the game, whether the match was set up
-    from a table) never changes: read once, not by loading the match on every request."""
+    from a table), and what a snapshot leaves out, never changes: read from the creation event
+    alone, once, not by loading the match on every request."""
     match_id = new_match(kiroku)
-    assert kiroku.recorder.match_facts(match_id) == MatchFacts("worldgainer", False)
+    play(kiroku, match_id, 3)
+    recorder = kiroku.recorder
+    recorder._creations = type(recorder._creations)(8)  # as a server that has not read it
     reads = event_reads(kiroku, monkeypatch)
-    assert kiroku.recorder.match_facts(match_id).game == "worldgainer"
+    created = recorder.creation(match_id)
+    assert len(reads) == 1  # the creation event alone
+    assert (created.game, created.setup_from_table) == ("worldgainer", False)
+    assert created.config == recorder.get_match(match_id, version=1).config
+    assert set(created.shared) == {"cards"} and len(created.shared["cards"]) == len(
+        created.config["cards"])
+    reads.clear()
+    assert recorder.creation(match_id) is created
     assert reads == []
     with pytest.raises(MatchNotFound):
-        kiroku.recorder.match_facts(UUID(int=7))
+        recorder.creation(UUID(int=7))
+    with pytest.raises(MatchNotFound):  # the match's seed stream is not a match
+        recorder.creation(Recorder._secret_id(match_id))

@@ -103,7 +103,6 @@ def list_matches(request: Request, kiroku: KirokuDep,
                                                           len(matches), total))
 
 
-
 @router.get("/matches/{match_id}", response_model=MatchSummary)
 def get_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
               match_id: MatchId) -> Response:

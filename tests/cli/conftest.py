@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from rich.console import Console
 
+from cli import render
 from cli.main import main
+
+SHOWN = render.progress  # the command line's own progress bar, before a test replaces it
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +33,13 @@ def kiroku(db: str, *args: str, ok: bool = True, input: str | None = None) -> Re
     if ok:
         assert result.exit_code == 0, (result.output, result.exception)
     return result
+
+
+@pytest.fixture
+def progress_screen(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    """What the commands' progress bars draw, on a terminal 100 columns wide (the test's
+    runner is not a terminal, so they would draw nothing)."""
+    screen = io.StringIO()
+    terminal = Console(file=screen, force_terminal=True, width=100)
+    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
+    return screen

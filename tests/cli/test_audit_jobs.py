@@ -10,11 +10,8 @@ import re
 from pathlib import Path
 from uuid import UUID
 
-import pytest
 from click.testing import Result
-from rich.console import Console
 
-from cli import render
 from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
@@ -22,7 +19,6 @@ from tests.cli.conftest import kiroku
 from tests.replay.test_audit import _rows, cut_last_event
 
 HEAD = Identity.operator("Head Judge Hana")
-SHOWN = render.progress
 MATCH_ID = re.compile(r"^(?:ok|FAILED)\s+(\S+)", re.MULTILINE)
 
 
@@ -111,10 +107,8 @@ def test_an_unreadable_row_is_reported_by_workers_as_by_one_process(store_url: s
     assert here.stdout.endswith("3 verified, 1 failed\n")
 
 
-def test_the_progress_bar_follows_the_workers(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_progress_bar_follows_the_workers(db: str, progress_screen: io.StringIO) -> None:
     _store(db)
-    screen = io.StringIO()
-    terminal = Console(file=screen, force_terminal=True, width=100)
-    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
     assert _verify(db, "--jobs", "2").stdout.endswith("4 verified, 0 failed\n")
-    assert "verifying" in screen.getvalue() and "4/4" in screen.getvalue()
+    shown = progress_screen.getvalue()
+    assert "verifying" in shown and "4/4" in shown

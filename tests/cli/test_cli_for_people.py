@@ -13,13 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from rich.console import Console
 
-from cli import render
 from engine.registry import games
 from tests.cli.conftest import kiroku
 
-SHOWN = render.progress
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
@@ -157,24 +154,20 @@ def test_simulated_matches_are_listed_apart(db: str) -> None:
     assert UUID_RE.findall(kiroku(db, "match", "list", "--simulated").stdout) == simulated
 
 
-def test_simulation_shows_its_progress(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    screen = io.StringIO()
-    terminal = Console(file=screen, force_terminal=True, width=100)
-    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
+def test_simulation_shows_its_progress(db: str, progress_screen: io.StringIO) -> None:
     out = kiroku(db, "simulate", "worldgainer", "-n", "3").stdout
     assert len(UUID_RE.findall(out)) == 3
-    assert "simulating worldgainer" in screen.getvalue() and "3/3" in screen.getvalue()
+    shown = progress_screen.getvalue()
+    assert "simulating worldgainer" in shown and "3/3" in shown
 
 
 def test_an_audit_of_every_match_shows_its_progress(db: str,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+                                                    progress_screen: io.StringIO) -> None:
     _match(db)
     _match(db)
-    screen = io.StringIO()
-    terminal = Console(file=screen, force_terminal=True, width=100)
-    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
     assert kiroku(db, "audit", "verify").stdout.endswith("2 verified, 0 failed\n")
-    assert "verifying" in screen.getvalue() and "2/2" in screen.getvalue()
+    shown = progress_screen.getvalue()
+    assert "verifying" in shown and "2/2" in shown
 
 
 def test_an_unknown_option_lists_the_options(db: str) -> None:

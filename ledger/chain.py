@@ -1,9 +1,10 @@
 """The hash chain over a match's events (tamper evidence), with salted commitments.
 
-Each event stores ``prev_hash`` (the previous event's ``hash``; 64 zeros for the first) and its own
-``hash`` = SHA-256 of the canonical msgpack of {event name, match id, version, payload}, where the
-payload is every field the event carries except ``hash`` itself. Changing any stored byte of
-meaning, or removing or reordering an event, breaks the chain at that event.
+Each event carries ``prev_hash`` (the previous event's ``hash``; 64 zeros for the first; derived
+on read, not stored: ledger.mapper) and its own ``hash`` = SHA-256 of the canonical msgpack of
+{event name, match id, version, payload}, where the payload is every field the event carries
+except ``hash`` itself. Changing any stored byte of meaning, or removing or reordering an event,
+breaks the chain at that event or the next.
 
 Values some viewer may not see (a drawn card, another seat's deck list, a card discarded face
 down: ``ledger.visibility.hidden_paths``) enter the hash only through salted commitments: the

@@ -2,9 +2,10 @@
 
 Events are facts in the past tense with explicit, versioned topics (``kiroku:...``), so renaming a
 class never breaks stored matches. Every event carries who recorded it, when (server clock, UTC ISO
-8601), ``prev_hash`` and ``hash`` (see ledger.chain). The aggregate keeps the current game state and
-the live line of actions; undo appends ``ActionsUndone`` and nothing is ever rewritten. Every
-event is folded into the aggregate by the one fold of a match's events (ledger.fold).
+8601), ``prev_hash`` and ``hash`` (see ledger.chain; ledger.mapper says how they are stored). The
+aggregate keeps the current game state and the live line of actions; undo appends
+``ActionsUndone`` and nothing is ever rewritten. Every event is folded into the aggregate by the
+one fold of a match's events (ledger.fold).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from eventsourcing.utils import register_topic
 
 from engine.core.chance import Outcome
 from engine.core.contract import GameState, Ruleset
+from ledger.chain import GENESIS
 from ledger.fold import Fold, LiveAction, Record, Visitor
 from ledger.fold import project as project  # re-exported: a position from a live line
 from ledger.identity import RecordedBy
@@ -364,6 +366,26 @@ EVENT_NAMES: dict[type[Any], str] = {
 def commits(cls: type[Any]) -> bool:
     """Whether events of ``cls`` carry commitments to hidden values (ledger.chain)."""
     return any(f.name == "commitments" for f in dataclasses.fields(cls))
+
+
+def linked(events: list[Any]) -> list[Any]:
+    """A match's events from its first on, each with the ``prev_hash`` it was hashed with: the
+    stored one where there is one, else the ``hash`` of the event before it (ledger.mapper)."""
+    if events and events[0].originator_version != 1:
+        raise ValueError("events are linked from a match's first event on")
+    prev = GENESIS
+    for event in events:
+        prev = link(event, prev)
+    return events
+
+
+def link(event: Any, prev: str) -> str:
+    """Give ``event`` the ``prev_hash`` ``prev`` unless it has its own; its hash (the next
+    event's ``prev``)."""
+    fields = vars(event)
+    if fields.get("prev_hash", prev) is None:
+        fields["prev_hash"] = prev
+    return str(fields.get("hash", prev))
 
 
 def to_record(event: Any, *, envelope: bool = True) -> Record:

@@ -27,6 +27,7 @@ from eventsourcing.application import (
 from eventsourcing.persistence import (
     EventStore,
     IntegrityError,
+    Mapper,
     MapperDeserialisationError,
     PersistenceError,
     Recording,
@@ -43,6 +44,7 @@ from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNot
 from ledger.fold import kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
+from ledger.mapper import MatchMapper, instant
 from ledger.match import (
     CREATIONS,
     EVENT_NAMES,
@@ -51,6 +53,7 @@ from ledger.match import (
     Match,
     MatchSecret,
     commits,
+    linked,
 )
 from ledger.matchlist import (
     ListedMatch,
@@ -159,6 +162,12 @@ class Recorder(Application):
                                                     key=lambda item: item[0][1])
                 if found == match_id]
 
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The library's mapper, storing a match's events without what the stream already
+        says (ledger.mapper)."""
+        return self.factory.mapper(transcoder=self.construct_transcoder(),
+                                   mapper_class=MatchMapper)
+
     def construct_transcoder(self) -> Transcoder:
         """Events and snapshots are stored as msgpack."""
         return MsgpackTranscoder()
@@ -260,7 +269,8 @@ class Recorder(Application):
                    "recorded_at": now(), "prev_hash": GENESIS}
         sealed = _sealed("MatchCreated", match_id, 1, payload, ruleset, seed,
                          len(config.players))
-        match = Match._create(Match.Created, id=match_id, **sealed)
+        match = Match._create(Match.Created, id=match_id, **sealed,
+                              timestamp=instant(str(payload["recorded_at"])))
         secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
                                      match_id=match_id, seed=self.keyring.seal(seed, match_id),
                                      sealed=True)
@@ -439,7 +449,7 @@ class Recorder(Application):
         else:
             sealed = {**payload, "hash": event_hash(EVENT_NAMES[cls], match.id, version,
                                                     payload)}
-        match.trigger_event(cls, **sealed)
+        match.trigger_event(cls, **sealed, timestamp=instant(payload["recorded_at"]))
 
     def _save(self, match: Match) -> None:
         try:
@@ -581,7 +591,7 @@ class Recorder(Application):
         events = list(self.events.get(match_id))
         if not events:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
-        return events
+        return linked(events)
 
     def list_matches(self) -> list[MatchSummary]:
         """Every match, oldest first, with its result if it has ended (the match list's read

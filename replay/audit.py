@@ -295,8 +295,9 @@ class _Walker(Visitor):
         except (KeyError, ValueError, TypeError) as exc:
             raise _Failed("unreadable", f"the event cannot be hashed: {exc}") from None
         if record.get("hash") != expected:
-            raise _Failed("hash_mismatch", "the event's content does not match its hash: it "
-                          "was changed after it was recorded")
+            raise _Failed("hash_mismatch", "the event does not match its hash: it, or the "
+                          "event before it (whose hash it covers), was changed after it was "
+                          "recorded")
         self.prev = expected
 
     def _uuid(self, record: dict[str, Any]) -> UUID:

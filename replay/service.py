@@ -24,11 +24,12 @@ from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
+from ledger.chain import GENESIS
 from ledger.disputes import Disputes, MatchPaused
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
-from ledger.match import MATCH_TOPICS, Match, commits
+from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
 from ledger.tournaments import Tournaments
@@ -318,9 +319,11 @@ class Kiroku:
         stored = self.recorder.recorder.select_events(match_id)
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        prev = GENESIS
         for row in stored:
             try:
                 event = self.recorder.mapper.to_domain_event(row)
+                prev = link(event, prev)
                 records.append(to_record(event))
             except Exception as exc:  # a row that no longer decodes is itself the finding
                 report = verify_records(records)
@@ -407,7 +410,7 @@ class Kiroku:
             return None
         if not isinstance(stored[0], Match.Created):
             raise ImportRejected(f"{match_id} is not a match id here.")
-        return [to_record(e) for e in stored]
+        return [to_record(e) for e in linked(stored)]
 
     # ----- simulation --------------------------------------------------------------------------
     def simulate(self, game: str, count: int, seed: int, players: int = 2,

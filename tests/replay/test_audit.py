@@ -102,7 +102,8 @@ def test_a_changed_action_is_named_by_version(finished: tuple[str, UUID]) -> Non
 
 
 def test_a_rehashed_forgery_is_caught_by_re_projection(finished: tuple[str, UUID]) -> None:
-    """A forger who recomputes this event's hash still breaks the next event's prev_hash."""
+    """A forger who recomputes this event's hash still breaks the next event, whose hash
+    covers the hash it followed (its ``prev_hash``, linked on read: ledger.mapper)."""
     url, match_id = finished
     records = Kiroku.open(url).records(match_id)
     target = next(r for r in records if r["event"] == "ActionRecorded" and r["version"] > 3)
@@ -116,6 +117,16 @@ def test_a_rehashed_forgery_is_caught_by_re_projection(finished: tuple[str, UUID
     _tamper(url, match_id, target["version"], forge)
     report = _audit(url, match_id)
     assert report["failure"]["version"] == target["version"] + 1
+    assert report["failure"]["reason"] == "hash_mismatch"
+    assert "the event before it" in report["failure"]["message"]
+
+
+def test_a_changed_stored_prev_hash_breaks_the_chain(finished: tuple[str, UUID]) -> None:
+    """Rows written before prev_hash was derived on read keep theirs, and it is checked."""
+    url, match_id = finished
+    _tamper(url, match_id, 5, lambda f: f.update(prev_hash="1" * 64))
+    report = _audit(url, match_id)
+    assert report["failure"]["version"] == 5
     assert report["failure"]["reason"] == "chain_broken"
 
 

@@ -1,0 +1,122 @@
+"""A match's events are stored without ``prev_hash`` and the library's ``timestamp``
+(ledger.mapper), and read back with both, the chain unchanged."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID, uuid4
+
+import pytest
+
+from ledger.chain import GENESIS, first_break
+from ledger.mapper import MatchMapper, instant
+from ledger.match import Match, linked
+from ledger.transcoder import MsgpackTranscoder
+from replay.service import Kiroku
+
+RECORDED_AT = "2026-11-22T01:02:03.000004+00:00"
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> tuple[Kiroku, UUID, Path]:
+    """A finished World Gainer match on an SQLite file."""
+    db = tmp_path / "k.db"
+    kiroku = Kiroku.open(f"sqlite:///{db}")
+    (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
+    return kiroku, match_id, db
+
+
+def _stored_fields(db: Path, match_id: UUID) -> list[dict[str, object]]:
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
+                           "ORDER BY originator_version", (match_id.hex,)).fetchall()
+    finally:
+        con.close()
+    return [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
+
+
+def test_stored_events_hold_neither_prev_hash_nor_timestamp(
+        played: tuple[Kiroku, UUID, Path]) -> None:
+    kiroku, match_id, db = played
+    stored = _stored_fields(db, match_id)
+    assert len(stored) > 10
+    assert all("prev_hash" not in fields and "timestamp" not in fields for fields in stored)
+    assert all("hash" in fields and "recorded_at" in fields for fields in stored)
+
+
+def test_records_link_each_event_to_the_hash_before_it(
+        played: tuple[Kiroku, UUID, Path]) -> None:
+    kiroku, match_id, db = played
+    records = Kiroku.open(f"sqlite:///{db}").records(match_id)  # nothing cached
+    assert records[0]["prev_hash"] == GENESIS
+    assert all(later["prev_hash"] == earlier["hash"]
+               for earlier, later in zip(records, records[1:], strict=False))
+    assert first_break(records) is None
+    assert Kiroku.open(f"sqlite:///{db}").audit(match_id).ok
+
+
+def test_records_keep_their_field_order(played: tuple[Kiroku, UUID, Path]) -> None:
+    """``prev_hash`` comes back in its place, before ``hash``, as when it was stored."""
+    kiroku, match_id, db = played
+    action = next(r for r in Kiroku.open(f"sqlite:///{db}").records(match_id)
+                  if r["event"] == "ActionRecorded")
+    keys = list(action)
+    assert keys.index("prev_hash") == keys.index("hash") - 1
+    assert keys.index("prev_hash") == keys.index("recorded_at") + 1
+
+
+def test_the_library_timestamp_is_the_instant_recorded_at_names(
+        played: tuple[Kiroku, UUID, Path]) -> None:
+    kiroku, match_id, db = played
+    fresh = Kiroku.open(f"sqlite:///{db}")
+    events = fresh.recorder.stored_events(match_id)
+    assert all(e.timestamp == instant(e.recorded_at) for e in events)
+    match = fresh.recorder.get_match(match_id)
+    assert match.modified_on == instant(events[-1].recorded_at)
+
+
+def _created(timestamp: datetime) -> Match.Created:
+    return Match.Created(
+        originator_id=uuid4(), originator_version=1, timestamp=timestamp,
+        originator_topic="kiroku:Match", game="worldgainer", ruleset_version="1",
+        config={}, replay_policy="open", commitment="c", setup_outcomes=[],
+        chance_source="seed", digest="d", recorded_by="someone", recorded_at=RECORDED_AT,
+        prev_hash=GENESIS, hash="h", commitments={})
+
+
+def test_a_timestamp_that_differs_from_recorded_at_is_kept() -> None:
+    mapper = MatchMapper(MsgpackTranscoder())
+    other = datetime(2026, 11, 22, 1, 2, 3, 999, tzinfo=UTC)
+    back = mapper.to_domain_event(mapper.to_stored_event(_created(other)))
+    assert back.timestamp == other
+    same = mapper.to_domain_event(mapper.to_stored_event(_created(instant(RECORDED_AT))))
+    assert same.timestamp == instant(RECORDED_AT)
+
+
+def test_an_event_read_alone_has_no_prev_hash_until_linked() -> None:
+    mapper = MatchMapper(MsgpackTranscoder())
+    event = mapper.to_domain_event(mapper.to_stored_event(_created(instant(RECORDED_AT))))
+    assert event.prev_hash is None
+    assert linked([event])[0].prev_hash == GENESIS
+
+
+def test_only_a_match_from_its_first_event_is_linked(played: tuple[Kiroku, UUID, Path]) -> None:
+    kiroku, match_id, db = played
+    later = list(Kiroku.open(f"sqlite:///{db}").recorder.events.get(match_id, gt=1))
+    with pytest.raises(ValueError, match="first event"):
+        linked(later)
+
+
+def test_a_stored_prev_hash_is_read_as_it_was_written() -> None:
+    """Events stored before ledger.mapper keep their ``prev_hash``: linking never replaces
+    it, so a changed one is still found by the audit (tests/replay/test_audit.py)."""
+    mapper = MatchMapper(MsgpackTranscoder())
+    stored = mapper.to_stored_event(_created(instant(RECORDED_AT)))
+    fields = MsgpackTranscoder().decode(stored.state)
+    fields["prev_hash"] = "1" * 64
+    old = type(stored)(originator_id=stored.originator_id, originator_version=1,
+                       topic=stored.topic, state=MsgpackTranscoder().encode(fields))
+    assert linked([mapper.to_domain_event(old)])[0].prev_hash == "1" * 64

@@ -19,7 +19,6 @@ commitment. Events recorded before commitments existed have none, and hash their
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
@@ -65,9 +64,8 @@ def hashed_payload(record: Mapping[str, Any]) -> dict[str, Any]:
     committed = payload.pop("commitments", None) or {}
     if not committed:
         return payload
-    payload = copy.deepcopy(payload)
     for path, c in committed.items():
-        _set_at(payload, path, {"commitment": c})
+        payload = _replaced_at(payload, path.split("."), {"commitment": c})
     return payload
 
 
@@ -78,15 +76,20 @@ def value_at(data: Any, path: str) -> Any:
     return data
 
 
-def _set_at(data: Any, path: str, value: Any) -> None:
-    *parents, last = path.split(".")
-    for key in parents:
-        data = data[int(key)] if isinstance(data, list) else data[key]
+def _replaced_at(data: Any, keys: list[str], value: Any) -> Any:
+    """A copy of ``data`` with ``value`` at the path ``keys``: only the containers on the path
+    are copied, so the record it came from is left as it was."""
+    key, rest = keys[0], keys[1:]
     if isinstance(data, list):
-        data[int(last)] = value
-    else:
-        data[last] = value
-        data.pop("redacted", None)  # the per-viewer filter's mark beside a hidden value
+        out: Any = list(data)
+        index = int(key)
+        out[index] = _replaced_at(data[index], rest, value) if rest else value
+        return out
+    out = dict(data)
+    out[key] = _replaced_at(data[key], rest, value) if rest else value
+    if not rest:
+        out.pop("redacted", None)  # the per-viewer filter's mark beside a hidden value
+    return out
 
 
 def first_break(records: Iterable[Mapping[str, Any]]) -> int | None:

@@ -80,9 +80,12 @@ def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
     # a dict some of whose keys are removed is one hidden value: its paths name no hidden key
     if isinstance(plain, dict) and isinstance(seen, dict) and plain.keys() <= seen.keys():
         for key, value in plain.items():
-            yield from _differences(value, seen.get(key), f"{path}.{key}" if path else str(key))
+            other = seen.get(key)
+            if value is not other:
+                yield from _differences(value, other, f"{path}.{key}" if path else str(key))
     elif isinstance(plain, list) and isinstance(seen, list) and len(plain) == len(seen):
         for i, (a, b) in enumerate(zip(plain, seen)):
-            yield from _differences(a, b, f"{path}.{i}")
+            if a is not b:
+                yield from _differences(a, b, f"{path}.{i}")
     elif plain != seen:
         yield path

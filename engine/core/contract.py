@@ -32,7 +32,14 @@ from engine.core.chance import (
     shown,
 )
 from engine.core.copying import copy_state
-from engine.core.data import digest, from_data, to_data
+from engine.core.data import (
+    canonical,
+    canonical_data,
+    canonical_digest,
+    from_data,
+    sorted_fields_of,
+    to_data,
+)
 from engine.core.effects import (
     Effect,
     MatchEnded,
@@ -569,20 +576,26 @@ class Ruleset(ABC):
         definitions excluded: those are fixed by ``MatchCreated``. A refactor that changes the
         state's fields without changing the rules overrides this to keep giving the same
         position; a rules change that changes what a position is bumps ``position_format``.
-        The golden matches (tests/golden) fail when either is forgotten.
+        The golden matches (tests/golden) fail when either is forgotten. ``digest`` builds this
+        default position already canonical in one walk; an override is digested as it returns.
         """
         return _without_empty_late_fields(state, skip=state.shared_fields)
 
     def digest(self, state: GameState) -> str:
         """The state digest stored with every recorded action: ``p<format>:<sha256 hex>`` of
         the canonical msgpack of ``position(state)``."""
-        return f"p{self.position_format}:{digest(self.position(state))}"
+        if type(self).position is Ruleset.position:
+            # the default position, built already canonical in one walk of the state
+            data = _canonical_without_empty_late_fields(state, skip=state.shared_fields)
+        else:
+            data = canonical(self.position(state))
+        return f"p{self.position_format}:{canonical_digest(data)}"
 
     def legacy_digest(self, state: GameState) -> str:
         """The digest format of matches recorded before position digests (a bare SHA-256 of
         the whole internal state, card definitions included). Reproducible only while the
         internal state keeps the layout it had then; the audit uses it where it can."""
-        return digest(_without_empty_late_fields(state))
+        return canonical_digest(_canonical_without_empty_late_fields(state))
 
     def state_to_data(self, state: GameState) -> dict[str, Any]:
         """Plain data for storage and snapshots."""
@@ -759,6 +772,23 @@ def _without_empty_late_fields(state: GameState, skip: tuple[str, ...] = ()) -> 
     for name in state.late_fields:
         if not data.get(name):
             data.pop(name, None)
+    return data
+
+
+def _canonical_without_empty_late_fields(state: GameState,
+                                        skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``canonical(_without_empty_late_fields(state, skip))`` in one walk of the state."""
+    names = sorted_fields_of(type(state))
+    assert names is not None, "a game state is a dataclass"
+    late = state.late_fields
+    data: dict[str, Any] = {}
+    for name in names:
+        if name in skip:
+            continue
+        value = canonical_data(getattr(state, name))
+        if not value and name in late:
+            continue  # empty exactly when to_data's value is: _without_empty_late_fields's test
+        data[name] = value
     return data
 
 

@@ -31,6 +31,19 @@ def _fields_of(cls: type) -> tuple[str, ...] | None:
     return _FIELDS[cls]
 
 
+# per class: the same names sorted, as the canonical encoding orders them
+_SORTED_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def sorted_fields_of(cls: type) -> tuple[str, ...] | None:
+    """The dataclass field names of ``cls`` in canonical (sorted) order, or None for a class
+    that is not a dataclass."""
+    if cls not in _SORTED_FIELDS:
+        names = _fields_of(cls)
+        _SORTED_FIELDS[cls] = None if names is None else tuple(sorted(names))
+    return _SORTED_FIELDS[cls]
+
+
 def to_data(obj: Any) -> Any:
     """Recursively convert dataclasses, tuples and dicts into plain msgpack-able data."""
     cls = type(obj)
@@ -97,6 +110,40 @@ def canonical(data: Any) -> Any:
     return data
 
 
+def canonical_data(obj: Any) -> Any:
+    """``canonical(to_data(obj))`` in one walk: plain data with every dict's keys sorted.
+
+    The branches follow ``to_data``'s, in its order, so each kind of value (subclasses of
+    dict and list included) converts as it does there."""
+    cls = type(obj)
+    if cls in _SCALARS:
+        return obj
+    if cls is list or cls is tuple:
+        # scalars inline: most items are card ids and counters, a call each would dominate
+        return [x if type(x) in _SCALARS else canonical_data(x) for x in obj]
+    if cls is dict:
+        out = {}
+        for key in sorted(obj, key=str):
+            value = obj[key]
+            out[key] = value if type(value) in _SCALARS else canonical_data(value)
+        return out
+    names = sorted_fields_of(cls)
+    if names is not None:
+        out = {}
+        for name in names:
+            value = getattr(obj, name)
+            out[name] = value if type(value) in _SCALARS else canonical_data(value)
+        return out
+    if isinstance(obj, BaseModel):
+        return canonical(obj.model_dump(mode="json"))
+    if isinstance(obj, (list, tuple)):
+        return [canonical_data(x) for x in obj]
+    if isinstance(obj, dict):
+        # to_data reads a dict subclass through items(), which it may override
+        return canonical_data({k: v for k, v in obj.items()})
+    return canonical(to_data(obj))
+
+
 def canonical_bytes(data: Any) -> bytes:
     """The canonical msgpack encoding of plain data."""
     return msgpack.packb(canonical(data), use_bin_type=True)
@@ -105,6 +152,12 @@ def canonical_bytes(data: Any) -> bytes:
 def digest(data: Any) -> str:
     """SHA-256 hex digest of the canonical msgpack encoding of ``data`` (a state's ``to_data``)."""
     return hashlib.sha256(canonical_bytes(data)).hexdigest()
+
+
+def canonical_digest(data: Any) -> str:
+    """``digest`` of data already in canonical form (a ``canonical_data`` result), which
+    ``canonical`` would leave as it is: the same hex, without walking it again."""
+    return hashlib.sha256(msgpack.packb(data, use_bin_type=True)).hexdigest()
 
 
 def digest_format(recorded: str) -> int | None:

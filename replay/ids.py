@@ -20,10 +20,9 @@ def resolve_id(text: str, ids: Callable[[], Iterable[UUID]], noun: tuple[str, st
     with the id's usual lowercase form, as ``kiroku`` on the command line does). Anything else
     is ``not_found``: text that cannot start an id, a prefix no id has, or one several have
     (naming up to ``LISTED`` of them). ``noun`` is the singular and the plural."""
-    try:
-        return UUID(text)
-    except ValueError:
-        pass
+    whole = whole_id(text)
+    if whole is not None:
+        return whole
     one, many = noun
     prefix = text.lower()
     if not _could_start_an_id(prefix):
@@ -39,6 +38,14 @@ def resolve_id(text: str, ids: Callable[[], Iterable[UUID]], noun: tuple[str, st
     more = f" and {len(hits) - LISTED} more" if len(hits) > LISTED else ""
     raise not_found(f"{text!r} matches {len(hits)} {many}: {', '.join(named)}{more}; give more "
                     "of the id.", prefix=text, candidates=named, count=len(hits))
+
+
+def whole_id(text: str) -> UUID | None:
+    """The id ``text`` spells out whole (in any form ``uuid.UUID`` reads), or None."""
+    try:
+        return UUID(text)
+    except ValueError:
+        return None
 
 
 def _could_start_an_id(prefix: str) -> bool:

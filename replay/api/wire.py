@@ -9,6 +9,7 @@ from uuid import UUID
 
 import msgpack
 from fastapi import Depends, Path, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -17,7 +18,7 @@ from ledger.errors import MatchNotFound
 from ledger.identity import Identity, Unauthenticated
 from ledger.tournaments import TournamentNotFound
 from replay.access import Caller
-from replay.ids import MIN_PREFIX, UUID_FORM, resolve_id
+from replay.ids import MIN_PREFIX, UUID_FORM, resolve_id, whole_id
 from replay.service import Kiroku
 
 MSGPACK = "application/msgpack"
@@ -36,25 +37,33 @@ def respond(request: Request, data: Any, status: int = 200,
     return JSONResponse(data, status, headers)
 
 
-def service(request: Request) -> Kiroku:
+# The dependencies below are ``async``: FastAPI runs a plain function's dependency in its thread
+# pool, one hand-over to a thread and back for each. What reads the store (a token's
+# credential, an id given by its first characters) goes to the thread pool itself; the rest
+# runs on the event loop at once (issue 16: five hand-overs a request became two).
+
+
+async def service(request: Request) -> Kiroku:
     """The Kiroku service the application was created over."""
     kiroku: Kiroku = request.app.state.kiroku
     return kiroku
 
 
-def caller(request: Request, kiroku: Annotated[Kiroku, Depends(service)],
-           token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> Caller:
+async def caller(request: Request, kiroku: Annotated[Kiroku, Depends(service)],
+                 token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+                 ) -> Caller:
     """The authenticated identity, None without an Authorization header (a spectator), and
     401 for an unknown or revoked token or a header that is not a bearer token."""
     if token is None:
         if request.headers.get("authorization"):
             raise Unauthenticated("The Authorization header must be 'Bearer TOKEN'.")
         return None
-    identity: Identity = kiroku.credentials.authenticate(token.credentials)
+    identity: Identity = await run_in_threadpool(kiroku.credentials.authenticate,
+                                                 token.credentials)
     return identity
 
 
-def asked_viewer(viewer: Annotated[str | None, Query(
+async def asked_viewer(viewer: Annotated[str | None, Query(
         description="Narrow the view your credential allows: judge, spectator or seat:N "
                     "(default: what the credential sees).", max_length=20)] = None
                  ) -> Viewer | None:
@@ -72,19 +81,25 @@ def _id_text(what: str) -> Any:
                             f"{MIN_PREFIX}) if no other {what}'s id starts with them.")
 
 
-def match_ref(match_id: Annotated[str, _id_text("match")], kiroku: KirokuDep) -> UUID:
+async def match_ref(match_id: Annotated[str, _id_text("match")], kiroku: KirokuDep) -> UUID:
     """The match a path names by its id or a unique prefix of it; 404 ``match_not_found``
     otherwise."""
-    return resolve_id(match_id, lambda: kiroku.match_ids(match_id),
-                      ("match", "matches"), MatchNotFound)
+    whole = whole_id(match_id)
+    if whole is not None:
+        return whole
+    return await run_in_threadpool(resolve_id, match_id, lambda: kiroku.match_ids(match_id),
+                                   ("match", "matches"), MatchNotFound)
 
 
-def tournament_ref(tournament_id: Annotated[str, _id_text("tournament")],
-                   kiroku: KirokuDep) -> UUID:
+async def tournament_ref(tournament_id: Annotated[str, _id_text("tournament")],
+                         kiroku: KirokuDep) -> UUID:
     """The tournament a path names by its id or a unique prefix of it; 404
     ``tournament_not_found`` otherwise."""
-    return resolve_id(tournament_id, kiroku.tournaments.all_ids, ("tournament", "tournaments"),
-                      TournamentNotFound)
+    whole = whole_id(tournament_id)
+    if whole is not None:
+        return whole
+    return await run_in_threadpool(resolve_id, tournament_id, kiroku.tournaments.all_ids,
+                                   ("tournament", "tournaments"), TournamentNotFound)
 
 
 MatchId = Annotated[UUID, Depends(match_ref)]

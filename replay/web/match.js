@@ -1170,8 +1170,44 @@ function renderDisputes() {
   ui.disputes.hidden = view.disputes === null;
   if (view.disputes === null) return;
   ui.disputePause.hidden = !isStaff();
+  const typed = typedInForms(ui.disputeList);
   ui.disputeList.replaceChildren(...(view.disputes.length ? view.disputes.map(disputeItem)
     : [el("li", { class: "withdrawn" }, "No dispute in this match.")]));
+  restoreTyped(ui.disputeList, typed);
+}
+
+// The list is drawn again whenever the match or its disputes change (a seat's action, another
+// judge's ruling): what someone was typing in a ruling, an appeal or a take stays.
+const TYPED_IN = "form[data-rule], form[data-appeal], .take-row";
+
+function typedInForms(list) {
+  const typed = new Map();
+  for (const form of list.querySelectorAll(TYPED_IN)) {
+    const fields = [...form.querySelectorAll("input, select, textarea")];
+    typed.set(formKey(form), fields.map((f) => (f.type === "checkbox" ? f.checked : f.value)));
+  }
+  return typed;
+}
+
+function restoreTyped(list, typed) {
+  for (const form of list.querySelectorAll(TYPED_IN)) {
+    const values = typed.get(formKey(form));
+    if (!values) continue;
+    const fields = [...form.querySelectorAll("input, select, textarea")];
+    fields.forEach((f, i) => {
+      if (i >= values.length) return;
+      if (f.type === "checkbox") f.checked = values[i];
+      else f.value = values[i];
+    });
+    const remedy = form.querySelector("select[data-remedy]");
+    if (remedy) remedyFields({ target: remedy });
+  }
+}
+
+function formKey(node) {
+  const form = node.matches("form") ? node : null;
+  if (form) return `${form.dataset.rule ? "rule" : "appeal"}:${form.dataset.rule || form.dataset.appeal}`;
+  return `take:${node.querySelector("[data-take]")?.dataset.take}`;
 }
 
 // The match's disputes, for its seats, judges and organisers only (the panel stays hidden

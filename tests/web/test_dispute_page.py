@@ -148,3 +148,48 @@ def test_a_bad_remedy_is_explained_and_nothing_is_ruled(web: Server, watched: Wa
     page.wait_for_selector("#dispute-message:has-text('Not ruled (4')")
     assert _dispute(web, match_id)["status"] == "open"
     assert all("4" in e for e in watched.errors)  # the browser logs the refused request
+
+
+def test_a_half_typed_ruling_survives_the_match_moving_on(web: Server, watched: Watched) -> None:
+    """The dispute list is drawn again whenever the match changes (here a seat's action, the
+    match not paused): what the judge was typing stays, remedy fields included."""
+    created, match_id = _played(web, 2)
+    with web.client(_seat_token(created, 1)) as seat:
+        called = seat.post(f"/matches/{match_id}/disputes",
+                           json={"claim": "a wrong draw", "position": 2}).json()
+    with web.client(web.organiser_token) as organiser:
+        taken = organiser.post(f"/disputes/{called['dispute_id']}/take", json={"pause": False})
+        assert taken.status_code == 200, taken.text
+    page = watched.page
+    page.goto(f"{web.base}/watch/{match_id}")
+    _board_at(watched, 2)
+    _sign_in(watched, web.organiser_token)
+    page.check("#follow")
+    form = page.locator("#dispute-list form.rule-form")
+    form.wait_for()
+    form.locator("input[name='decision']").fill("warning")
+    form.locator("textarea[name='reasoning']").fill("the draw was announced late")
+    form.locator("select[name='remedy']").select_option("game_loss")
+    form.locator("select[name='seat']").select_option("2")
+    form.evaluate("node => { node.dataset.drawn = 'before'; }")
+
+    to_act = _to_act(web, match_id)
+    with web.client(_seat_token(created, to_act)) as seat:
+        done = seat.post(f"/matches/{match_id}/actions",
+                         json={"action": {"type": "end_turn", "seat": to_act}})
+        assert done.status_code == 201, done.text
+    page.wait_for_selector("#dispute-list form.rule-form:not([data-drawn])")  # drawn again
+    assert form.locator("input[name='decision']").input_value() == "warning"
+    assert form.locator("textarea[name='reasoning']").input_value() == (
+        "the draw was announced late")
+    assert form.locator("select[name='remedy']").input_value() == "game_loss"
+    assert form.locator("select[name='seat']").is_visible()
+    assert form.locator("select[name='seat']").input_value() == "2"
+    assert form.locator("input[name='to_position']").is_hidden()
+    watched.assert_clean()
+
+
+def _to_act(web: Server, match_id: str) -> int:
+    """The seat the match waits on."""
+    with web.client() as anyone:
+        return int(anyone.get(f"/matches/{match_id}").json()["to_act"][0])

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -15,6 +14,7 @@ from ledger.mapper import MatchMapper, instant
 from ledger.match import Match, linked
 from ledger.transcoder import MsgpackTranscoder
 from replay.service import Kiroku
+from tests.replay.test_audit import _rows
 
 RECORDED_AT = "2026-11-22T01:02:03.000004+00:00"
 
@@ -28,20 +28,15 @@ def played(tmp_path: Path) -> tuple[Kiroku, UUID, Path]:
     return kiroku, match_id, db
 
 
-def _stored_fields(db: Path, match_id: UUID) -> list[dict[str, object]]:
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
-                           "ORDER BY originator_version", (match_id.hex,)).fetchall()
-    finally:
-        con.close()
-    return [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
-
-
-def test_stored_events_hold_neither_prev_hash_nor_timestamp(
-        played: tuple[Kiroku, UUID, Path]) -> None:
-    kiroku, match_id, db = played
-    stored = _stored_fields(db, match_id)
+def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> None:
+    kiroku = Kiroku.open(store_url)
+    (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
+    kiroku.close()
+    run, table = _rows(store_url)
+    key = match_id.hex if store_url.startswith("sqlite") else match_id
+    rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
+               "ORDER BY originator_version", (key,))
+    stored = [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
     assert len(stored) > 10
     assert all("prev_hash" not in fields and "timestamp" not in fields for fields in stored)
     assert all("hash" in fields and "recorded_at" in fields for fields in stored)

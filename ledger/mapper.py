@@ -1,16 +1,17 @@
 """How a match's events are stored: without the two fields that the rest of the stream gives.
 
 Every event of a match carries ``prev_hash`` (the hash of the event before it, ledger.chain) and
-the library's ``timestamp``. Neither is stored any more (issue 16: two fifths of what a stored
-action held beside its own content were these two):
+the library's ``timestamp``. Neither is stored any more (issue 16: together about a fifth of a
+stored World Gainer action, 49 of 272 bytes):
 
 - ``prev_hash`` is the previous event's stored ``hash``; a reader that walks the match from its
   first event links each event to the one before it (``ledger.match.linked``). The chain loses
-  nothing: an event's hash covers the ``prev_hash`` it was recorded with, so an event removed,
-  changed or moved still breaks the chain at the event after it, as when the field was stored.
+  nothing: an event's hash covers the ``prev_hash`` it was recorded with, so an event changed or
+  moved still breaks the chain at the event after it, and one removed leaves a gap in the
+  versions, as when the field was stored.
 - ``timestamp`` is the instant ``recorded_at`` names (the recorder gives the library that
-  instant, ``ledger.recorder.moment``). It is left out only where the two agree exactly, so a
-  stored event whose timestamp differs keeps it.
+  instant: ``instant``). It is left out only where the two agree exactly, so a stored event
+  whose timestamp differs keeps it.
 
 Events stored before keep both fields and read as they were written. Everything else, and every
 other stream (seeds, credentials, annotations, snapshots), is stored as the library stores it.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID, uuid4
@@ -20,18 +22,28 @@ RECORDED_AT = "2026-11-22T01:02:03.000004+00:00"
 
 
 @pytest.fixture
-def played(tmp_path: Path) -> tuple[Kiroku, UUID, Path]:
-    """A finished World Gainer match on an SQLite file."""
-    db = tmp_path / "k.db"
-    kiroku = Kiroku.open(f"sqlite:///{db}")
+def played(tmp_path: Path) -> tuple[UUID, str]:
+    """A finished World Gainer match on an SQLite file: its id and the store's URL."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    kiroku = Kiroku.open(url)
     (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
-    return kiroku, match_id, db
+    kiroku.close()
+    return match_id, url
+
+
+@contextmanager
+def _fresh(url: str) -> Iterator[Kiroku]:
+    """The store read by a new service: nothing cached, as another process reads it."""
+    kiroku = Kiroku.open(url)
+    try:
+        yield kiroku
+    finally:
+        kiroku.close()
 
 
 def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> None:
-    kiroku = Kiroku.open(store_url)
-    (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
-    kiroku.close()
+    with _fresh(store_url) as kiroku:
+        (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
     run, table = _rows(store_url)
     key = match_id.hex if store_url.startswith("sqlite") else match_id
     rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
@@ -42,34 +54,34 @@ def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> N
     assert all("hash" in fields and "recorded_at" in fields for fields in stored)
 
 
-def test_records_link_each_event_to_the_hash_before_it(
-        played: tuple[Kiroku, UUID, Path]) -> None:
-    kiroku, match_id, db = played
-    records = Kiroku.open(f"sqlite:///{db}").records(match_id)  # nothing cached
+def test_records_link_each_event_to_the_hash_before_it(played: tuple[UUID, str]) -> None:
+    match_id, url = played
+    with _fresh(url) as kiroku:
+        records = kiroku.records(match_id)
+        assert kiroku.audit(match_id).ok
     assert records[0]["prev_hash"] == GENESIS
     assert all(later["prev_hash"] == earlier["hash"]
                for earlier, later in zip(records, records[1:], strict=False))
     assert first_break(records) is None
-    assert Kiroku.open(f"sqlite:///{db}").audit(match_id).ok
 
 
-def test_records_keep_their_field_order(played: tuple[Kiroku, UUID, Path]) -> None:
+def test_records_keep_their_field_order(played: tuple[UUID, str]) -> None:
     """``prev_hash`` comes back in its place, before ``hash``, as when it was stored."""
-    kiroku, match_id, db = played
-    action = next(r for r in Kiroku.open(f"sqlite:///{db}").records(match_id)
-                  if r["event"] == "ActionRecorded")
+    match_id, url = played
+    with _fresh(url) as kiroku:
+        action = next(r for r in kiroku.records(match_id) if r["event"] == "ActionRecorded")
     keys = list(action)
     assert keys.index("prev_hash") == keys.index("hash") - 1
     assert keys.index("prev_hash") == keys.index("recorded_at") + 1
 
 
 def test_the_library_timestamp_is_the_instant_recorded_at_names(
-        played: tuple[Kiroku, UUID, Path]) -> None:
-    kiroku, match_id, db = played
-    fresh = Kiroku.open(f"sqlite:///{db}")
-    events = fresh.recorder.stored_events(match_id)
+        played: tuple[UUID, str]) -> None:
+    match_id, url = played
+    with _fresh(url) as kiroku:
+        events = kiroku.recorder.stored_events(match_id)
+        match = kiroku.recorder.get_match(match_id)
     assert all(e.timestamp == instant(e.recorded_at) for e in events)
-    match = fresh.recorder.get_match(match_id)
     assert match.modified_on == instant(events[-1].recorded_at)
 
 
@@ -98,9 +110,10 @@ def test_an_event_read_alone_has_no_prev_hash_until_linked() -> None:
     assert linked([event])[0].prev_hash == GENESIS
 
 
-def test_only_a_match_from_its_first_event_is_linked(played: tuple[Kiroku, UUID, Path]) -> None:
-    kiroku, match_id, db = played
-    later = list(Kiroku.open(f"sqlite:///{db}").recorder.events.get(match_id, gt=1))
+def test_only_a_match_from_its_first_event_is_linked(played: tuple[UUID, str]) -> None:
+    match_id, url = played
+    with _fresh(url) as kiroku:
+        later = list(kiroku.recorder.events.get(match_id, gt=1))
     with pytest.raises(ValueError, match="first event"):
         linked(later)
 

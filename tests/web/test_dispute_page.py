@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Locator
 
 from tests.replay.conftest import Server
 from tests.web.conftest import Watched
@@ -83,10 +83,7 @@ def test_a_dispute_from_the_call_through_a_backup_and_an_appeal(
         judge.page.click("#dispute-list details[data-evidence] summary")
         judge.page.wait_for_selector("#dispute-list .evidence-body:has-text('verified')")
         assert f"v{version}" in judge.page.inner_text("#dispute-list .evidence-body")
-        form = judge.page.locator("#dispute-list form.rule-form")
-        form.locator("input[name='decision']").fill("back up")
-        form.locator("textarea[name='reasoning']").fill("the turn was ended by mistake")
-        form.locator("select[name='remedy']").select_option("backup")
+        form = _ruling(judge, "back up", "the turn was ended by mistake", "backup")
         assert form.locator("input[name='to_position']").is_visible()
         assert form.locator("select[name='seat']").is_hidden()
         form.locator("input[name='to_position']").fill("2")
@@ -110,12 +107,8 @@ def test_a_dispute_from_the_call_through_a_backup_and_an_appeal(
     with _page(browser) as head:  # the head judge rules again: a game loss for seat 2
         head.page.goto(f"{web.base}/watch/{match_id}")
         _sign_in(head, web.organiser_token)
-        form = head.page.locator("#dispute-list form.rule-form")
-        form.wait_for()
+        form = _ruling(head, "game loss", "seat 2 ended the turn on purpose", "game_loss")
         assert "On appeal" in form.inner_text()
-        form.locator("input[name='decision']").fill("game loss")
-        form.locator("textarea[name='reasoning']").fill("seat 2 ended the turn on purpose")
-        form.locator("select[name='remedy']").select_option("game_loss")
         form.locator("select[name='seat']").select_option("2")
         form.locator("button.rule").click()
         head.page.wait_for_selector("#dispute-list li[data-status='final']")
@@ -135,11 +128,7 @@ def test_a_bad_remedy_is_explained_and_nothing_is_ruled(web: Server, watched: Wa
     page = watched.page
     page.goto(f"{web.base}/watch/{match_id}")
     _sign_in(watched, web.organiser_token)
-    form = page.locator("#dispute-list form.rule-form")
-    form.wait_for()
-    form.locator("input[name='decision']").fill("adjust")
-    form.locator("textarea[name='reasoning']").fill("fix the count")
-    form.locator("select[name='remedy']").select_option("adjustment")
+    form = _ruling(watched, "adjust", "fix the count", "adjustment")
     form.locator("textarea[name='action']").fill("not json")
     form.locator("button.rule").click()
     page.wait_for_selector("#dispute-message:has-text('the action must be JSON')")
@@ -165,11 +154,7 @@ def test_a_half_typed_ruling_survives_the_match_moving_on(web: Server, watched: 
     _board_at(watched, 2)
     _sign_in(watched, web.organiser_token)
     page.check("#follow")
-    form = page.locator("#dispute-list form.rule-form")
-    form.wait_for()
-    form.locator("input[name='decision']").fill("warning")
-    form.locator("textarea[name='reasoning']").fill("the draw was announced late")
-    form.locator("select[name='remedy']").select_option("game_loss")
+    form = _ruling(watched, "warning", "the draw was announced late", "game_loss")
     form.locator("select[name='seat']").select_option("2")
     form.evaluate("node => { node.dataset.drawn = 'before'; }")
 
@@ -187,6 +172,16 @@ def test_a_half_typed_ruling_survives_the_match_moving_on(web: Server, watched: 
     assert form.locator("select[name='seat']").input_value() == "2"
     assert form.locator("input[name='to_position']").is_hidden()
     watched.assert_clean()
+
+
+def _ruling(watched: Watched, decision: str, reasoning: str, remedy: str) -> Locator:
+    """The signed-in judge's rule form, its decision, reasoning and remedy filled in."""
+    form = watched.page.locator("#dispute-list form.rule-form")
+    form.wait_for()
+    form.locator("input[name='decision']").fill(decision)
+    form.locator("textarea[name='reasoning']").fill(reasoning)
+    form.locator("select[name='remedy']").select_option(remedy)
+    return form
 
 
 def _to_act(web: Server, match_id: str) -> int:

@@ -11,6 +11,7 @@ the match's disputes and says whether one of them pauses the match.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
@@ -182,8 +183,10 @@ class Docket(Aggregate):
         self.pausing: list[str] = []
 
 
+@lru_cache(maxsize=4096)
 def docket_id(match_id: UUID) -> UUID:
-    """The id of a match's docket (derived, so it is found without a search)."""
+    """The id of a match's docket (derived, so it is found without a search; asked on every
+    seat's action, so the derivation is kept)."""
     return uuid5(_DOCKETS, str(match_id))
 
 

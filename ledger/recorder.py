@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import logging
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,10 +37,16 @@ from eventsourcing.postgres import PostgresFactory
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
-from engine.core.errors import IllegalAction, SetupError
+from engine.core.errors import ActionError, IllegalAction, SetupError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
-from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, MatchNotFound
+from ledger.errors import (
+    BadPosition,
+    ConcurrentAppend,
+    CorruptRecord,
+    LedgerError,
+    MatchNotFound,
+)
 from ledger.fold import kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy
 from ledger.keys import Keyring, key_file
@@ -286,27 +292,31 @@ class Recorder(Application):
         seeded generator decides. ``expected_version`` makes the append conditional.
         """
         over = "The match is over; no more actions can be recorded."
-        with self._appending(match_id, expected_version, over) as match:
+
+        def act(match: Match) -> Recorded:
             ruleset = get_game(match.game)
-            act = ruleset.parse_action(action)
+            parsed = ruleset.parse_action(action)
             chance = self._chance(match, outcomes, _is_staff(recorded_by))
-            state = ruleset.apply(match.state, act, chance)
+            state = ruleset.apply(match.state, parsed, chance)
             if isinstance(chance, SuppliedChance):
                 chance.finish()
             digest = ruleset.digest(state)
-            payload = {"seq": match.next_seq, "seat": act.seat,
-                       "action": act.model_dump(mode="json"), "outcomes": chance.stored(),
+            payload = {"seq": match.next_seq, "seat": parsed.seat,
+                       "action": parsed.model_dump(mode="json"), "outcomes": chance.stored(),
                        "chance_source": "seed" if isinstance(chance, SeededChance) else "table",
                        "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionRecorded, payload)
-            calls_judge = ruleset.calls_judge(getattr(act, "type", None))
+            calls_judge = ruleset.calls_judge(getattr(parsed, "type", None))
             dispute = (len(match.live), match.version) if calls_judge else None
             outcome = ruleset.outcome(state)
             if outcome is not None:
                 self._end(match, outcome.__dict__, recorded_by)
-        return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
-                        self._receipt(match), dispute)
+            self._save(match)
+            return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
+                            self._receipt(match), dispute)
+
+        return self._append(match_id, expected_version, over, act)
 
     def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,
@@ -324,28 +334,33 @@ class Recorder(Application):
             raise IllegalAction("bad_reason", "An undo's reason is up to 500 visible, printable "
                                 "characters (no control or invisible characters).")
         over = "The match is over and its seed revealed; it can no longer be undone."
-        with self._appending(match_id, expected_version, over) as match:
+
+        def void(match: Match) -> Recorded:
+            back = count
             if to_position is not None:
                 if not 0 <= to_position <= len(match.live):
                     raise IllegalAction("undo_out_of_range", f"The match has positions 0 to "
                                         f"{len(match.live)}, not {to_position}.")
-                count = len(match.live) - to_position
-                if count == 0:
+                back = len(match.live) - to_position
+                if back == 0:
                     return Recorded(match_id, match.version, None,
                                     get_game(match.game).digest(match.state), None,
                                     self._receipt(match))
-            if count is None or count < 1 or count > len(match.live):
+            if back is None or back < 1 or back > len(match.live):
                 raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
-                                    f"action(s) here, not {count}.")
-            target = len(match.live) - count
+                                    f"action(s) here, not {back}.")
+            target = len(match.live) - back
             state = self.get_match(match_id, version=match.position_version(target)).state
             digest = get_game(match.game).digest(state)
-            payload = {"count": count, "seqs": [a[1] for a in match.live[target:]],
+            payload = {"count": back, "seqs": [a[1] for a in match.live[target:]],
                        "reason": reason.strip(), "digest": digest,
                        "recorded_by": recorded_by, "recorded_at": now()}
             match.stage(state)
             self._trigger(match, Match.ActionsUndone, payload)
-        return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+            self._save(match)
+            return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+
+        return self._append(match_id, expected_version, over, void)
 
     def reopen(self, match_id: UUID, *, reason: str, recorded_by: RecordedBy,
                to_position: int) -> Recorded:
@@ -408,21 +423,54 @@ class Recorder(Application):
         seed = self._seed_if_kept(match)
         return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
 
-    @contextmanager
-    def _appending(self, match_id: UUID, expected_version: int | None,
-                   when_over: str) -> Iterator[Match]:
-        """Lock and load a match that is still on; save what the block appends in one go.
+    def _append(self, match_id: UUID, expected_version: int | None, when_over: str,
+                command: Callable[[Match], Recorded]) -> Recorded:
+        """Run ``command`` on a match that is still on, under the match's lock; the command
+        saves what it appends in one go (the final action, MatchEnded and SeedRevealed land
+        atomically), and an exception in it saves nothing.
 
-        The block's events are saved together or not at all (the final action, MatchEnded and
-        SeedRevealed land atomically); an exception in the block saves nothing.
+        The match comes from this process's cache as its last save or read left it, without
+        reading the store first (optimistic: one read less per action). Another process (a
+        second server or worker on the same database) may have appended since; the store's
+        uniqueness of (match, version) then refuses the save. So when the command fails on a
+        cached match, and the store holds events after it, the command runs once more on the
+        match read afresh: a refusal, a version mismatch or a lost race is only reported as
+        the store stands.
         """
         with self._lock(match_id):
-            match = self.get_match(match_id)
-            self._check_expected(match, expected_version)
-            if match.ended:
-                raise IllegalAction("match_over", when_over)
-            yield match
-            self._save(match)
+            match, fresh = self._for_append(match_id)
+            try:
+                return self._run_append(match, expected_version, when_over, command)
+            except (LedgerError, ActionError):
+                if fresh or not self._moved_on(match):
+                    raise
+            return self._run_append(self.get_match(match_id), expected_version, when_over,
+                                    command)
+
+    def _run_append(self, match: Match, expected_version: int | None, when_over: str,
+                    command: Callable[[Match], Recorded]) -> Recorded:
+        self._check_expected(match, expected_version)
+        if match.ended:
+            raise IllegalAction("match_over", when_over)
+        return command(match)
+
+    def _for_append(self, match_id: UUID) -> tuple[Match, bool]:
+        """The match to append to, and whether it was read from the store just now (else it
+        is a copy of the cached one, which another process may have appended past)."""
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                cached = cache.get(match_id)
+            except KeyError:
+                pass
+            else:
+                if isinstance(cached, Match):
+                    return copy.deepcopy(cached), False
+        return self.get_match(match_id), True
+
+    def _moved_on(self, match: Match) -> bool:
+        """Whether the store holds events of the match after ``match``'s version."""
+        return bool(self.recorder.select_events(match.id, gt=match.version, limit=1))
 
     def _end(self, match: Match, result: Mapping[str, Any], recorded_by: RecordedBy) -> None:
         self._trigger(match, Match.Ended, {

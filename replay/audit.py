@@ -26,7 +26,16 @@ from engine.core.data import digest_format
 from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.chain import GENESIS, commit, event_hash, salt, value_at
-from ledger.fold import EVENT_KINDS, BadUndo, Fold, LiveAction, Record, Visitor, setup_position
+from ledger.fold import (
+    EVENT_KINDS,
+    BadUndo,
+    Fold,
+    LiveAction,
+    Record,
+    Visitor,
+    project,
+    setup_position,
+)
 from ledger.keys import key_id, verify_receipt
 from ledger.seed import SeededChance, commitment
 from ledger.visibility import hidden_paths
@@ -198,6 +207,10 @@ class _Walker(Visitor):
             records[0].get("config"), dict) else 0
         self.commits = any(r.get("commitments") for r in records)
         self.derived: Record | None = None  # the event whose run from the seed is checked
+        # the actions whose position before is an undo's target later: replayed on a copy;
+        # every other one changes the position it starts from in place (nothing reads it again)
+        self.returned_to = _returned_to(records)
+        self.restored: GameState | None = None  # ``before`` rebuilt after a failed run in place
 
     @property
     def seed(self) -> bytes | None:
@@ -359,11 +372,20 @@ class _Walker(Visitor):
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
         """The action replayed (once, from the seed, where that gives the stored outcomes);
-        what the rules refuse or ask differently is a finding."""
-        seeded = self._from_seed(record, lambda c: ruleset.apply(before, record["action"], c),
+        what the rules refuse or ask differently is a finding.
+
+        The run from the seed changes ``before`` in place unless an undo returns to it later
+        (``returned_to``). If that run fails or gives other outcomes, ``before`` is rebuilt
+        from the live line (already verified) for the two runs that name the finding."""
+        in_place = id(record) not in self.returned_to
+        run = ruleset.apply_in_place if in_place else ruleset.apply
+        seeded = self._from_seed(record, lambda c: run(before, record["action"], c),
                                  len(self.fold.live) + 1, record["outcomes"])
         if seeded is not None:
             return seeded
+        if in_place and self._runs_from_seed(record):
+            before = self.restored = project(self.fold.config, ruleset.game_id,
+                                             self.fold.setup_outcomes, self.fold.live)
         try:
             return super().apply(ruleset, before, record)
         except ChanceError as exc:
@@ -378,6 +400,8 @@ class _Walker(Visitor):
                position: int) -> None:
         """The action's digest, and its seeded outcomes re-derived from the seed."""
         ruleset = self.fold.ruleset
+        if self.restored is not None:  # the fold's ``before`` was changed by a failed run
+            before, self.restored = self.restored, None
         self._compare_digest(after, record)
         if record.get("chance_source") == "seed":
             self._rederive(record, lambda c: ruleset.apply(before, record["action"], c),
@@ -458,9 +482,10 @@ class _Walker(Visitor):
         and value, type for type, replaying them would take the rules down the same path to the
         same position, and the re-derivation holds. Otherwise (None) both runs are made as
         before, and they name the finding."""
-        if self.seed is None or record.get("chance_source") != "seed":
+        seed = self.seed
+        if seed is None or not self._runs_from_seed(record):
             return None
-        chance = SeededChance(self.seed, position)
+        chance = SeededChance(seed, position)
         try:
             state = run(chance)
             ReplayChance(stored)  # outcomes it cannot read fail the replay: left to it
@@ -470,6 +495,10 @@ class _Walker(Visitor):
             return None
         self.derived = record
         return state
+
+    def _runs_from_seed(self, record: Record) -> bool:
+        """Whether ``_from_seed`` runs the event (its seeded outcomes, the seed revealed)."""
+        return self.seed is not None and record.get("chance_source") == "seed"
 
     def _rederive(self, record: dict[str, Any], run: Any, position: int,
                   stored: list[dict[str, Any]]) -> None:
@@ -483,6 +512,22 @@ class _Walker(Visitor):
             raise self._differs("seed_outcomes_mismatch", "the recorded outcomes are not the "
                                 "ones the revealed seed gives",
                                 "the revealed seed gives other outcomes")
+
+
+def _returned_to(records: Sequence[Record]) -> set[int]:
+    """The actions (by ``id`` of their record) whose position before some later undo returns
+    to, found by walking the live line's length alone."""
+    leaving: list[int] = []  # leaving[n]: the live action that left position n
+    kept: set[int] = set()
+    for record in records:
+        if record.get("event") == "ActionRecorded":
+            leaving.append(id(record))
+        elif record.get("event") == "ActionsUndone":
+            count = record.get("count")
+            if isinstance(count, int) and 1 <= count <= len(leaving):
+                kept.add(leaving[-count])
+                del leaving[-count:]
+    return kept
 
 
 def _setting_up(ruleset: Ruleset, record: Record) -> Callable[[Chance], GameState]:

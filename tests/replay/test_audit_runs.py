@@ -45,24 +45,71 @@ def _rechained(records: list[Record]) -> list[Record]:
     return records
 
 
-def _counting(ruleset: Ruleset, calls: list[int]) -> Callable[..., GameState]:
-    apply = ruleset.apply
+def _counting(ruleset: Ruleset, name: str, calls: list[str]) -> Callable[..., GameState]:
+    """``ruleset``'s ``apply`` or ``apply_in_place``, noting each call by its name."""
+    run = getattr(ruleset, name)
 
     def counted(state: GameState, action: Any, chance: Chance) -> GameState:
-        calls.append(1)
-        return apply(state, action, chance)
+        calls.append(name)
+        return run(state, action, chance)  # type: ignore[no-any-return]
 
     return counted
 
 
+def _count_runs(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
+    ruleset = get_game("worldgainer")
+    for name in ("apply", "apply_in_place"):
+        monkeypatch.setattr(ruleset, name, _counting(ruleset, name, calls))
+
+
 def test_each_action_is_run_once_when_the_seed_gives_its_outcomes(
         ended: list[Record], monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[int] = []
-    ruleset = get_game("worldgainer")
-    monkeypatch.setattr(ruleset, "apply", _counting(ruleset, calls))
+    calls: list[str] = []
+    _count_runs(monkeypatch, calls)
     report = verify_records(ended)
     assert report.ok and report.failure is None
     assert len(calls) == report.actions == sum(r["event"] == "ActionRecorded" for r in ended)
+    assert set(calls) == {"apply_in_place"}  # no undo returns to any position
+
+
+@pytest.fixture(scope="module")
+def backed_up() -> list[Record]:
+    """A World Gainer match whose judge backs up twice, once to a position backed up to
+    before, then played on to its end (the seed revealed)."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    try:
+        match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"],
+                                    ["solar_vanguard", "pleiades_bloom"],
+                                    options={"first_player": 1})
+
+        def end_turns(count: int) -> None:
+            for _ in range(count):
+                seat = kiroku.recorder.get_match(match_id).state.active
+                kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="t")
+
+        end_turns(4)
+        kiroku.undo(match_id, None, reason="misplay", recorded_by="judge", to_position=2)
+        end_turns(3)
+        kiroku.undo(match_id, None, reason="misplay", recorded_by="judge", to_position=2)
+        end_turns(1)
+        kiroku.undo(match_id, None, reason="misplay", recorded_by="judge", to_position=1)
+        end_turns(2)
+        kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
+        return kiroku.records(match_id)
+    finally:
+        kiroku.close()
+
+
+def test_the_positions_an_undo_returns_to_are_kept_intact(
+        backed_up: list[Record], monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    _count_runs(monkeypatch, calls)
+    report = verify_records(backed_up)
+    assert report.ok, report.failure
+    assert report.notes == []
+    # the actions that left positions 2 (twice) and 1 ran on a copy, the rest in place
+    assert calls.count("apply") == 3
+    assert calls.count("apply_in_place") == report.actions - 3
 
 
 def test_a_forged_draw_with_its_digest_recomputed_fails_the_seed_check(

@@ -8,7 +8,6 @@ Every channel that shows events (``/events``, exports, transcripts' sources) goe
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
 from typing import Any
 
 from engine.core.chance import outcome_from_data
@@ -29,6 +28,10 @@ def redact(record: dict[str, Any], viewer: Viewer,
     if viewer.is_judge:
         return record
     return _redacted(copy.deepcopy(record), viewer, ruleset)
+
+
+# the values of a record that ``_redacted`` may replace (it adds ``redacted_for``)
+_REDACTED_KEYS = ("action", "outcomes", "setup_outcomes", "config")
 
 
 def _redacted(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None) -> dict[str, Any]:
@@ -68,13 +71,17 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     """The values of ``record`` that some viewer but a judge may not see, as dotted paths
     (``outcomes.2.value``, ``action.cards.0``, ``config.decks.1``): exactly what ``redact``
     removes for one of the seats or a spectator."""
-    found: set[str] = set()
+    found: list[str] = []
     for viewer in (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1))):
-        found.update(_differences(record, _redacted(record, viewer, ruleset), ""))
-    return sorted(found)
+        seen = _redacted(record, viewer, ruleset)
+        for key in _REDACTED_KEYS:  # the only values ``_redacted`` replaces
+            if key in record:
+                _differences(record[key], seen[key], key, found)
+    return sorted(set(found))
 
 
-def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
+def _differences(plain: Any, seen: Any, path: str, found: list[str]) -> None:
+    """Append to ``found`` the paths at which ``seen`` differs from ``plain``."""
     if plain is seen:  # what ``_redacted`` leaves as it is stays the same object
         return
     # a dict some of whose keys are removed is one hidden value: its paths name no hidden key
@@ -82,10 +89,10 @@ def _differences(plain: Any, seen: Any, path: str) -> Iterator[str]:
         for key, value in plain.items():
             other = seen.get(key)
             if value is not other:
-                yield from _differences(value, other, f"{path}.{key}" if path else str(key))
+                _differences(value, other, f"{path}.{key}", found)
     elif isinstance(plain, list) and isinstance(seen, list) and len(plain) == len(seen):
         for i, (a, b) in enumerate(zip(plain, seen)):
             if a is not b:
-                yield from _differences(a, b, f"{path}.{i}")
+                _differences(a, b, f"{path}.{i}", found)
     elif plain != seen:
-        yield path
+        found.append(path)

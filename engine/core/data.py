@@ -103,10 +103,15 @@ def canonical(data: Any) -> Any:
     cls = type(data)
     if cls in _SCALARS:
         return data
+    # scalars inline, as canonical_data does: a call each was most of hashing an event
     if isinstance(data, dict):
-        return {k: canonical(data[k]) for k in sorted(data, key=str)}
+        out = {}
+        for key in sorted(data, key=str):
+            value = data[key]
+            out[key] = value if type(value) in _SCALARS else canonical(value)
+        return out
     if isinstance(data, (list, tuple)):
-        return [canonical(x) for x in data]
+        return [x if type(x) in _SCALARS else canonical(x) for x in data]
     return data
 
 

@@ -10,7 +10,9 @@ mode with the library's defaults (``synchronous`` untouched, a 10 s busy timeout
 
 - Kiroku: ``create_app(Kiroku.open("sqlite:///…"))``, as ``bench.py`` serves it, or with
   ``--workers N`` as ``kiroku serve --workers N`` runs it (uvicorn's worker processes on the one
-  store; the server's CPU time then sums the processes);
+  store; the server's CPU time then sums the processes), on the threads per process that
+  ``KIROKU_THREADS`` names, else Kiroku's default (``KIROKU_THREADS=40`` is anyio's default,
+  what Kiroku ran on before issue 16's fifth part);
 - bare: ``bare_app`` below, a FastAPI app whose POST validates the same JSON body and does one
   INSERT and COMMIT (writers take turns on a lock, as eventsourcing's connection pool has them),
   and whose GET reads one row by its primary key.
@@ -72,6 +74,7 @@ from scale import percentile  # noqa: E402
 from bench import DECKS, free_port, playout_script  # noqa: E402
 from ledger.identity import Role  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
+from replay.threads import threads_setting  # noqa: E402
 
 WARM_UP = 5  # requests per client per phase before the measured repeats
 TARGET_RATIO = 0.5  # issue 16: at least x0.5 of the bare app
@@ -586,7 +589,8 @@ def main() -> None:
     started = time.perf_counter()
     print(f"Kiroku HTTP load (python {sys.version.split()[0]}, {os.cpu_count()} cores): "
           f"{args.clients} clients, keep-alive, {per_phase} requests each per phase, "
-          f"Kiroku with {args.workers} worker process(es), medians of {repeats} run(s); "
+          f"Kiroku with {args.workers} worker process(es) of {threads_setting()} thread(s), "
+          f"medians of {repeats} run(s); "
           f"load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
         results = measure(Path(tmp), args.clients, per_phase, repeats,

@@ -28,6 +28,7 @@ from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
 from replay.service import Kiroku
+from replay.threads import DEFAULT_THREADS, MOST_THREADS
 
 
 def _viewer(text: str) -> Viewer:
@@ -61,8 +62,13 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
               help="Server processes on the one store (uvicorn's workers). Needs a database "
                    "file or PostgreSQL. On SQLite they serve reads on more cores but do not "
                    "record faster: their writes take turns (bench/RESULTS.md).")
+@click.option("--threads", type=click.IntRange(1, MOST_THREADS), default=None,
+              help=f"Threads each server process runs requests on [default: "
+                   f"KIROKU_THREADS, else {DEFAULT_THREADS}]. Few is faster: the work "
+                   "holds Python's interpreter lock (bench/RESULTS.md).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int) -> None:
+def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
+          threads: int | None) -> None:
     """Run the HTTP service (OpenAPI docs at /docs)."""
     import uvicorn
 
@@ -86,10 +92,12 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int) ->
         click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)"
                    + (f", {workers} worker processes" if workers > 1 else ""))
         if workers == 1:
-            uvicorn.run(create_app(kiroku), host=host, port=port, log_level="info")
+            uvicorn.run(create_app(kiroku, threads), host=host, port=port, log_level="info")
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url
+    if threads is not None:
+        os.environ["KIROKU_THREADS"] = str(threads)
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     uvicorn.run("replay.api:create_app_from_environment", factory=True, workers=workers,

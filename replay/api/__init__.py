@@ -7,6 +7,10 @@ JSON by default; ``Accept: application/msgpack`` gets msgpack. OpenAPI at /docs 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio.to_thread
 from fastapi import Depends, FastAPI
 
 from replay.api import (
@@ -28,17 +32,29 @@ from replay.api import (
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
+from replay.threads import threads_setting
 
 
-def create_app(kiroku: Kiroku) -> FastAPI:
-    """The FastAPI application over one Kiroku service."""
+@asynccontextmanager
+async def _limited_threads(app: FastAPI) -> AsyncIterator[None]:
+    """Run with ``app.state.threads`` threads: the limit of anyio's default thread limiter,
+    which Starlette's plain-function routes, FastAPI's plain-function dependencies and
+    ``run_in_threadpool`` all take from (it is the event loop's own, so it is set here, on it)."""
+    anyio.to_thread.current_default_thread_limiter().total_tokens = app.state.threads
+    yield
+
+
+def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
+    """The FastAPI application over one Kiroku service, running requests on ``threads``
+    threads (``threads_setting``)."""
     app = FastAPI(title="Kiroku", version="0.2.0", responses=errors.ERRORS, docs_url=None,
-                  redoc_url=None,
+                  redoc_url=None, lifespan=_limited_threads,
                   description="Record, replay and audit trading-card-game matches. Send a "
                               "credential as 'Authorization: Bearer TOKEN'; without one you "
                               "are a spectator.",
                   dependencies=[Depends(caller)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
+    app.state.threads = threads_setting(threads)
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,

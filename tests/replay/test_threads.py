@@ -1,0 +1,87 @@
+"""How many threads a server process runs requests on (replay.threads): ``kiroku serve
+--threads``, else ``KIROKU_THREADS``, else two; the application sets anyio's default thread
+limiter, which its plain-function routes and dependencies take from, when it starts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import anyio.to_thread
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from replay.api import create_app, create_app_from_environment
+from replay.service import Kiroku
+from replay.threads import DEFAULT_THREADS, ThreadsSettingError, threads_setting
+from tests.cli.conftest import kiroku as run_kiroku
+from tests.replay.conftest import serve
+
+
+@pytest.fixture
+def service() -> Iterator[Kiroku]:
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    yield kiroku
+    kiroku.close()
+
+
+def _threads_in_use(app: FastAPI) -> int:
+    """The thread limit the application runs requests under once started (its lifespan run,
+    as a server runs it), read on its own event loop."""
+
+    async def started() -> int:
+        async with app.router.lifespan_context(app):
+            return int(anyio.to_thread.current_default_thread_limiter().total_tokens)
+
+    return anyio.run(started)
+
+
+def test_a_server_runs_requests_on_two_threads_by_default(
+        service: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KIROKU_THREADS", raising=False)
+    assert DEFAULT_THREADS == 2
+    assert _threads_in_use(create_app(service)) == 2
+
+
+def test_the_threads_given_are_the_threads_used(
+        service: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIROKU_THREADS", "7")
+    assert _threads_in_use(create_app(service, threads=5)) == 5
+
+
+def test_each_worker_process_takes_its_threads_from_the_environment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIROKU_DATABASE_URL", f"sqlite:///{tmp_path / 'k.db'}")
+    monkeypatch.setenv("KIROKU_THREADS", "3")
+    app = create_app_from_environment()
+    try:
+        assert _threads_in_use(app) == 3
+    finally:
+        app.state.kiroku.close()
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "257", "two", "", " ", "1.5"])
+def test_a_bad_threads_setting_is_refused_by_name(
+        raw: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIROKU_THREADS", raw)
+    with pytest.raises(ThreadsSettingError, match="KIROKU_THREADS .* 1 to 256"):
+        threads_setting()
+
+
+def test_serve_refuses_a_thread_count_out_of_range(tmp_path: Path) -> None:
+    result = run_kiroku(f"sqlite:///{tmp_path / 'k.db'}", "serve", "--threads", "0", ok=False)
+    assert result.exit_code == 2
+    assert "--threads" in result.output and "1<=x<=256" in result.output
+
+
+@pytest.mark.parametrize("options", [("--threads", "1"), ("--threads", "1", "--workers", "2")])
+def test_a_server_on_one_thread_answers_clients_at_once(
+        tmp_path: Path, options: tuple[str, ...]) -> None:
+    for server in serve(tmp_path / "k.db", *options):
+        urls = [f"{server.base}/matches"] * 40
+        with ThreadPoolExecutor(8) as clients:
+            answers = list(clients.map(lambda url: httpx.get(url, timeout=30).status_code,
+                                       urls))
+        assert answers == [200] * 40

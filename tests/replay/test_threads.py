@@ -4,7 +4,6 @@ limiter, which its plain-function routes and dependencies take from, when it sta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,13 +19,6 @@ from tests.cli.conftest import kiroku as run_kiroku
 from tests.replay.conftest import serve
 
 
-@pytest.fixture
-def service() -> Iterator[Kiroku]:
-    kiroku = Kiroku.open("sqlite:///:memory:")
-    yield kiroku
-    kiroku.close()
-
-
 def _threads_in_use(app: FastAPI) -> int:
     """The thread limit the application runs requests under once started (its lifespan run,
     as a server runs it), read on its own event loop."""
@@ -39,16 +31,16 @@ def _threads_in_use(app: FastAPI) -> int:
 
 
 def test_a_server_runs_requests_on_two_threads_by_default(
-        service: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+        memory_kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KIROKU_THREADS", raising=False)
     assert DEFAULT_THREADS == 2
-    assert _threads_in_use(create_app(service)) == 2
+    assert _threads_in_use(create_app(memory_kiroku)) == 2
 
 
 def test_the_threads_given_are_the_threads_used(
-        service: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+        memory_kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KIROKU_THREADS", "7")
-    assert _threads_in_use(create_app(service, threads=5)) == 5
+    assert _threads_in_use(create_app(memory_kiroku, threads=5)) == 5
 
 
 def test_each_worker_process_takes_its_threads_from_the_environment(

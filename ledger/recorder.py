@@ -439,11 +439,17 @@ class Recorder(Application):
         """
         with self._lock(match_id):
             match, fresh = self._for_append(match_id)
+            cached = match.version  # the command advances its match's version as it appends
             try:
-                return self._run_append(match, expected_version, when_over, command)
+                done = self._run_append(match, expected_version, when_over, command)
             except (LedgerError, ActionError):
-                if fresh or not self._moved_on(match):
+                if fresh or not self._moved_on(match_id, cached):
                     raise
+            else:
+                # a command that appended nothing (an undo to where the match already
+                # stands) was not checked by a save: it too is answered as the store stands
+                if fresh or done.version != cached or not self._moved_on(match_id, cached):
+                    return done
             return self._run_append(self.get_match(match_id), expected_version, when_over,
                                     command)
 
@@ -468,9 +474,9 @@ class Recorder(Application):
                     return copy.deepcopy(cached), False
         return self.get_match(match_id), True
 
-    def _moved_on(self, match: Match) -> bool:
-        """Whether the store holds events of the match after ``match``'s version."""
-        return bool(self.recorder.select_events(match.id, gt=match.version, limit=1))
+    def _moved_on(self, match_id: UUID, version: int) -> bool:
+        """Whether the store holds events of the match after ``version``."""
+        return bool(self.recorder.select_events(match_id, gt=version, limit=1))
 
     def _end(self, match: Match, result: Mapping[str, Any], recorded_by: RecordedBy) -> None:
         self._trigger(match, Match.Ended, {

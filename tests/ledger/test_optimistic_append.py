@@ -120,3 +120,28 @@ def test_an_undo_behind_another_server_voids_what_is_stored(
     assert done.version == 4
     assert first.records(match_id)[-1]["seqs"] == [2]
     assert first.audit(match_id).ok
+
+
+def test_an_action_legal_on_both_lost_to_one_event_is_recorded_after_it(
+        servers: tuple[Kiroku, Kiroku, UUID]) -> None:
+    first, second, match_id = servers
+    _end_turn(first, match_id, 1)  # one event: v2
+    # conceding is legal on the cached match too: its save meets v2 taken, and it runs again
+    done = second.record(match_id, {"type": "concede", "seat": 2}, recorded_by="Ben")
+    records = first.records(match_id)
+    assert [r["event"] for r in records[1:]] == ["ActionRecorded", "ActionRecorded",
+                                                "MatchEnded", "SeedRevealed"]
+    assert done.version == 5 and records[2]["action"]["type"] == "concede"
+    assert first.audit(match_id).ok
+
+
+def test_an_undo_to_where_the_cached_match_stands_voids_what_was_appended_since(
+        servers: tuple[Kiroku, Kiroku, UUID]) -> None:
+    first, second, match_id = servers
+    _end_turn(first, match_id, 1)
+    # as cached here the match stands at position 0 already: nothing to undo, but it has moved
+    done = second.recorder.undo(match_id, None, reason="misplay", recorded_by="judge",
+                                to_position=0)
+    assert done.version == 3
+    assert first.records(match_id)[-1]["event"] == "ActionsUndone"
+    assert first.summary(match_id)["positions"] == 0

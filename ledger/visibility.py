@@ -30,10 +30,6 @@ def redact(record: dict[str, Any], viewer: Viewer,
     return _redacted(copy.deepcopy(record), viewer, ruleset)
 
 
-# the values of a record that ``_redacted`` may replace (it adds ``redacted_for``)
-_REDACTED_KEYS = ("action", "outcomes", "setup_outcomes", "config")
-
-
 def _redacted(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None) -> dict[str, Any]:
     """``redact`` without copying what it leaves as it is: it replaces the record's top-level
     values (and the deck lists of a copy of its config), never changes them in place."""
@@ -74,9 +70,9 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     found: list[str] = []
     for viewer in (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1))):
         seen = _redacted(record, viewer, ruleset)
-        for key in _REDACTED_KEYS:  # the only values ``_redacted`` replaces
-            if key in record:
-                _differences(record[key], seen[key], key, found)
+        for key, value in record.items():
+            if value is not seen.get(key):  # what ``_redacted`` leaves stays the same object
+                _differences(value, seen.get(key), key, found)
     return sorted(set(found))
 
 

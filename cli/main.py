@@ -28,7 +28,7 @@ from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
 from replay.service import Kiroku
-from replay.threads import DEFAULT_THREADS, MOST_THREADS
+from replay.threads import DEFAULT_THREADS, MOST_THREADS, ThreadsSettingError, threads_setting
 
 
 def _viewer(text: str) -> Viewer:
@@ -75,6 +75,10 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     from replay.api import create_app
 
     url = ctx.obj["db"]
+    try:
+        threads = threads_setting(threads)
+    except ThreadsSettingError as exc:
+        raise click.UsageError(str(exc)) from None
     if workers > 1 and url.startswith("sqlite") and ":memory:" in url:
         raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "
                                "store cannot be shared between processes.")
@@ -96,8 +100,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url
-    if threads is not None:
-        os.environ["KIROKU_THREADS"] = str(threads)
+    os.environ["KIROKU_THREADS"] = str(threads)
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     uvicorn.run("replay.api:create_app_from_environment", factory=True, workers=workers,

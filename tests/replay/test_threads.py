@@ -77,3 +77,11 @@ def test_a_server_on_one_thread_answers_clients_at_once(
             answers = list(clients.map(lambda url: httpx.get(url, timeout=30).status_code,
                                        urls))
         assert answers == [200] * 40
+
+
+def test_serve_refuses_a_bad_threads_setting_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KIROKU_THREADS", "many")
+    result = run_kiroku(f"sqlite:///{tmp_path / 'k.db'}", "serve", ok=False)
+    assert result.exit_code == 2
+    assert "KIROKU_THREADS" in result.output and "'many'" in result.output

@@ -431,24 +431,25 @@ class Recorder(Application):
 
         The match comes from this process's cache as its last save or read left it, without
         reading the store first (optimistic: one read less per action). Another process (a
-        second server or worker on the same database) may have appended since; the store's
-        uniqueness of (match, version) then refuses the save. So when the command fails on a
-        cached match, and the store holds events after it, the command runs once more on the
-        match read afresh: a refusal, a version mismatch or a lost race is only reported as
-        the store stands.
+        second server or worker on the same database) may have appended since, or at the same
+        time; the store's uniqueness of (match, version) then refuses the save. So when the
+        command fails (a refusal, a version mismatch, a lost race), or appends nothing, and
+        the store holds events after the version it started from, the command runs once more
+        on the match as stored, and that run's answer is given: commands racing from two
+        processes are taken one after the other, as the match's lock takes them within one.
         """
         with self._lock(match_id):
-            match, fresh = self._for_append(match_id)
-            cached = match.version  # the command advances its match's version as it appends
+            match = self._for_append(match_id)
+            started = match.version  # the command advances its match's version as it appends
             try:
                 done = self._run_append(match, expected_version, when_over, command)
             except (LedgerError, ActionError):
-                if fresh or not self._moved_on(match_id, cached):
+                if not self._moved_on(match_id, started):
                     raise
             else:
                 # a command that appended nothing (an undo to where the match already
                 # stands) was not checked by a save: it too is answered as the store stands
-                if fresh or done.version != cached or not self._moved_on(match_id, cached):
+                if done.version != started or not self._moved_on(match_id, started):
                     return done
             return self._run_append(self.get_match(match_id), expected_version, when_over,
                                     command)
@@ -460,9 +461,9 @@ class Recorder(Application):
             raise IllegalAction("match_over", when_over)
         return command(match)
 
-    def _for_append(self, match_id: UUID) -> tuple[Match, bool]:
-        """The match to append to, and whether it was read from the store just now (else it
-        is a copy of the cached one, which another process may have appended past)."""
+    def _for_append(self, match_id: UUID) -> Match:
+        """A copy of the cached match (which another process may have appended past), or the
+        match read from the store when this process has none cached."""
         cache = self.repository.cache
         if cache is not None:
             try:
@@ -471,8 +472,8 @@ class Recorder(Application):
                 pass
             else:
                 if isinstance(cached, Match):
-                    return copy.deepcopy(cached), False
-        return self.get_match(match_id), True
+                    return copy.deepcopy(cached)
+        return self.get_match(match_id)
 
     def _moved_on(self, match_id: UUID, version: int) -> bool:
         """Whether the store holds events of the match after ``version``."""

@@ -181,41 +181,64 @@ def test_every_stored_event_survives_a_msgpack_round_trip(kiroku: Kiroku) -> Non
         assert transcoder.decode(transcoder.encode(fields)) == fields
 
 
-def test_two_writers_racing_one_wins_and_the_other_must_retry(store_url: str) -> None:
-    """Two recorder processes (separate applications and connections) append at once."""
+def _race(store_url: str, **conditions: Any) -> tuple[list[str], Recorder, Recorder, UUID]:
+    """Two recorder processes (separate applications and connections) record seat 1's end of
+    turn at once, both saving only after both have validated it: how each fared ("stored",
+    "conflict", or the rules' reason), the two recorders and the match."""
     first, second = Recorder.open(store_url), Recorder.open(store_url)
-    try:
-        match_id = Kiroku(first).new_match("worldgainer", ["Ann", "Ben"], DECKS,
-                                           options={"first_player": 1})
-        barrier = threading.Barrier(2, timeout=10)
-        outcomes: list[str] = []
+    match_id = Kiroku(first).new_match("worldgainer", ["Ann", "Ben"], DECKS,
+                                       options={"first_player": 1})
+    barrier = threading.Barrier(2, timeout=10)
+    outcomes: list[str] = []
 
-        def race(recorder: Recorder) -> None:
-            original = recorder._save
+    def race(recorder: Recorder) -> None:
+        original = recorder._save
 
-            def save_after_both_validated(match: Match) -> None:
+        def save_after_both_validated(match: Match) -> None:
+            if match.version == 2:  # the racing save, not a second run's
                 barrier.wait()
-                original(match)
+            original(match)
 
-            recorder._save = save_after_both_validated  # type: ignore[method-assign]
-            try:
-                recorder.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="x")
-                outcomes.append("stored")
-            except ConcurrentAppend:
-                outcomes.append("conflict")
-            finally:
-                recorder._save = original  # type: ignore[method-assign]
+        recorder._save = save_after_both_validated  # type: ignore[method-assign]
+        try:
+            recorder.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="x",
+                            **conditions)
+            outcomes.append("stored")
+        except ConcurrentAppend:
+            outcomes.append("conflict")
+        except IllegalAction as refused:
+            outcomes.append(refused.reason)
+        finally:
+            recorder._save = original  # type: ignore[method-assign]
 
-        threads = [threading.Thread(target=race, args=(r,)) for r in (first, second)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(outcomes) == ["conflict", "stored"]
-        names = event_names(Kiroku(first), match_id)
-        assert names == ["MatchCreated", "ActionRecorded"]
+    threads = [threading.Thread(target=race, args=(r,)) for r in (first, second)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(outcomes), first, second, match_id
+
+
+def test_two_writers_racing_on_a_version_one_wins_and_the_other_must_retry(
+        store_url: str) -> None:
+    outcomes, first, second, match_id = _race(store_url, expected_version=1)
+    try:
+        assert outcomes == ["conflict", "stored"]
+        assert event_names(Kiroku(first), match_id) == ["MatchCreated", "ActionRecorded"]
         retry = second.record(match_id, {"type": "end_turn", "seat": 2}, recorded_by="x")
         assert retry.version == 3
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_writers_racing_are_taken_one_after_the_other(store_url: str) -> None:
+    """Without ``expected_version`` the loser is judged on the match as the winner left it,
+    as the match's lock has it within one process: here seat 1 has no turn to end."""
+    outcomes, first, second, match_id = _race(store_url)
+    try:
+        assert outcomes == ["not_your_turn", "stored"]
+        assert event_names(Kiroku(first), match_id) == ["MatchCreated", "ActionRecorded"]
     finally:
         first.close()
         second.close()

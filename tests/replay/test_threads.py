@@ -4,12 +4,14 @@ limiter, which its plain-function routes and dependencies take from, when it sta
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio.to_thread
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 
 from replay.api import create_app, create_app_from_environment
@@ -85,3 +87,19 @@ def test_serve_refuses_a_bad_threads_setting_by_name(
     result = run_kiroku(f"sqlite:///{tmp_path / 'k.db'}", "serve", ok=False)
     assert result.exit_code == 2
     assert "KIROKU_THREADS" in result.output and "'many'" in result.output
+
+
+def test_serve_hands_its_threads_to_the_app_and_to_each_worker_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("KIROKU_THREADS", "KIROKU_DATABASE_URL", "KIROKU_KEY_FILE"):
+        monkeypatch.setenv(name, "")  # restored after the test: serve exports them
+        monkeypatch.delenv(name)
+    served: list[tuple[object, str | None]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(
+        (app, os.environ.get("KIROKU_THREADS"))))
+    db = f"sqlite:///{tmp_path / 'k.db'}"
+    run_kiroku(db, "serve", "--no-demo", "--threads", "3")
+    run_kiroku(db, "serve", "--no-demo", "--threads", "5", "--workers", "2")
+    (one, _), (workers, exported) = served
+    assert isinstance(one, FastAPI) and one.state.threads == 3
+    assert workers == "replay.api:create_app_from_environment" and exported == "5"

@@ -54,7 +54,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "Unknown match, game, tournament, dispute, "
                                              "annotation or variation; a match or tournament "
                                              "id prefix that names none or several (listed)"},
-    409: {"model": ErrorBody, "description": "Another action was appended first: retry"},
+    409: {"model": ErrorBody, "description": "concurrent_append: the match is no longer at "
+                                             "the expected_version sent (or moved twice while "
+                                             "the action was recorded): reload and decide "
+                                             "again; match_paused: a dispute pauses the match"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
 }

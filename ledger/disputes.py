@@ -6,7 +6,9 @@ events it concerns; a judge takes it; the ruling is an event with the decision, 
 and a remedy (applied to the match by ``replay.disputes``: none, a backup, an adjustment, a
 penalty); a party may appeal to an organiser (the head judge), whose ruling is final and may
 overturn the first. The docket (one aggregate per match, its id derived from the match's) lists
-the match's disputes and says whether one of them pauses the match.
+the match's disputes and says whether one of them pauses the match; the match's own stream
+holds the pause too (MatchPaused, MatchResumed), saved with the docket, and a seat's action is
+checked against that.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
+from ledger.errors import MatchPaused as MatchPaused  # re-exported: where disputes are
 
 REMEDIES = ("none", "backup", "adjustment", "penalty", "game_ruling", "reopen")
 PENALTIES = ("warning", "game_loss")
@@ -37,12 +40,6 @@ class DisputeNotFound(LedgerError):
     """No dispute has that id."""
 
     code = "dispute_not_found"
-
-
-class MatchPaused(LedgerError):
-    """The match is paused by an open dispute: a judge must rule first."""
-
-    code = "match_paused"
 
 
 class Dispute(Aggregate):
@@ -201,7 +198,8 @@ class Disputes:
         dispute = Dispute._create(Dispute.Created, id=uuid4(), **fields)
         docket = self.docket(UUID(fields["match_id"]), create=True)
         docket.trigger_event(Docket.Filed, dispute_id=str(dispute.id), pause=dispute.pause)
-        self.app.save(dispute, docket)
+        self.app.save_with_pause(UUID(fields["match_id"]), docket.pausing,
+                                 _author(fields["opened_by"]), dispute, docket)
         return dispute
 
     def get(self, dispute_id: UUID) -> Dispute:
@@ -228,13 +226,6 @@ class Disputes:
         """The match's disputes, oldest first."""
         return [self.get(UUID(d)) for d in self.docket(match_id).disputes]
 
-    def paused_by(self, match_id: UUID) -> list[str]:
-        """The disputes that pause the match now (none: it may go on). A match no dispute was
-        ever filed on (most) costs one indexed read, not the repository's two."""
-        if not self.app.recorder.select_events(docket_id(match_id), limit=1):
-            return []
-        return list(self.docket(match_id).pausing)
-
     def unruled(self, match_id: UUID) -> bool:
         """Whether a dispute of the match waits for a ruling (open, or appealed)."""
         return any(d.status in ("open", "appealed") for d in self.of_match(match_id))
@@ -248,7 +239,8 @@ class Disputes:
                    for d in self.of_match(match_id) for r in d.rulings)
 
     def save(self, dispute: Dispute, event: type[Aggregate.Event], **fields: Any) -> None:
-        """Append an event to a dispute, and keep the docket's pause in step with it."""
+        """Append an event to a dispute, and keep the docket's pause, and the match's, in step
+        with it (the match's in the same save: ``Recorder.save_with_pause``)."""
         was_pausing = dispute.pausing
         dispute.trigger_event(event, **fields)
         docket = self.docket(UUID(dispute.match_id))
@@ -256,8 +248,17 @@ class Disputes:
             docket.trigger_event(Docket.Released, dispute_id=str(dispute.id))
         elif dispute.pausing and not was_pausing:
             docket.trigger_event(Docket.Held, dispute_id=str(dispute.id))
-        self.app.save(dispute, docket)
+        # who acted: the judge who takes it, whoever rules or appeals
+        acting = fields["judge"] if "judge" in fields else fields["by"]
+        self.app.save_with_pause(UUID(dispute.match_id), docket.pausing, _author(acting),
+                                 dispute, docket)
 
     def history(self, dispute_id: UUID) -> list[Any]:
         """Every event of a dispute, oldest first."""
         return list(self.app.events.get(dispute_id))
+
+
+def _author(person: dict[str, Any]) -> dict[str, Any]:
+    """A party of a dispute as the author of a match's event: the identity, without the seat
+    the dispute notes beside it."""
+    return {k: v for k, v in person.items() if k != "seat"}

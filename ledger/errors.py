@@ -28,6 +28,12 @@ class ConcurrentAppend(LedgerError):
     code = "concurrent_append"
 
 
+class MatchPaused(LedgerError):
+    """The match is paused by an open dispute: a judge must rule first."""
+
+    code = "match_paused"
+
+
 class CorruptRecord(LedgerError):
     """A stored event can no longer be read; ``kiroku audit verify`` names it."""
 

@@ -41,7 +41,7 @@ LiveAction = tuple[int, int, int, dict[str, Any], list[Outcome]]
 Record = dict[str, Any]
 # the events a fold reads, by record name
 EVENT_KINDS = ("MatchCreated", "ActionRecorded", "ActionsUndone", "MatchEnded", "SeedRevealed",
-               "SeedWithheld", "MatchReopened")
+               "SeedWithheld", "MatchReopened", "MatchPaused", "MatchResumed")
 # set-up positions kept by their content (``kept_setup_position``)
 SETUPS_KEPT = 512
 
@@ -204,6 +204,12 @@ class Visitor:
     def seed_withheld(self, record: Record) -> None:
         """The match ended in a store that does not hold its seed (it was imported while on)."""
 
+    def paused(self, record: Record) -> None:
+        """A dispute paused the match."""
+
+    def resumed(self, record: Record) -> None:
+        """A dispute that paused the match no longer does."""
+
 
 class Fold:
     """Walks a match's records in order, keeps its live line and tells a visitor.
@@ -312,8 +318,14 @@ class Fold:
     def _reopened(self, record: Record) -> None:
         self.visitor.reopened(record, self.state)
 
+    def _paused(self, record: Record) -> None:
+        self.visitor.paused(record)
+
+    def _resumed(self, record: Record) -> None:
+        self.visitor.resumed(record)
+
 
 # what the fold does for each kind of event
 _STEPS: dict[str, Callable[[Fold, Record], None]] = dict(zip(EVENT_KINDS, (
     Fold._created, Fold._action, Fold._undone, Fold._ended, Fold._seed_revealed,
-    Fold._seed_withheld, Fold._reopened)))
+    Fold._seed_withheld, Fold._reopened, Fold._paused, Fold._resumed)))

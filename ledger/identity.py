@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -58,6 +58,13 @@ class Role(StrEnum):
     JUDGE = "judge"
     SEAT = "seat"
     PLAYER = "player"
+
+
+def by_staff(recorded_by: RecordedBy) -> bool:
+    """Whether an event was recorded by a judge or an organiser (by their identity's role):
+    they act during a dispute's pause, and see every chance outcome's possibilities."""
+    return isinstance(recorded_by, Mapping) and recorded_by.get("role") in (Role.JUDGE,
+                                                                            Role.ORGANISER)
 
 
 class Unauthenticated(LedgerError):

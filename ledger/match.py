@@ -283,6 +283,36 @@ class Match(Aggregate):
             """The match is on again."""
             aggregate._fold(self)
 
+    class Paused(Aggregate.Event):
+        """MatchPaused: a dispute pauses the match (issue 13); a seat's action is refused until
+        it is ruled. Kept in the match's own stream, in the save that files or holds the
+        dispute, so that an append computed before the pause cannot be saved after it."""
+
+        TOPIC = "kiroku:MatchPaused/1"
+        dispute_id: str
+        recorded_by: RecordedBy
+        recorded_at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            """One more dispute holds the match."""
+            aggregate._fold(self)
+
+    class Resumed(Aggregate.Event):
+        """MatchResumed: a dispute that paused the match was ruled; it no longer holds it."""
+
+        TOPIC = "kiroku:MatchResumed/1"
+        dispute_id: str
+        recorded_by: RecordedBy
+        recorded_at: str
+        prev_hash: str
+        hash: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The dispute lets the match go (another may still hold it)."""
+            aggregate._fold(self)
+
     def __init__(self, game: str, ruleset_version: str, config: dict[str, Any],
                  replay_policy: str, commitment: str, setup_outcomes: list[Outcome],
                  chance_source: str, digest: str, recorded_by: RecordedBy, recorded_at: str,
@@ -307,6 +337,8 @@ class Match(Aggregate):
 
     setup_from_table = False  # snapshots taken before the attribute existed
     segment = 1  # the seed segment: 1 until a ruling reopens the match (Reopened)
+    # the disputes that pause the match (Paused, Resumed); replaced, never changed in place
+    pausing: tuple[str, ...] = ()
 
     # The aggregate cache hands out copies. Game states are never changed in place (the engine
     # returns new ones) and live entries are never changed, so copying the containers suffices;
@@ -355,12 +387,14 @@ class Match(Aggregate):
 MATCH_TOPICS = {"created": Match.Created.TOPIC, "action": Match.ActionRecorded.TOPIC,
                 "undone": Match.ActionsUndone.TOPIC, "ended": Match.Ended.TOPIC,
                 "seed": Match.SeedRevealed.TOPIC, "withheld": Match.SeedWithheld.TOPIC,
-                "reopened": Match.Reopened.TOPIC}
+                "reopened": Match.Reopened.TOPIC, "paused": Match.Paused.TOPIC,
+                "resumed": Match.Resumed.TOPIC}
 EVENT_NAMES: dict[type[Any], str] = {
     Match.Created: "MatchCreated", Match.ActionRecorded: "ActionRecorded",
                Match.ActionsUndone: "ActionsUndone", Match.Ended: "MatchEnded",
                Match.SeedRevealed: "SeedRevealed", Match.SeedWithheld: "SeedWithheld",
-               Match.Reopened: "MatchReopened"}
+               Match.Reopened: "MatchReopened", Match.Paused: "MatchPaused",
+               Match.Resumed: "MatchResumed"}
 
 
 def commits(cls: type[Any]) -> bool:
@@ -461,6 +495,16 @@ class _Keeper(Visitor):
         self.match.seed = None
         self.match.commitment = record["commitment"]
         self.match.segment = int(record["segment"])
+        self.match.head_hash = record["hash"]
+
+    def paused(self, record: Record) -> None:
+        """One more dispute holds the match."""
+        self.match.pausing = (*self.match.pausing, record["dispute_id"])
+        self.match.head_hash = record["hash"]
+
+    def resumed(self, record: Record) -> None:
+        """The dispute no longer holds the match."""
+        self.match.pausing = tuple(d for d in self.match.pausing if d != record["dispute_id"])
         self.match.head_hash = record["hash"]
 
 

@@ -24,6 +24,7 @@ from eventsourcing.application import (
     LRUCache,
     ProcessingEvent,
 )
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
     EventStore,
     IntegrityError,
@@ -46,9 +47,10 @@ from ledger.errors import (
     CorruptRecord,
     LedgerError,
     MatchNotFound,
+    MatchPaused,
 )
 from ledger.fold import kept_setup_position, owning_states
-from ledger.identity import NAME_LIMIT, RecordedBy
+from ledger.identity import NAME_LIMIT, RecordedBy, by_staff
 from ledger.keys import Keyring, key_file
 from ledger.mapper import MatchMapper, instant
 from ledger.match import (
@@ -294,9 +296,13 @@ class Recorder(Application):
         over = "The match is over; no more actions can be recorded."
 
         def act(match: Match) -> Recorded:
+            if match.pausing and not by_staff(recorded_by):
+                # judges and organisers act during a pause: their remedies are how it ends
+                raise MatchPaused("The match is paused while a judge hears a dispute: wait "
+                                  "for the ruling.", disputes=list(match.pausing))
             ruleset = get_game(match.game)
             parsed = ruleset.parse_action(action)
-            chance = self._chance(match, outcomes, _is_staff(recorded_by))
+            chance = self._chance(match, outcomes, by_staff(recorded_by))
             state = ruleset.apply(match.state, parsed, chance)
             if isinstance(chance, SuppliedChance):
                 chance.finish()
@@ -403,6 +409,36 @@ class Recorder(Application):
                 raise ConcurrentAppend("The match changed while it was being reopened; reload "
                                        "it and try again.", match_id=str(match_id)) from None
         return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+
+    def save_with_pause(self, match_id: UUID, pausing: Sequence[str], recorded_by: RecordedBy,
+                        *aggregates: Aggregate) -> None:
+        """Save ``aggregates`` (a dispute and its match's docket) and, in the same atomic save,
+        bring the match's pause in step with ``pausing`` (the disputes that pause it now): a
+        MatchPaused for each that holds it anew, a MatchResumed for each that lets it go.
+
+        The pause is in the match's own stream so that a seat's action validated before it
+        (in this process or another) cannot be saved after it: its version is taken. An ended
+        match takes neither event (nothing is recorded in it; a ruling that reopens it is
+        saved with its dispute, bringing it in step again)."""
+        with self._lock(match_id):
+            match = self.get_match(match_id)
+            started = match.version
+            if not match.ended:
+                for dispute_id in [d for d in pausing if d not in match.pausing]:
+                    self._trigger(match, Match.Paused, {
+                        "dispute_id": dispute_id, "recorded_by": recorded_by,
+                        "recorded_at": now()})
+                for dispute_id in [d for d in match.pausing if d not in pausing]:
+                    self._trigger(match, Match.Resumed, {
+                        "dispute_id": dispute_id, "recorded_by": recorded_by,
+                        "recorded_at": now()})
+            changed = [match] if match.version != started else []
+            try:
+                self.save(*aggregates, *changed)
+            except IntegrityError:
+                raise ConcurrentAppend("The match or its disputes changed at the same time; "
+                                       "reload them and try again.",
+                                       match_id=str(match_id)) from None
 
     def receipt(self, match_id: UUID) -> dict[str, Any]:
         """A signed receipt for the match's head as it stands."""
@@ -720,12 +756,6 @@ def _project(aggregate: Any, events: Iterable[Any]) -> Any:
         for event in events:
             aggregate = event.mutate(aggregate)
     return aggregate
-
-
-def _is_staff(recorded_by: RecordedBy) -> bool:
-    """Whether an action is recorded by a judge or an organiser (by their identity's role)."""
-    return isinstance(recorded_by, Mapping) and recorded_by.get("role") in ("judge",
-                                                                            "organiser")
 
 
 @contextmanager

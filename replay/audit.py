@@ -36,6 +36,7 @@ from ledger.fold import (
     project,
     setup_position,
 )
+from ledger.identity import by_staff
 from ledger.keys import key_id, verify_receipt
 from ledger.seed import SeededChance, commitment
 from ledger.visibility import hidden_paths
@@ -211,6 +212,7 @@ class _Walker(Visitor):
         # every other one changes the position it starts from in place (nothing reads it again)
         self.returned_to = _returned_to(records)
         self.restored: GameState | None = None  # ``before`` rebuilt after a failed run in place
+        self.pausing: set[str] = set()  # the disputes pausing the match (MatchPaused)
 
     @property
     def seed(self) -> bytes | None:
@@ -399,6 +401,9 @@ class _Walker(Visitor):
     def action(self, record: Record, before: GameState, after: GameState,
                position: int) -> None:
         """The action's digest, and its seeded outcomes re-derived from the seed."""
+        if self.pausing and not by_staff(record.get("recorded_by", "")):
+            raise _Failed("action_while_paused", f"a seat's action was recorded while dispute "
+                          f"{', '.join(sorted(self.pausing))} paused the match")
         ruleset = self.fold.ruleset
         if self.restored is not None:  # the fold's ``before`` was changed by a failed run
             before, self.restored = self.restored, None
@@ -424,6 +429,20 @@ class _Walker(Visitor):
                                 f"{record['winners']} differs from the rules' {result.reason} "
                                 f"{result.winners}", "the rules give another result")
         self.over = True
+
+    def paused(self, record: Record) -> None:
+        """A dispute pauses the match: one that does not already."""
+        if record["dispute_id"] in self.pausing:
+            raise _Failed("bad_pause", f"dispute {record['dispute_id']} already pauses the "
+                          "match")
+        self.pausing.add(record["dispute_id"])
+
+    def resumed(self, record: Record) -> None:
+        """A dispute lets the match go: one that paused it."""
+        if record["dispute_id"] not in self.pausing:
+            raise _Failed("bad_pause", f"dispute {record['dispute_id']} does not pause the "
+                          "match")
+        self.pausing.remove(record["dispute_id"])
 
     def seed_withheld(self, record: Record) -> None:
         """A match ended where its seed is not held: said in the notes, not a failure."""

@@ -25,7 +25,7 @@ from engine.registry import get_game
 from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.chain import GENESIS
-from ledger.disputes import Disputes, MatchPaused
+from ledger.disputes import Disputes
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
@@ -90,8 +90,7 @@ class Kiroku:
                outcomes: Sequence[Any] | None = None,
                expected_version: int | None = None) -> Recorded:
         """Record one action (validated by the rules first); a seat's action waits while a
-        dispute pauses the match (MatchPaused)."""
-        self._check_not_paused(match_id, recorded_by)
+        dispute pauses the match (MatchPaused, ``Recorder.record``)."""
         done = self.recorder.record(match_id, action, recorded_by=recorded_by,
                                     outcomes=outcomes, expected_version=expected_version)
         self._call_judge_for(match_id, action, recorded_by, done)
@@ -112,17 +111,6 @@ class Kiroku:
             claim=f"Seat {seat} disputes a claim in the game (the dispute recorded at "
                   f"version {version}); a judge rules on it.", concerns=[version], pause=False,
             opened_by={**who, "seat": seat}, recorded_at=now())
-
-    def _check_not_paused(self, match_id: UUID, recorded_by: RecordedBy) -> None:
-        """Judges and organisers may act during a pause: their remedies and adjustments are
-        how it ends."""
-        role = recorded_by.get("role") if isinstance(recorded_by, Mapping) else None
-        if role in (Role.JUDGE.value, Role.ORGANISER.value):
-            return
-        holding = self.disputes.paused_by(match_id)
-        if holding:
-            raise MatchPaused("The match is paused while a judge hears a dispute: wait for "
-                              "the ruling.", disputes=holding)
 
     def seat_credentials(self, match_id: UUID, issued_by: Identity) -> list[dict[str, Any]]:
         """One new credential per seat of a match, tokens included (shown this once)."""
@@ -560,6 +548,16 @@ class _TranscriptWriter(Visitor):
         self.lines.append(f"{self._head(record)} match reopened (seed segment "
                           f"{record['segment']}, new seed committed: {record['commitment']}): "
                           f"{record['reason']}")
+
+    def paused(self, record: Record) -> None:
+        """A dispute paused the match."""
+        self.lines.append(f"{self._head(record)} match paused by dispute "
+                          f"{record['dispute_id']}: seats wait for the ruling.")
+
+    def resumed(self, record: Record) -> None:
+        """A dispute no longer pauses the match."""
+        self.lines.append(f"{self._head(record)} dispute {record['dispute_id']} no longer "
+                          "pauses the match.")
 
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -11,6 +11,7 @@ from uuid import UUID
 
 import pytest
 
+from engine.core.errors import IllegalAction
 from ledger.disputes import MatchPaused, docket_id
 from ledger.identity import Identity, Role
 from ledger.match import Match
@@ -221,3 +222,28 @@ def test_a_paused_match_exports_imports_and_reads_as_paused(
         assert any(f"match paused by dispute {dispute}" in line for line in lines)
     finally:
         other.close()
+
+
+def test_a_match_imported_paused_resumes_when_its_new_store_hears_it(
+        servers: tuple[Kiroku, Kiroku, UUID], tmp_path: Any) -> None:
+    kiroku, _, match_id = servers
+    _pause(kiroku, match_id, _judge(kiroku))
+    other = Kiroku.open(f"sqlite:///{tmp_path}/other.db")
+    try:
+        other.import_match(kiroku.export(match_id))
+        ann = _seat(other, match_id, 1)
+        with pytest.raises(MatchPaused):
+            _end_turn(other, match_id, ann)
+        # the pausing dispute is not in this store: any dispute heard here brings the match's
+        # pause in step with this store's docket
+        hearing.open_dispute(other, _judge(other), match_id, None, "Imported paused", [1],
+                             pause=False)
+        assert _events(other, match_id)[-1] == "MatchResumed"
+        # judged by the rules again: imported without its seed, the draw comes from the table
+        with pytest.raises(IllegalAction) as refused:
+            _end_turn(other, match_id, ann)
+        assert refused.value.reason == "outcome_missing"
+        assert other.audit(match_id).ok
+    finally:
+        other.close()
+

@@ -34,35 +34,40 @@ def redact(record: dict[str, Any], viewer: Viewer,
 def _redacted(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None) -> dict[str, Any]:
     """``redact`` without copying what it leaves as it is: it replaces the record's top-level
     values (and the deck lists of a copy of its config), never changes them in place."""
-    return {**record, **_replaced(record, viewer, ruleset, {})}
+    replaced, marked = _replaced(record, viewer, ruleset, {})
+    if marked:
+        replaced["redacted_for"] = str(viewer)
+    return {**record, **replaced}
 
 
 def _replaced(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None,
-              parsed: dict[str, list[Outcome]]) -> dict[str, Any]:
-    """The top-level values ``_redacted`` puts in place of the record's, by key; a key it leaves
-    out keeps the record's own value (the same object). ``parsed`` keeps each outcome list
-    read as typed outcomes, for the next viewer of the same record."""
+              parsed: dict[str, list[Outcome]]) -> tuple[dict[str, Any], bool]:
+    """The top-level values ``_redacted`` puts in place of the record's, by key (a key left
+    out keeps the record's own value, the same object), and whether it marks the record
+    ``redacted_for`` the viewer. ``parsed`` keeps each outcome list read as typed outcomes,
+    for the next viewer of the same record."""
     out: dict[str, Any] = {}
+    marked = False
     if ruleset is not None and "action" in record:
         action = ruleset.redact_action(record["action"], viewer)
         if action != record["action"]:
             out["action"] = action
-            out["redacted_for"] = str(viewer)
+            marked = True
     for key in ("outcomes", "setup_outcomes"):
         if key in record:
+            marked = True
             stored = record[key]
             typed = parsed.get(key)
             if typed is None:
                 typed = parsed[key] = [outcome_from_data(o) for o in stored]
-            if not all(o.seen_by(viewer) for o in typed):
+            if typed and not all(o.seen_by(viewer) for o in typed):
                 out[key] = [o if t.seen_by(viewer) else {**o, "value": None, "redacted": True}
                             for o, t in zip(stored, typed)]
     if record["event"] == "MatchCreated":
+        marked = True
         out["config"] = dict(record["config"])
         _redact_deck_lists(out["config"], viewer)
-    if "outcomes" in record or "setup_outcomes" in record or record["event"] == "MatchCreated":
-        out["redacted_for"] = str(viewer)
-    return out
+    return out, marked
 
 
 def _redact_deck_lists(config: dict[str, Any], viewer: Viewer) -> None:
@@ -85,9 +90,11 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     parsed: dict[str, list[Outcome]] = {}
     for viewer in _viewers(seats):
         # only what ``_redacted`` replaces can differ: every other value is the record's own
-        for key, seen in _replaced(record, viewer, ruleset, parsed).items():
-            if key in record:
-                _differences(record[key], seen, key, found)
+        replaced, marked = _replaced(record, viewer, ruleset, parsed)
+        if marked and "redacted_for" in record:
+            replaced["redacted_for"] = str(viewer)
+        for key, seen in replaced.items():
+            _differences(record[key], seen, key, found)
     return sorted(set(found))
 
 

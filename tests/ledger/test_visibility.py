@@ -117,6 +117,18 @@ def test_redact_gives_what_it_gave_before(records: list[dict[str, Any]]) -> None
         assert record == before
 
 
+@pytest.mark.parametrize("records", MATCHES[:: 3],
+                         ids=lambda r: f"{r[0]['game']}-{r[0]['match_id']}")
+def test_hidden_paths_of_records_already_redacted(records: list[dict[str, Any]]) -> None:
+    """Records as a seat sees them (marked ``redacted_for``, values null) against the plain
+    definition too: the mark itself differs for the other viewers."""
+    ruleset = get_game(records[0]["game"])
+    seats = len(records[0]["config"]["players"])
+    for record in records[1:]:  # a redacted creation has no deck lists left to filter
+        seen = redact(record, Viewer("seat", 1), ruleset)
+        assert hidden_paths(seen, ruleset, seats) == _reference_hidden(seen, ruleset, seats)
+
+
 def test_a_hidden_value_that_is_already_null_is_no_hidden_path() -> None:
     """A draw whose value is already null hides nothing (the filter leaves it equal)."""
     ruleset = get_game("worldgainer")

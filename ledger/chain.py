@@ -25,20 +25,27 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 from uuid import UUID
 
-from engine.core.data import canonical_bytes
+from engine.core.data import canonical, canonical_bytes, canonical_digest
 
 GENESIS = "0" * 64
-_ENVELOPE = ("event", "match_id", "version", "timestamp", "hash", "redacted_for")
+_ENVELOPE = frozenset({"event", "match_id", "version", "timestamp", "hash", "redacted_for"})
 
 
-def event_hash(name: str, match_id: UUID, version: int, payload: Mapping[str, Any]) -> str:
-    """The hash of one event; ``payload`` is its hashed payload (see ``hashed_payload``)."""
-    body = {"event": name, "match": str(match_id), "version": version, "payload": dict(payload)}
-    return hashlib.sha256(canonical_bytes(body)).hexdigest()
+def event_hash(name: str, match_id: UUID | str, version: int,
+               payload: Mapping[str, Any]) -> str:
+    """The hash of one event; ``payload`` is its hashed payload (see ``hashed_payload``).
+    ``match_id`` is the match's UUID or its text, ``str(uuid)`` (a caller hashing many events
+    of one match makes that text once)."""
+    # canonical({"event", "match", "payload", "version"}) built in its sorted key order
+    body = {"event": canonical(name), "match": str(match_id),
+            "payload": canonical(payload if type(payload) is dict else dict(payload)),
+            "version": canonical(version)}
+    return canonical_digest(body)
 
 
-def salt(seed: bytes, match_id: UUID, version: int, path: str) -> bytes:
-    """The secret salt of one hidden value, derived from the match's seed."""
+def salt(seed: bytes, match_id: UUID | str, version: int, path: str) -> bytes:
+    """The secret salt of one hidden value, derived from the match's seed; ``match_id`` as in
+    ``event_hash``."""
     message = f"kiroku-commitment|{match_id}|{version}|{path}".encode()
     return hmac.new(seed, message, hashlib.sha256).digest()
 

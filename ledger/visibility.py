@@ -8,9 +8,10 @@ Every channel that shows events (``/events``, exports, transcripts' sources) goe
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
-from engine.core.chance import outcome_from_data
+from engine.core.chance import Outcome, outcome_from_data
 from engine.core.contract import Ruleset
 from engine.core.viewer import JUDGE, SPECTATOR, Viewer
 
@@ -33,22 +34,40 @@ def redact(record: dict[str, Any], viewer: Viewer,
 def _redacted(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None) -> dict[str, Any]:
     """``redact`` without copying what it leaves as it is: it replaces the record's top-level
     values (and the deck lists of a copy of its config), never changes them in place."""
-    out = dict(record)
-    if ruleset is not None and "action" in out:
-        action = ruleset.redact_action(out["action"], viewer)
-        if action != out["action"]:
+    replaced, marked = _replaced(record, viewer, ruleset, {})
+    if marked:
+        replaced["redacted_for"] = str(viewer)
+    return {**record, **replaced}
+
+
+def _replaced(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None,
+              parsed: dict[str, list[Outcome]]) -> tuple[dict[str, Any], bool]:
+    """The top-level values ``_redacted`` puts in place of the record's, by key (a key left
+    out keeps the record's own value, the same object), and whether it marks the record
+    ``redacted_for`` the viewer. ``parsed`` keeps each outcome list read as typed outcomes,
+    for the next viewer of the same record."""
+    out: dict[str, Any] = {}
+    marked = False
+    if ruleset is not None and "action" in record:
+        action = ruleset.redact_action(record["action"], viewer)
+        if action != record["action"]:
             out["action"] = action
-            out["redacted_for"] = str(viewer)
+            marked = True
     for key in ("outcomes", "setup_outcomes"):
-        if key in out:
-            out[key] = [o if outcome_from_data(o).seen_by(viewer)
-                        else {**o, "value": None, "redacted": True} for o in out[key]]
-    if out["event"] == "MatchCreated":
-        out["config"] = dict(out["config"])
+        if key in record:
+            marked = True
+            stored = record[key]
+            typed = parsed.get(key)
+            if typed is None:
+                typed = parsed[key] = [outcome_from_data(o) for o in stored]
+            if typed and not all(o.seen_by(viewer) for o in typed):
+                out[key] = [o if t.seen_by(viewer) else {**o, "value": None, "redacted": True}
+                            for o, t in zip(stored, typed)]
+    if record["event"] == "MatchCreated":
+        marked = True
+        out["config"] = dict(record["config"])
         _redact_deck_lists(out["config"], viewer)
-    if any(key in out for key in ("outcomes", "setup_outcomes")) or out["event"] == "MatchCreated":
-        out["redacted_for"] = str(viewer)
-    return out
+    return out, marked
 
 
 def _redact_deck_lists(config: dict[str, Any], viewer: Viewer) -> None:
@@ -68,12 +87,22 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     (``outcomes.2.value``, ``action.cards.0``, ``config.decks.1``): exactly what ``redact``
     removes for one of the seats or a spectator."""
     found: list[str] = []
-    for viewer in (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1))):
-        seen = _redacted(record, viewer, ruleset)
-        for key, value in record.items():
-            if value is not seen.get(key):  # what ``_redacted`` leaves stays the same object
-                _differences(value, seen.get(key), key, found)
+    parsed: dict[str, list[Outcome]] = {}
+    for viewer in _viewers(seats):
+        # only what ``_redacted`` replaces can differ: every other value is the record's own
+        replaced, marked = _replaced(record, viewer, ruleset, parsed)
+        if marked and "redacted_for" in record:
+            replaced["redacted_for"] = str(viewer)
+        for key, seen in replaced.items():
+            _differences(record[key], seen, key, found)
     return sorted(set(found))
+
+
+@functools.lru_cache(maxsize=64)
+def _viewers(seats: int) -> tuple[Viewer, ...]:
+    """Everyone but a judge at a table of ``seats``: a spectator, then each seat (viewers are
+    frozen, so one tuple serves every record)."""
+    return (SPECTATOR, *(Viewer("seat", s) for s in range(1, seats + 1)))
 
 
 def _differences(plain: Any, seen: Any, path: str, found: list[str]) -> None:

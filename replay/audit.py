@@ -187,7 +187,7 @@ class _Walker(Visitor):
 
     def __init__(self, records: Sequence[dict[str, Any]]) -> None:
         self.match_id = records[0].get("match_id") if records else None
-        self.match_uuid: UUID | None = None  # the match id read once, by the first event
+        self.match_text: str | None = None  # the match id read once, by the first event
         self.prev = GENESIS
         self.version = 0
         self.fold = Fold(self)
@@ -305,8 +305,8 @@ class _Walker(Visitor):
         if record.get("prev_hash") != self.prev:
             raise _Failed("chain_broken", "prev_hash does not match the previous event's hash")
         try:
-            expected = event_hash(record["event"], self._uuid(record), record["version"],
-                                  payload_of(record))
+            expected = event_hash(record["event"], self._match_text(record),
+                                  record["version"], payload_of(record))
         except (KeyError, ValueError, TypeError) as exc:
             raise _Failed("unreadable", f"the event cannot be hashed: {exc}") from None
         if record.get("hash") != expected:
@@ -315,11 +315,12 @@ class _Walker(Visitor):
                           "recorded")
         self.prev = expected
 
-    def _uuid(self, record: dict[str, Any]) -> UUID:
-        """The match id as a UUID; every event names the same (``_check_chain`` sees to it)."""
-        if self.match_uuid is None:
-            self.match_uuid = UUID(str(record["match_id"]))
-        return self.match_uuid
+    def _match_text(self, record: dict[str, Any]) -> str:
+        """The match id as the hashes and salts cover it, ``str()`` of its UUID, read once:
+        every event names the same (``_check_chain`` sees to it)."""
+        if self.match_text is None:
+            self.match_text = str(UUID(str(record["match_id"])))
+        return self.match_text
 
     def _check_commitments(self, record: dict[str, Any]) -> None:
         """In a match whose events commit to hidden values, every value some viewer may not see
@@ -339,7 +340,7 @@ class _Walker(Visitor):
                           "viewers but not committed to: the public chain would reveal it")
         if self.seed is None:
             return
-        match_id = self._uuid(record)
+        match_id = self._match_text(record)
         for path, c in committed.items():
             try:
                 value = value_at(record, path)

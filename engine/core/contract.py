@@ -33,6 +33,7 @@ from engine.core.chance import (
 )
 from engine.core.copying import copy_state
 from engine.core.data import (
+    SCALAR_TYPES,
     canonical,
     canonical_data,
     canonical_digest,
@@ -785,7 +786,9 @@ def _canonical_without_empty_late_fields(state: GameState,
     for name in names:
         if name in skip:
             continue
-        value = canonical_data(getattr(state, name))
+        value = getattr(state, name)
+        if type(value) not in SCALAR_TYPES:  # most fields are counters and flags: no call
+            value = canonical_data(value)
         if not value and name in late:
             continue  # empty exactly when to_data's value is: _without_empty_late_fields's test
         data[name] = value

@@ -20,6 +20,7 @@ T = TypeVar("T")
 
 
 _SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
+SCALAR_TYPES = _SCALARS  # the types canonical forms keep as they are (exact types only)
 # per class: its dataclass field names, or None for a class that is not a dataclass
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 
@@ -132,12 +133,18 @@ def canonical_data(obj: Any) -> Any:
             value = obj[key]
             out[key] = value if type(value) in _SCALARS else canonical_data(value)
         return out
-    names = sorted_fields_of(cls)
+    names = _SORTED_FIELDS[cls] if cls in _SORTED_FIELDS else sorted_fields_of(cls)
     if names is not None:
         out = {}
         for name in names:
             value = getattr(obj, name)
-            out[name] = value if type(value) in _SCALARS else canonical_data(value)
+            kind = type(value)
+            if kind in _SCALARS:
+                out[name] = value
+            elif kind is list:  # the list branch above, inline: most fields are lists
+                out[name] = [x if type(x) in _SCALARS else canonical_data(x) for x in value]
+            else:
+                out[name] = canonical_data(value)
         return out
     if isinstance(obj, BaseModel):
         return canonical(obj.model_dump(mode="json"))

@@ -236,3 +236,29 @@ def test_canonical_data_is_canonical_of_to_data_on_generated_values(value: Any) 
 @given(st.dictionaries(KEYS, PLAIN, max_size=6))
 def test_canonical_digest_of_canonical_data_is_the_digest(value: dict[Any, Any]) -> None:
     assert canonical_digest(canonical_data(value)) == digest(to_data(value))
+
+
+class Renamed(str):
+    """A str key whose ``str()`` is another text: keys are ordered by ``str()``."""
+
+    def __str__(self) -> str:
+        return "~" + self[::-1]
+
+
+@pytest.mark.parametrize("value", [
+    {"b": 1, "a": 2, "B": 3, "é": 4, "": 5, "a\x00": 6, "\U0001f600": 7},
+    {Renamed("ab"): 1, Renamed("ba"): 2, "zz": 3},
+    {Colour.RED: 1, "blue": 2, Rank.ACE: 3},
+    {"1": 1, 1: 2, "0": 3, None: 4, (0, "a"): 5},
+], ids=["str", "str-subclass", "enums", "mixed"])
+def test_keys_are_ordered_by_their_str(value: dict[Any, Any]) -> None:
+    """Every key a str or not, the canonical order is ``sorted(keys, key=str)``, stable."""
+    assert list(canonical(value)) == sorted(value, key=str)
+    assert list(canonical_data(value)) == sorted(value, key=str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.one_of(st.text(max_size=4), KEYS), st.none(), max_size=8))
+def test_generated_keys_are_ordered_by_their_str(value: dict[Any, Any]) -> None:
+    assert list(canonical(value)) == sorted(value, key=str)
+    assert list(canonical_data(value)) == sorted(value, key=str)

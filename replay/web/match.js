@@ -1266,7 +1266,7 @@ async function openDispute(event) {
   ui.disputeConcerns.checked = false;
   ui.disputePauseInput.checked = false;
   disputeSays(`A judge is called (position ${position}).`);
-  await loadDisputes();
+  await Promise.all([loadDisputes(), loadTimeline()]);  // a pause is an event of the match
 }
 
 async function takeDispute(event) {
@@ -1282,7 +1282,7 @@ async function takeDispute(event) {
     return;
   }
   disputeSays(`Dispute taken${pause ? "; the match is paused for the seats" : ""}: rule on it below its claim.`);
-  await loadDisputes();
+  await Promise.all([loadDisputes(), loadTimeline()]);  // a pause is an event of the match
 }
 
 // The remedy the rule form describes, or an Error saying what is missing.

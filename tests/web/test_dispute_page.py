@@ -64,6 +64,8 @@ def test_a_dispute_from_the_call_through_a_backup_and_an_appeal(
         item.locator("button.take").click()
         judge.page.wait_for_selector("#dispute-message:has-text('paused')")
         assert _dispute(web, match_id)["pausing"]
+        # the pause is an event of the match: the timeline shows it
+        judge.page.wait_for_selector("#entries li.note:has-text('match paused by dispute')")
         with web.client() as anyone:
             to_act = anyone.get(f"/matches/{match_id}").json()["to_act"][0]
         with web.client(_seat_token(created, to_act)) as seat:  # the seats wait for the ruling
@@ -90,6 +92,7 @@ def test_a_dispute_from_the_call_through_a_backup_and_an_appeal(
         form.locator("button.rule").click()
         judge.page.wait_for_selector("#dispute-list li[data-status='ruled']")
         judge.page.wait_for_selector("#entries li.undone")  # the voided action, struck through
+        judge.page.wait_for_selector("#entries li.note:has-text('no longer pauses the match')")
         with web.client() as anyone:
             assert anyone.get(f"/matches/{match_id}").json()["positions"] == 2
         judge.assert_clean()

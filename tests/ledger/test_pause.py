@@ -247,3 +247,20 @@ def test_a_match_imported_paused_resumes_when_its_new_store_hears_it(
     finally:
         other.close()
 
+
+
+def test_an_appeal_pauses_the_match_again_until_the_final_ruling(
+        servers: tuple[Kiroku, Kiroku, UUID]) -> None:
+    kiroku, _, match_id = servers
+    judge, ben = _judge(kiroku), _seat(kiroku, match_id, 2)
+    dispute = _pause(kiroku, match_id, judge)
+    hearing.rule(kiroku, judge, dispute, "Play on", "Nothing wrong.", {"kind": "none"})
+    hearing.appeal(kiroku, ben, dispute, "Ben drew two cards")
+    appealed = kiroku.records(match_id)[-1]
+    assert (appealed["event"], appealed["recorded_by"]) == ("MatchPaused", ben.recorded_by)
+    with pytest.raises(MatchPaused):
+        _end_turn(kiroku, match_id, _seat(kiroku, match_id, 1))
+    hearing.rule(kiroku, HEAD, dispute, "Upheld", "Nothing wrong.", {"kind": "none"})
+    assert _events(kiroku, match_id)[1:] == ["MatchPaused", "MatchResumed", "MatchPaused",
+                                             "MatchResumed"]
+    assert kiroku.audit(match_id).ok

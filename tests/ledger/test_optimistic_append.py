@@ -5,7 +5,6 @@ the match read afresh (ledger.recorder.Recorder._append). On SQLite and PostgreS
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -14,22 +13,6 @@ import pytest
 from engine.core.errors import IllegalAction
 from ledger.errors import ConcurrentAppend
 from replay.service import Kiroku
-
-DECKS = ["solar_vanguard", "pleiades_bloom"]
-
-
-@pytest.fixture
-def servers(store_url: str) -> Iterator[tuple[Kiroku, Kiroku, UUID]]:
-    """Two services on one store (as two servers are), and a match both have cached."""
-    first, second = Kiroku.open(store_url), Kiroku.open(store_url)
-    try:
-        match_id = first.new_match("worldgainer", ["Ann", "Ben"], DECKS,
-                                   options={"first_player": 1})
-        second.recorder.get_match(match_id)  # cached here at version 1
-        yield first, second, match_id
-    finally:
-        first.close()
-        second.close()
 
 
 def _end_turn(kiroku: Kiroku, match_id: UUID, seat: int, **kwargs: Any) -> Any:

@@ -5,7 +5,6 @@ PostgreSQL."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -19,21 +18,6 @@ from replay import disputes as hearing
 from replay.service import Kiroku
 
 HEAD = Identity.operator("Head Judge Hana")
-DECKS = ["solar_vanguard", "pleiades_bloom"]
-
-
-@pytest.fixture
-def servers(store_url: str) -> Iterator[tuple[Kiroku, Kiroku, UUID]]:
-    """Two services on one store (as two servers are), and a match both have cached."""
-    first, second = Kiroku.open(store_url), Kiroku.open(store_url)
-    try:
-        match_id = first.new_match("worldgainer", ["Ann", "Ben"], DECKS,
-                                   options={"first_player": 1})
-        second.recorder.get_match(match_id)
-        yield first, second, match_id
-    finally:
-        first.close()
-        second.close()
 
 
 def _seat(kiroku: Kiroku, match_id: UUID, seat: int) -> Identity:

@@ -56,8 +56,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "id prefix that names none or several (listed)"},
     409: {"model": ErrorBody, "description": "concurrent_append: the match is no longer at "
                                              "the expected_version sent (or moved twice while "
-                                             "the action was recorded): reload and decide "
-                                             "again; match_paused: a dispute pauses the match"},
+                                             "the action was recorded), or a dispute's "
+                                             "pause lost a race with an action: reload and "
+                                             "decide again; match_paused: a dispute pauses "
+                                             "the match"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
 }

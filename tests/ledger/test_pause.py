@@ -12,6 +12,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 from ledger.disputes import MatchPaused, docket_id
+from ledger.errors import ConcurrentAppend
 from ledger.identity import Identity, Role
 from ledger.match import Match
 from replay import disputes as hearing
@@ -248,3 +249,28 @@ def test_an_appeal_pauses_the_match_again_until_the_final_ruling(
     assert _events(kiroku, match_id)[1:] == ["MatchPaused", "MatchResumed", "MatchPaused",
                                              "MatchResumed"]
     assert kiroku.audit(match_id).ok
+
+
+def test_a_pause_that_loses_its_version_to_an_action_stores_nothing(
+        servers: tuple[Kiroku, Kiroku, UUID], monkeypatch: pytest.MonkeyPatch) -> None:
+    first, second, match_id = servers
+    judge, ann = _judge(second), _seat(first, match_id, 1)
+    dispute = UUID(hearing.open_dispute(second, judge, match_id, None, "Ben drew two cards",
+                                        [1], pause=False)["dispute_id"])
+    save = second.recorder.save
+
+    def action_first(*aggregates: Any, **kwargs: Any) -> Any:
+        # a seat's action in the other server takes the version the pause was computed for
+        if not _events(first, match_id)[1:]:
+            _end_turn(first, match_id, ann)
+        return save(*aggregates, **kwargs)
+
+    monkeypatch.setattr(second.recorder, "save", action_first)
+    with pytest.raises(ConcurrentAppend):
+        hearing.take(second, judge, dispute, pause=True)
+    assert _events(first, match_id) == ["MatchCreated", "ActionRecorded"]
+    assert first.disputes.get(dispute).status == "open"
+    assert first.disputes.docket(match_id).pausing == []
+    monkeypatch.setattr(second.recorder, "save", save)
+    hearing.take(second, judge, dispute, pause=True)  # sent again, it pauses the match
+    assert _events(first, match_id)[-1] == "MatchPaused"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -24,3 +25,21 @@ def servers(store_url: str) -> Iterator[tuple[Kiroku, Kiroku, UUID]]:
     finally:
         first.close()
         second.close()
+
+
+@pytest.fixture
+def store_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[Kiroku], list[UUID]]:
+    """``watch(kiroku)``: from now on, the ids of the streams ``kiroku`` reads events of."""
+
+    def watch(kiroku: Kiroku) -> list[UUID]:
+        reads: list[UUID] = []
+        select = kiroku.recorder.recorder.select_events
+
+        def counted(originator_id: UUID, **kwargs: Any) -> Any:
+            reads.append(originator_id)
+            return select(originator_id, **kwargs)
+
+        monkeypatch.setattr(kiroku.recorder.recorder, "select_events", counted)
+        return reads
+
+    return watch

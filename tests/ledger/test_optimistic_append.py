@@ -5,6 +5,7 @@ the match read afresh (ledger.recorder.Recorder._append). On SQLite and PostgreS
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -25,17 +26,10 @@ def _version(kiroku: Kiroku, match_id: UUID) -> int:
 
 
 def test_an_action_on_a_cached_match_reads_none_of_its_events(
-        servers: tuple[Kiroku, Kiroku, UUID], monkeypatch: pytest.MonkeyPatch) -> None:
+        servers: tuple[Kiroku, Kiroku, UUID], store_reads: Callable[[Kiroku], list[UUID]]) -> None:
     first, _, match_id = servers
     _end_turn(first, match_id, 1)  # cached by its save
-    reads: list[UUID] = []
-    select = first.recorder.recorder.select_events
-
-    def counted(originator_id: UUID, **kwargs: Any) -> Any:
-        reads.append(originator_id)
-        return select(originator_id, **kwargs)
-
-    monkeypatch.setattr(first.recorder.recorder, "select_events", counted)
+    reads = store_reads(first)
     _end_turn(first, match_id, 2)
     assert match_id not in reads
 

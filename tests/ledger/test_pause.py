@@ -5,6 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -86,19 +87,12 @@ def test_a_judge_acts_during_the_pause(servers: tuple[Kiroku, Kiroku, UUID]) -> 
 
 
 def test_a_seats_action_reads_nothing_of_the_docket(
-        servers: tuple[Kiroku, Kiroku, UUID], monkeypatch: pytest.MonkeyPatch) -> None:
+        servers: tuple[Kiroku, Kiroku, UUID], store_reads: Callable[[Kiroku], list[UUID]]) -> None:
     kiroku, _, match_id = servers
     judge, ann = _judge(kiroku), _seat(kiroku, match_id, 1)
     hearing.rule(kiroku, judge, _pause(kiroku, match_id, judge), "Play on", "Nothing wrong.",
                  {"kind": "none"})
-    reads: list[UUID] = []
-    select = kiroku.recorder.recorder.select_events
-
-    def counted(originator_id: UUID, **kwargs: Any) -> Any:
-        reads.append(originator_id)
-        return select(originator_id, **kwargs)
-
-    monkeypatch.setattr(kiroku.recorder.recorder, "select_events", counted)
+    reads = store_reads(kiroku)
     _end_turn(kiroku, match_id, ann)
     assert docket_id(match_id) not in reads
 

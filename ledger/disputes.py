@@ -238,9 +238,11 @@ class Disputes:
                    and r["applied"].get("version") == version
                    for d in self.of_match(match_id) for r in d.rulings)
 
-    def save(self, dispute: Dispute, event: type[Aggregate.Event], **fields: Any) -> None:
-        """Append an event to a dispute, and keep the docket's pause, and the match's, in step
-        with it (the match's in the same save: ``Recorder.save_with_pause``)."""
+    def save(self, dispute: Dispute, event: type[Aggregate.Event], acting: dict[str, Any],
+             **fields: Any) -> None:
+        """Append an event to a dispute by ``acting`` (an identity's ``recorded_by``), and keep
+        the docket's pause, and the match's, in step with it (the match's in the same save,
+        recorded by ``acting``: ``Recorder.save_with_pause``)."""
         was_pausing = dispute.pausing
         dispute.trigger_event(event, **fields)
         docket = self.docket(UUID(dispute.match_id))
@@ -248,10 +250,8 @@ class Disputes:
             docket.trigger_event(Docket.Released, dispute_id=str(dispute.id))
         elif dispute.pausing and not was_pausing:
             docket.trigger_event(Docket.Held, dispute_id=str(dispute.id))
-        # who acted: the judge who takes it, whoever rules or appeals
-        acting = fields["judge"] if "judge" in fields else fields["by"]
-        self.app.save_with_pause(UUID(dispute.match_id), docket.pausing, _author(acting),
-                                 dispute, docket)
+        self.app.save_with_pause(UUID(dispute.match_id), docket.pausing, acting, dispute,
+                                 docket)
 
     def history(self, dispute_id: UUID) -> list[Any]:
         """Every event of a dispute, oldest first."""

@@ -96,8 +96,8 @@ def take(kiroku: Kiroku, caller: Identity, dispute_id: UUID, pause: bool) -> dic
     _of_the_staff(caller, _tournament_of(kiroku, UUID(dispute.match_id)))
     if dispute.status != "open":
         raise DisputeRefused(f"That dispute is {dispute.status}: only an open one is taken.")
-    kiroku.disputes.save(dispute, Dispute.Taken, judge=caller.recorded_by, pause=pause,
-                         recorded_at=now())
+    kiroku.disputes.save(dispute, Dispute.Taken, caller.recorded_by, judge=caller.recorded_by,
+                         pause=pause, recorded_at=now())
     return shown(dispute)
 
 
@@ -111,9 +111,9 @@ def rule(kiroku: Kiroku, caller: Identity, dispute_id: UUID, decision: str, reas
     decision = _printable(decision, "A decision", 200)
     reasoning = _printable(reasoning, "The reasoning", CLAIM_LIMIT)
     applied = _apply(kiroku, caller, dispute, remedy, decision)
-    kiroku.disputes.save(dispute, Dispute.Ruled, decision=decision, reasoning=reasoning,
-                         remedy=dict(remedy), applied=applied, on_appeal=on_appeal,
-                         by=caller.recorded_by, recorded_at=now())
+    kiroku.disputes.save(dispute, Dispute.Ruled, caller.recorded_by, decision=decision,
+                         reasoning=reasoning, remedy=dict(remedy), applied=applied,
+                         on_appeal=on_appeal, by=caller.recorded_by, recorded_at=now())
     return shown(dispute)
 
 
@@ -204,7 +204,8 @@ def appeal(kiroku: Kiroku, caller: Identity, dispute_id: UUID, reason: str) -> d
     if dispute.status != "ruled":
         raise DisputeRefused(f"That dispute is {dispute.status}: only a ruling not yet "
                              "appealed can be appealed.")
-    kiroku.disputes.save(dispute, Dispute.Appealed, reason=_printable(reason, "A reason", 500),
+    kiroku.disputes.save(dispute, Dispute.Appealed, caller.recorded_by,
+                         reason=_printable(reason, "A reason", 500),
                          by=_person(caller, UUID(dispute.match_id)), recorded_at=now())
     return shown(dispute)
 

@@ -78,7 +78,8 @@ def test_a_ruling_whose_remedy_never_happened_is_found(kiroku: Kiroku) -> None:
     dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
         kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
     version = kiroku.recorder.get_match(match_id).version
-    kiroku.disputes.save(dispute, Dispute.Ruled, decision="Back up", reasoning="y",
+    kiroku.disputes.save(dispute, Dispute.Ruled, HEAD.recorded_by, decision="Back up",
+                         reasoning="y",
                          remedy={"kind": "backup", "to_position": 1},
                          applied={"kind": "backup", "to_position": 1, "version": version},
                          on_appeal=False, by=HEAD.recorded_by, recorded_at=now())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -82,6 +83,9 @@ from ledger.settings import (
 from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
+
+if sys.platform != "win32":
+    import fcntl  # POSIX: serialises opening an SQLite file (_lock_beside)
 
 _log = logging.getLogger(__name__)
 # Events between two snapshots: a position is rebuilt from at most this many events. 25 since
@@ -760,12 +764,23 @@ def _project(aggregate: Any, events: Iterable[Any]) -> Any:
 
 @contextmanager
 def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
-    """On PostgreSQL, hold an advisory lock while eventsourcing creates (or re-creates) its
-    tables and functions: servers started together would otherwise fail with 'tuple
-    concurrently updated'. SQLite needs nothing."""
-    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+    """Let one process at a time open the store, while eventsourcing creates (or re-creates)
+    its tables: processes started together on a new store would otherwise race. On
+    PostgreSQL they failed with 'tuple concurrently updated', on a new SQLite file with the
+    library's IntegrityError for its migration's tracking record."""
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        with _advisory_lock(env):
+            yield
+    elif sys.platform != "win32" and "mode=memory" not in env.get("SQLITE_DBNAME", ""):
+        with _lock_beside(env["SQLITE_DBNAME"]):
+            yield
+    else:  # an in-memory store belongs to one process
         yield
-        return
+
+
+@contextmanager
+def _advisory_lock(env: Mapping[str, str]) -> Iterator[None]:
+    """PostgreSQL's advisory lock ``_OPEN_LOCK``, held on a connection of its own."""
     with psycopg.connect(host=env["POSTGRES_HOST"], port=int(env["POSTGRES_PORT"]),
                          dbname=env["POSTGRES_DBNAME"], user=env["POSTGRES_USER"],
                          password=env["POSTGRES_PASSWORD"], autocommit=True,
@@ -775,6 +790,20 @@ def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
             yield
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_OPEN_LOCK,))
+
+
+@contextmanager
+def _lock_beside(db_path: str) -> Iterator[None]:
+    """An exclusive ``flock`` on the file beside an SQLite database, ``<db>-open-lock``
+    (created once and left there, as SQLite leaves ``-wal`` and ``-shm``). Not the database
+    file itself: closing another descriptor of it would drop the POSIX locks SQLite holds
+    on it in this process."""
+    with open(f"{db_path}-open-lock", "ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 _OPEN_LOCK = 0x6B69726F6B75  # "kiroku": one advisory lock key for every Kiroku store

@@ -42,7 +42,7 @@ TARGET = 10_000  # actions verified per second (issue 16)
 
 def record(url: str, matches: int) -> tuple[list[UUID], float]:
     """Record ``matches`` World Gainer playouts at ``url``; their ids and the recording rate."""
-    rate = record_rate(url, scripts("worldgainer", matches, seed=3), threads=1)
+    rate = record_rate(url, scripts("worldgainer", matches, seed=3), threads=1)[0]
     kiroku = Kiroku.open(url)
     ids = [m.match_id for m in kiroku.list_matches()]
     kiroku.close()

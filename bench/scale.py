@@ -84,8 +84,10 @@ def scripts(game: str, count: int, seed: int) -> list[Script]:
     return out
 
 
-def record_rate(url: str, plays: list[Script], threads: int) -> float:
-    """Actions per second recording ``plays`` again, ``threads`` matches at a time."""
+def record_rate(url: str, plays: list[Script], threads: int) -> tuple[float, float]:
+    """Actions per second recording ``plays`` again, ``threads`` matches at a time, and the
+    process's CPU seconds per action meanwhile (every thread's, the commits' system time
+    among them)."""
     kiroku = Kiroku.open(url)
     created = []
     for game, decks, options, seed, _ in plays:
@@ -101,29 +103,38 @@ def record_rate(url: str, plays: list[Script], threads: int) -> float:
                 kiroku.record(match_id, action, recorded_by="bench")
 
     total = sum(len(p[4]) for p in plays)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     workers = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     rate = total / (time.perf_counter() - start)
+    cpu_per_action = (time.process_time() - cpu) / total
     kiroku.close()
-    return rate
+    return rate, cpu_per_action
 
 
 def side_by_side(folder: Path, plays: list[Script], threads: int, repeats: int,
                  label: str) -> None:
     """Print the recording rate and eventsourcing's, runs alternating."""
-    ours, theirs = [], []
+    ours, theirs, cpus = [], [], []
     for i in range(repeats):
         theirs.append(es_rate(f"sqlite:///{folder}/es-{label}-{threads}-{i}.db", 600))
-        ours.append(record_rate(f"sqlite:///{folder}/k-{label}-{threads}-{i}.db", plays,
-                                threads))
+        rate, cpu = record_rate(f"sqlite:///{folder}/k-{label}-{threads}-{i}.db", plays,
+                                threads)
+        ours.append(rate)
+        cpus.append(cpu)
     a, b = statistics.median(ours), statistics.median(theirs)
     print(f"{label}, {threads} thread(s): {a:.0f} actions/s vs eventsourcing save() "
           f"{b:.0f}/s = x{a / b:.2f} (runs {', '.join(f'{x:.0f}' for x in ours)} / "
           f"{', '.join(f'{x:.0f}' for x in theirs)})")
+    # One process runs Python on one core at a time, so however its commits are shared it
+    # records at most one action per CPU-time-per-action: the ceiling, as a ratio to save()
+    cpu = statistics.median(cpus)
+    print(f"  CPU {cpu * 1e6:.0f} us per action (runs "
+          f"{', '.join(f'{x * 1e6:.0f}' for x in cpus)}); save() takes {1e6 / b:.0f} us a "
+          f"call: one process records at most x{1 / (cpu * b):.2f} of save()")
 
 
 def percentile(values: list[float], p: float) -> float:

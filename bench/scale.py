@@ -7,7 +7,9 @@ time travel on a long match, stored bytes per action by match length.
   per ``save()`` (the store's own speed, the yardstick of the ratios);
 - ``recorded``: known playouts (random legal World Gainer and Illuminati matches, scripted
   first) recorded again through ``Kiroku.record``, by 1 and by 4 threads on as many matches,
-  each thread in turn with the yardstick so machine noise hits both;
+  each thread in turn with the yardstick so machine noise hits both; with each, the process's
+  CPU time per action and the ceiling it sets: one process (one core at a time for Python)
+  records at most one action per CPU-time-per-action, printed as a ratio to ``save()``;
 - time travel: ``Kiroku.view`` as a judge at distinct random positions of a 2,000-action
   match, with the kept past positions forgotten before each (cold: every position rebuilt
   from storage), then the same positions again (warm), medians and p99;
@@ -129,12 +131,14 @@ def side_by_side(folder: Path, plays: list[Script], threads: int, repeats: int,
     print(f"{label}, {threads} thread(s): {a:.0f} actions/s vs eventsourcing save() "
           f"{b:.0f}/s = x{a / b:.2f} (runs {', '.join(f'{x:.0f}' for x in ours)} / "
           f"{', '.join(f'{x:.0f}' for x in theirs)})")
-    # One process runs Python on one core at a time, so however its commits are shared it
-    # records at most one action per CPU-time-per-action: the ceiling, as a ratio to save()
+    # One process runs Python on one core at a time (the GIL), so it records at most one
+    # action per CPU-time-per-action (its commits' system time included): that ceiling, as a
+    # ratio to save(), however many threads wait on the disk meanwhile
     cpu = statistics.median(cpus)
     print(f"  CPU {cpu * 1e6:.0f} us per action (runs "
           f"{', '.join(f'{x * 1e6:.0f}' for x in cpus)}); save() takes {1e6 / b:.0f} us a "
-          f"call: one process records at most x{1 / (cpu * b):.2f} of save()")
+          f"call: at this CPU per action one process records at most x{1 / (cpu * b):.2f} "
+          "of save()")
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -1,0 +1,161 @@
+"""Issue 16's question for SQLite: do more processes record faster on one file? Side by side
+in one run, each figure a whole run's actions over its wall time:
+
+    python bench/sqlite_processes.py [--quick] [--repeats 3] [--threads 2]
+
+- ``save()``: eventsourcing's own ``save()`` of one trivial event per call (the library's own
+  recorder, as ``scale.py``'s yardstick), by one process and by two on one file;
+- ``Kiroku``: known World Gainer playouts recorded again through ``Kiroku.record`` by one
+  process of ``2 x --threads`` threads, then by two processes of ``--threads`` threads each,
+  on one file, every process on its own matches;
+- ``CPU per action``: one thread recording the same playouts on an in-memory store, where a
+  commit costs almost nothing: what an action costs apart from its commit.
+
+Every process imports, opens the store and creates its matches first, then all start at one
+moment. Nothing is asserted: it is a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scale import Counter, Script, scripts  # noqa: E402
+
+from ledger.catalog import sample_card_set  # noqa: E402
+from ledger.settings import persistence_env  # noqa: E402
+from replay.service import Kiroku  # noqa: E402
+
+Result = tuple[float, float, int]  # started, ended (time.time()), actions
+
+
+def created(kiroku: Kiroku, plays: list[Script]) -> list[tuple[UUID, list[dict[str, Any]]]]:
+    """Each playout's match created afresh, with the actions to record in it."""
+    out = []
+    for game, decks, options, seed, actions in plays:
+        match_id = kiroku.recorder.create_match(
+            game, [f"P{s + 1}" for s in range(len(decks))], decks,
+            dict(sample_card_set(game).cards), options, seed=seed)
+        out.append((match_id, actions))
+    return out
+
+
+def record(kiroku: Kiroku, work: list[tuple[UUID, list[dict[str, Any]]]], threads: int) -> None:
+    """Record ``work`` by ``threads`` threads, each on its own matches."""
+    def run(lane: list[tuple[UUID, list[dict[str, Any]]]]) -> None:
+        for match_id, actions in lane:
+            for action in actions:
+                kiroku.record(match_id, action, recorded_by="bench")
+
+    workers = [threading.Thread(target=run, args=(work[i::threads],)) for i in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+
+
+def kiroku_process(url: str, plays: list[Script], threads: int, start: Any,
+                   results: Any) -> None:
+    """One recording process: open, create its matches, wait for the others, record."""
+    kiroku = Kiroku.open(url)
+    work = created(kiroku, plays)
+    start.wait()
+    began = time.time()
+    record(kiroku, work, threads)
+    results.put((began, time.time(), sum(len(a) for _, a in work)))
+    kiroku.close()
+
+
+def save_process(url: str, calls: int, start: Any, results: Any) -> None:
+    """One process of the library's own ``save()``, one trivial event per call."""
+    env = persistence_env(url)
+    env.pop("APPLICATION_RECORDER_TOPIC", None)  # the library's own recorder
+    app: Application[UUID] = Application(env=env)
+    counter = Counter()
+    app.save(counter)
+    start.wait()
+    began = time.time()
+    for _ in range(calls):
+        counter.count()
+        app.save(counter)
+    results.put((began, time.time(), calls))
+    app.close()
+
+
+def together(target: Any, args: list[tuple[Any, ...]]) -> float:
+    """Run ``target`` in one process per ``args``, started at one moment; actions per second
+    of them all over the wall time from the first start to the last end."""
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(len(args))
+    results = context.Queue()
+    processes = [context.Process(target=target, args=(*a, start, results)) for a in args]
+    for p in processes:
+        p.start()
+    done: list[Result] = [results.get() for _ in processes]
+    for p in processes:
+        p.join()
+    return sum(r[2] for r in done) / (max(r[1] for r in done) - min(r[0] for r in done))
+
+
+def cpu_per_action(plays: list[Script]) -> float:
+    """CPU seconds per action recording ``plays`` by one thread on an in-memory store."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    work = created(kiroku, plays)
+    cpu = time.process_time()
+    record(kiroku, work, 1)
+    spent = time.process_time() - cpu
+    kiroku.close()
+    return spent / sum(len(a) for _, a in work)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2, help="threads per Kiroku process "
+                        "when two record (one process alone has twice as many)")
+    args = parser.parse_args()
+    repeats = 1 if args.quick else args.repeats
+    plays = scripts("worldgainer", 4 if args.quick else 16, seed=3)
+    calls = 100 if args.quick else 600
+    rows: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(repeats):
+            url = f"sqlite:///{tmp}/%s-{i}.db"
+            for name in ("k1", "k2"):
+                Kiroku.open(url % name).close()  # the store exists before the processes open it
+            figures = {
+                "save(), 1 process": together(save_process, [(url % "s1", calls)]),
+                "save(), 2 processes": together(save_process, [(url % "s2", calls // 2)] * 2),
+                f"Kiroku, 1 process of {2 * args.threads} threads": together(
+                    kiroku_process, [(url % "k1", plays, 2 * args.threads)]),
+                f"Kiroku, 2 processes of {args.threads} threads": together(
+                    kiroku_process, [(url % "k2", plays[p::2], args.threads) for p in (0, 1)]),
+            }
+            for name, rate in figures.items():
+                rows.setdefault(name, []).append(rate)
+    print(f"SQLite, one file, World Gainer ({len(plays)} playouts), medians of {repeats} run(s):")
+    for name, rates in rows.items():
+        print(f"  {name}: {statistics.median(rates):.0f} actions/s (runs "
+              f"{', '.join(f'{r:.0f}' for r in rates)})")
+    cpus = [cpu_per_action(plays) for _ in range(repeats)]
+    print(f"  CPU per action on an in-memory store, one thread: "
+          f"{statistics.median(cpus) * 1e6:.0f} us (runs "
+          f"{', '.join(f'{c * 1e6:.0f}' for c in cpus)})")
+
+
+if __name__ == "__main__":
+    main()

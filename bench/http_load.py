@@ -8,9 +8,9 @@ Two real servers run at once, each ``uvicorn.run(app, host, port, log_level="war
 own process (one process unless Kiroku is given --workers), each on its own SQLite file in WAL
 mode with the library's defaults (``synchronous`` untouched, a 10 s busy timeout):
 
-- Kiroku: ``create_app(Kiroku.open("sqlite:///…"))``, as ``bench.py`` serves it, or with
-  ``--workers N`` as ``kiroku serve --workers N`` runs it (uvicorn's worker processes on the one
-  store; the server's CPU time then sums the processes), on the threads per process that
+- Kiroku: ``serving(create_app(Kiroku.open("sqlite:///…")))``, as ``kiroku serve`` runs it,
+  or with ``--workers N`` as ``kiroku serve --workers N`` runs it (uvicorn's worker processes
+  on the one store; the server's CPU time then sums the processes), on the threads per process that
   ``KIROKU_THREADS`` names, else Kiroku's default (``KIROKU_THREADS=40`` is anyio's default,
   what Kiroku ran on before issue 16's fifth part);
 - bare: ``bare_app`` below, a FastAPI app whose POST validates the same JSON body and does one
@@ -527,11 +527,13 @@ def order(repeat: int) -> list[str]:
 
 @contextmanager
 def kiroku_server(db: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
-    """Kiroku as ``bench.py`` serves it, or with ``workers`` > 1 as ``kiroku serve --workers``
-    runs it (uvicorn's worker processes on the one store)."""
+    """Kiroku as ``kiroku serve`` runs it (``serving``: the heap made at start frozen), or
+    with ``workers`` > 1 as ``kiroku serve --workers`` runs it (uvicorn's worker processes on
+    the one store)."""
     if workers == 1:
-        with server("from replay.service import Kiroku; from replay.api import create_app",
-                    f"create_app(Kiroku.open('sqlite:///{db}'))", port) as process:
+        with server("from replay.service import Kiroku; "
+                    "from replay.api import create_app, serving",
+                    f"serving(create_app(Kiroku.open('sqlite:///{db}')))", port) as process:
             yield process
         return
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db",

@@ -72,7 +72,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     """Run the HTTP service (OpenAPI docs at /docs)."""
     import uvicorn
 
-    from replay.api import create_app
+    from replay.api import create_app, serving
 
     url = ctx.obj["db"]
     try:
@@ -96,7 +96,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
         click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)"
                    + (f", {workers} worker processes" if workers > 1 else ""))
         if workers == 1:
-            uvicorn.run(create_app(kiroku, threads), host=host, port=port, log_level="info")
+            uvicorn.run(serving(create_app(kiroku, threads)), host=host, port=port,
+                        log_level="info")
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url

@@ -7,6 +7,7 @@ JSON by default; ``Accept: application/msgpack`` gets msgpack. OpenAPI at /docs 
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -66,5 +67,18 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
 def create_app_from_environment() -> FastAPI:
     """The application over the store ``KIROKU_DATABASE_URL`` names, with the key file
     ``KIROKU_KEY_FILE`` names (or the store's own): what each worker process of ``kiroku
-    serve --workers N`` builds."""
-    return create_app(Kiroku.open())
+    serve --workers N`` builds and serves."""
+    return serving(create_app(Kiroku.open()))
+
+
+def serving(app: FastAPI) -> FastAPI:
+    """``app``, with this process about to serve it until it ends: every object made so far
+    (modules, routes, models, the opened store) is moved out of the garbage collector's
+    reach (``gc.freeze``). A full collection stops every request while it walks every object
+    it tracks, so it now walks only what requests made since (issue 16: a World Gainer
+    server's full collections held up requests 70-195 ms under load; bench/gc_pauses.py).
+    For ``kiroku serve`` and its workers only: frozen objects are never collected, so a
+    process that builds many applications (the tests) must not call it each time."""
+    gc.collect()
+    gc.freeze()
+    return app

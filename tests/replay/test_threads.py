@@ -4,6 +4,7 @@ limiter, which its plain-function routes and dependencies take from, when it sta
 
 from __future__ import annotations
 
+import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -54,6 +55,7 @@ def test_each_worker_process_takes_its_threads_from_the_environment(
         assert _threads_in_use(app) == 3
     finally:
         app.state.kiroku.close()
+        gc.unfreeze()  # a worker freezes its heap for its life (replay.api.serving); not ours
 
 
 @pytest.mark.parametrize("raw", ["0", "-1", "257", "two", "", " ", "1.5"])

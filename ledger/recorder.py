@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -79,6 +80,7 @@ from ledger.settings import (
     database_unavailable,
     database_url,
     persistence_env,
+    sqlite_unavailable,
 )
 from ledger.snapshots import CheckedSnapshots
 from ledger.transcoder import MsgpackTranscoder
@@ -150,11 +152,12 @@ class Recorder(Application):
         try:
             with _one_opener_at_a_time(env):
                 return cls(env=env, keyring=keyring)
-        except (psycopg.Error, PersistenceError) as exc:
-            # a PostgreSQL server that does not answer, or refuses us: one sentence
-            # (DatabaseUnavailable, a SettingsError), not a driver's traceback
+        except (psycopg.Error, PersistenceError, sqlite3.Error, OSError) as exc:
+            # a PostgreSQL server that does not answer or refuses us, an SQLite file that
+            # cannot be opened: one sentence (DatabaseUnavailable, a SettingsError), not a
+            # driver's traceback
             if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
-                raise
+                raise sqlite_unavailable(env, exc) from exc
             raise database_unavailable(env, exc) from exc
 
     def construct_snapshot_store(self) -> EventStore[UUID]:

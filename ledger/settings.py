@@ -118,6 +118,16 @@ def database_unavailable(env: Mapping[str, str], error: BaseException) -> Databa
     return DatabaseUnavailable(f"{sentence}; {CHECK_URL}.")
 
 
+def sqlite_unavailable(env: Mapping[str, str], error: BaseException) -> DatabaseUnavailable:
+    """One sentence for an SQLite file of ``env`` that cannot be opened (a folder, a file
+    that is not a database, one this user may not write, or the lock file beside it)."""
+    path = env.get("SQLITE_DBNAME", "?")
+    why = error.strerror if isinstance(error, OSError) and error.strerror else _detail(str(error))
+    return DatabaseUnavailable(f"Cannot open the SQLite database {path} ({why}): it must be a "
+                               "database file, or a new one, that this user may read and "
+                               f"write, in a folder it may write; {CHECK_URL}.")
+
+
 def _detail(text: str) -> str:
     """The server's own words, without libpq's framing: the first line, after 'failed: '."""
     line = (text.strip().splitlines() or ["unknown error"])[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -91,3 +92,22 @@ def test_the_match_list_marks_simulated_matches(recorder: Recorder) -> None:
     listed = {m.match_id: m for m in recorder.list_matches()}
     assert listed[simulated].simulated and listed[simulated].result is not None
     assert not listed[played].simulated
+
+
+@pytest.mark.parametrize("bad", ["a folder", "not a database", "its lock file is a folder"])
+def test_an_sqlite_file_that_cannot_be_opened_is_one_sentence(tmp_path: Path, bad: str) -> None:
+    path = tmp_path / "kiroku.db"
+    if bad == "a folder":
+        path.mkdir()
+    elif bad == "not a database":
+        path.write_bytes(b"a judge's notes, not a database")
+    else:
+        (tmp_path / "kiroku.db-open-lock").mkdir()
+    with pytest.raises(SettingsError) as refused:
+        Recorder.open(f"sqlite:///{path}")
+    message = str(refused.value)
+    assert message.startswith(f"Cannot open the SQLite database {path} (")
+    assert message.endswith("check KIROKU_DATABASE_URL or --db.") and "\n" not in message
+    assert refused.value.reason == "database_unavailable"
+    if bad == "not a database":
+        assert path.read_bytes() == b"a judge's notes, not a database"  # left as it was

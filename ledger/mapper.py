@@ -1,4 +1,4 @@
-"""How a match's events are stored: without the two fields that the rest of the stream gives.
+"""How a match's events are stored: without what the rest of the store gives.
 
 Every event of a match carries ``prev_hash`` (the hash of the event before it, ledger.chain) and
 the library's ``timestamp``. Neither is stored any more (issue 16: together about a fifth of a
@@ -13,19 +13,67 @@ stored World Gainer action, 49 of 272 bytes):
   instant: ``instant``). It is left out only where the two agree exactly, so a stored event
   whose timestamp differs keeps it.
 
-Events stored before keep both fields and read as they were written. Everything else, and every
+An event's ``commitments`` to its hidden values (ledger.chain) are each a SHA-256 of a salt
+derived from the match's seed and of the value, which the event holds. Where the store holds the
+seed that reproduces them exactly, the event stores for each one which seed derives it (its
+segment: 1 for the match's own seed, 2 and on after reopenings) and the commitment's first
+``CHECK_BYTES`` bytes, and reading it derives each commitment again and refuses one that does
+not begin with its check (issue 16: 24 of a World Gainer action's 220 bytes, and 17
+commitments of a match's creation).
+
+Only what shows a match's records derives them (its records, exports, transcripts, the audit):
+a reader that never looks at them, such as loading a match to view or record on it, reads them
+as stored (``commitments_as_stored``). Deriving needs the seed: this store's sealed one, which
+only the deployment's key file opens, or, once the match has ended, the seed its own events
+reveal (ledger.recorder).
+
+Nothing is lost. What is read back is what was recorded, and the hash still covers the whole
+commitments. A hidden value changed in the store derives another commitment: the event no
+longer reads (``MapperDeserialisationError``; the audit names its version), and no commitment
+is derived for it, so whoever changed it cannot rebuild the hash chain around it. Forging a
+value that passes needs a commitment that begins with the 8 stored bytes: about 2**63 tries,
+each a change to the database and a read through a server that holds the key file. An event
+whose seed this store does not hold (imported without it) keeps its commitments whole. A store
+written so is format 3 (ledger.transcoder): a version that knows nothing of derived commitments
+refuses it instead of misreading them.
+
+Events stored before keep their fields and read as they were written. Everything else, and every
 other stream (seeds, credentials, annotations, snapshots), is stored as the library stores it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime
+from itertools import count
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
 
+from ledger.chain import commitments
+from ledger.keys import KeyfileError
 from ledger.match import EVENT_NAMES
+
+# The seed of one segment of a match (match id, segment), or None where the store holds none.
+SeedOf = Callable[[UUID, int], "bytes | None"]
+CHECK_BYTES = 8  # of each derived commitment, stored
+# False while a reader that never looks at commitments reads (``commitments_as_stored``)
+_DERIVING: ContextVar[bool] = ContextVar("_DERIVING", default=True)
+
+
+@contextmanager
+def commitments_as_stored() -> Iterator[None]:
+    """While open, a match's events are read with their commitments as stored, derived ones
+    not derived (``[segment, check]`` for each): for readers that never look at them, such as
+    loading a match, which then needs no seed and spends nothing on them."""
+    token = _DERIVING.set(False)
+    try:
+        yield
+    finally:
+        _DERIVING.reset(token)
 
 # the events stored leaner: a match's
 _CHAINED = frozenset(EVENT_NAMES)
@@ -39,8 +87,11 @@ def instant(recorded_at: str) -> datetime:
 
 
 class MatchMapper(Mapper[UUID]):
-    """The library's mapper, storing a match's events without ``prev_hash`` and without a
-    ``timestamp`` that ``recorded_at`` already says."""
+    """The library's mapper, storing a match's events without ``prev_hash``, without a
+    ``timestamp`` that ``recorded_at`` already says, and with commitments that the match's
+    seed derives named by that seed's segment (``seed_of``, set by the recorder)."""
+
+    seed_of: SeedOf | None = None
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         """The stored form of ``domain_event`` (a match's events leaner, see the module): the
@@ -51,6 +102,13 @@ class MatchMapper(Mapper[UUID]):
         fields.pop("prev_hash", None)
         if fields.get("timestamp") == instant(fields["recorded_at"]):
             del fields["timestamp"]
+        committed = fields.get("commitments")
+        if committed:
+            segment = self._deriving_segment(domain_event.originator_id,
+                                             domain_event.originator_version, fields)
+            if segment is not None:
+                fields["commitments"] = {path: [segment, bytes.fromhex(c)[:CHECK_BYTES]]
+                                         for path, c in committed.items()}
         lean = object.__new__(type(domain_event))
         object.__setattr__(lean, "__dict__", fields)
         return super().to_stored_event(lean)
@@ -69,4 +127,45 @@ class MatchMapper(Mapper[UUID]):
             rest = {k: fields.pop(k) for k in list(fields) if k in _AFTER_PREV_HASH}
             fields["prev_hash"] = None
             fields.update(rest)
+        committed = fields.get("commitments")
+        if committed and type(next(iter(committed.values()))) is list and _DERIVING.get():
+            fields["commitments"] = self._derived(event.originator_id,
+                                                  event.originator_version, fields)
         return event
+
+    def _deriving_segment(self, match_id: UUID, version: int,
+                          fields: dict[str, Any]) -> int | None:
+        """The segment whose seed derives exactly the commitments ``fields`` hold, or None
+        when no seed this store holds does (each segment is tried in turn; a match that was
+        never reopened has one)."""
+        if self.seed_of is None:
+            return None
+        committed = fields["commitments"]
+        for segment in count(1):
+            try:
+                seed = self.seed_of(match_id, segment)
+            except KeyfileError:  # sealed with another key file: kept whole
+                return None
+            if seed is None:
+                return None
+            if commitments(seed, match_id, version, fields, committed) == committed:
+                return segment
+        return None  # pragma: no cover (count never ends)
+
+    def _derived(self, match_id: UUID, version: int, fields: dict[str, Any]) -> dict[str, str]:
+        """The commitments stored as the segment whose seed derives them and their checks,
+        derived; MapperDeserialisationError where the seed is not here or a commitment derived
+        from the value the event holds does not begin with its check."""
+        derived = {}
+        for path, (segment, check) in fields["commitments"].items():
+            seed = self.seed_of(match_id, segment) if self.seed_of is not None else None
+            if seed is None:
+                raise MapperDeserialisationError(
+                    f"v{version} of match {match_id} derives its commitments from the seed of "
+                    f"segment {segment}, which this store does not hold")
+            (derived[path],) = commitments(seed, match_id, version, fields, [path]).values()
+            if bytes.fromhex(derived[path])[:CHECK_BYTES] != check:
+                raise MapperDeserialisationError(
+                    f"v{version} of match {match_id} holds a value at {path} that is not the "
+                    f"one committed to when it was recorded")
+        return derived

@@ -102,6 +102,13 @@ class Creation:
     setup_from_table: bool
     config: dict[str, Any]
     shared: dict[str, Any]
+    # the match's attributes its creation set and no later event changes (``FIXED``)
+    fixed: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+# A match's attributes that its creation sets and no later event changes
+FIXED = ("game", "ruleset_version", "replay_policy", "setup_outcomes", "created_by",
+         "created_at", "setup_from_table")
 
 
 # Where a snapshot being read gets what its match's creation fixed: (match id) -> Creation.
@@ -145,17 +152,43 @@ class MatchSnapshot(WholeMatchSnapshot):
         return aggregate
 
 
+class LeanMatchSnapshot(MatchSnapshot):
+    """A match's snapshot: ``MatchSnapshot`` without the rest of what the match's creation
+    fixed (``FIXED``: its game, ruleset version, replay policy, opening draws, who created it
+    and when), which read back come from the creation event too (issue 16: a fifth of a World
+    Gainer snapshot, the opening draws most of it)."""
+
+    TOPIC = "kiroku:MatchSnapshot/3"
+
+    @classmethod
+    def take(cls, aggregate: Any) -> Any:
+        """The snapshot of ``aggregate`` without what its creation fixed."""
+        snapshot = super().take(aggregate)
+        state = {k: v for k, v in snapshot.state.items() if k not in FIXED}
+        object.__setattr__(snapshot, "state", state)
+        return snapshot
+
+    def mutate(self, _: None) -> Any:
+        """The match, with what its creation fixed."""
+        aggregate: Any = super().mutate(None)
+        # MatchSnapshot.mutate has refused a snapshot read without its match's creation
+        creation = cast(Callable[[UUID], Creation], CREATIONS.get())
+        aggregate.__dict__.update(creation(self.originator_id).fixed)
+        return aggregate
+
+
 # The library registers the topics of aggregates and their events itself, not a snapshot
 # class's: a process that reads snapshots before it has written one must know the topics.
 register_topic(WholeMatchSnapshot.TOPIC, WholeMatchSnapshot)
 register_topic(MatchSnapshot.TOPIC, MatchSnapshot)
+register_topic(LeanMatchSnapshot.TOPIC, LeanMatchSnapshot)
 
 
 class Match(Aggregate):
     """A recorded match."""
 
     TOPIC = "kiroku:Match"
-    Snapshot = MatchSnapshot
+    Snapshot = LeanMatchSnapshot
 
     class Created(Aggregate.Created):
         """MatchCreated: the game, ruleset version, players, decks, options and seed commitment."""

@@ -34,6 +34,7 @@ from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
+from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match
 from ledger.pgwriters import ManyWritersRecorder
 from ledger.tournaments import Seating
@@ -389,7 +390,8 @@ class MatchList:
             page = self.app.recorder.select_notifications(
                 last + 1, PAGE, stop=head, topics=self.projection.topics)
             for notification in page:
-                event = self.app.mapper.to_domain_event(notification)
+                with commitments_as_stored():  # the list never shows them
+                    event = self.app.mapper.to_domain_event(notification)
                 self.projection.process_event(event, Tracking(self.app.name, notification.id))
                 last = notification.id
             if len(page) < PAGE:

@@ -53,11 +53,12 @@ from ledger.errors import (
 )
 from ledger.fold import kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy, by_staff
-from ledger.keys import Keyring, key_file
-from ledger.mapper import MatchMapper, instant
+from ledger.keys import KeyfileError, Keyring, key_file
+from ledger.mapper import MatchMapper, commitments_as_stored, instant
 from ledger.match import (
     CREATIONS,
     EVENT_NAMES,
+    MATCH_TOPICS,
     PAST_POSITIONS,
     Creation,
     Match,
@@ -198,6 +199,8 @@ class Recorder(Application):
         self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
         self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
         self._creations: LRUCache[UUID, Creation] = LRUCache(CREATIONS_KEPT)
+        # a match's events store the commitments its seeds derive as the seed's segment
+        cast(MatchMapper, self.mapper).seed_of = self._seed_known
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
 
@@ -289,6 +292,9 @@ class Recorder(Application):
         secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
                                      match_id=match_id, seed=self.keyring.seal(seed, match_id),
                                      sealed=True)
+        # saved with the match: kept first, so that storing the creation finds the seed that
+        # derives its commitments (ledger.mapper)
+        self._seeds.put((match_id, 1), seed)
         self.save(match, secret)
         return match_id
 
@@ -625,10 +631,12 @@ class Recorder(Application):
     @contextmanager
     def _loading(self) -> Iterator[None]:
         """While a match is loaded: where its fold gets a past position (``PAST_POSITIONS``)
-        and where its snapshots get what the match's creation fixed (``CREATIONS``)."""
+        and where its snapshots get what the match's creation fixed (``CREATIONS``); its
+        events' commitments are not derived (ledger.mapper)."""
         past, created = PAST_POSITIONS.set(self._past_position), CREATIONS.set(self.creation)
         try:
-            yield
+            with commitments_as_stored():  # a match never looks at them
+                yield
         finally:
             CREATIONS.reset(created)
             PAST_POSITIONS.reset(past)
@@ -644,7 +652,8 @@ class Recorder(Application):
         except KeyError:
             pass
         try:
-            created = next(iter(self.events.get(match_id, lte=1)), None)
+            with commitments_as_stored():
+                created = next(iter(self.events.get(match_id, lte=1)), None)
         except MapperDeserialisationError as exc:
             raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
                                 "run 'kiroku audit verify' to find it.",
@@ -654,7 +663,14 @@ class Recorder(Application):
         setup = kept_setup_position(get_game(created.game), created.config,
                                     created.setup_outcomes)
         found = Creation(created.game, created.chance_source == "table", created.config,
-                         {name: getattr(setup, name) for name in setup.shared_fields})
+                         {name: getattr(setup, name) for name in setup.shared_fields},
+                         fixed={"game": created.game,
+                                "ruleset_version": created.ruleset_version,
+                                "replay_policy": created.replay_policy,
+                                "setup_outcomes": created.setup_outcomes,
+                                "created_by": created.recorded_by,
+                                "created_at": created.recorded_at,
+                                "setup_from_table": created.chance_source == "table"})
         self._creations.put(match_id, found)
         return found
 
@@ -686,7 +702,12 @@ class Recorder(Application):
 
     def stored_events(self, match_id: UUID) -> list[Any]:
         """Every event of the match, in order, as domain event objects."""
-        events = list(self.events.get(match_id))
+        try:
+            events = list(self.events.get(match_id))
+        except MapperDeserialisationError as exc:
+            raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
+                                "run 'kiroku audit verify' to find it.",
+                                match_id=str(match_id)) from None
         if not events:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         return linked(events)
@@ -716,8 +737,38 @@ class Recorder(Application):
 
     def _seed_if_kept(self, match: Match) -> bytes | None:
         """The seed of the match's current segment, or None for a match imported without it."""
+        return self._seed_held(match.id, match.segment)
+
+    def _seed_known(self, match_id: UUID, segment: int) -> bytes | None:
+        """The seed of a segment of the match as this store knows it: the one it holds, or,
+        where it holds none or its key file does not open it, the seed the match's own events
+        revealed when that segment ended (so an ended match still reads). None if neither;
+        KeyfileError if only another key file would tell."""
         try:
-            return self._seed(match.id, match.segment)
+            held = self._seed_held(match_id, segment)
+        except KeyfileError:
+            revealed = self._revealed_seed(match_id, segment)
+            if revealed is None:
+                raise
+            return revealed
+        return held if held is not None else self._revealed_seed(match_id, segment)
+
+    def _revealed_seed(self, match_id: UUID, segment: int) -> bytes | None:
+        """The seed that ended ``segment`` of the match revealed, kept like a held one, or
+        None (not ended, or withheld). Each segment ends with ``SeedRevealed`` or
+        ``SeedWithheld``, in order."""
+        ends = [row for row in self.recorder.select_events(match_id)
+                if row.topic in (MATCH_TOPICS["seed"], MATCH_TOPICS["withheld"])]
+        if len(ends) < segment or ends[segment - 1].topic != MATCH_TOPICS["seed"]:
+            return None
+        seed = bytes.fromhex(self.mapper.transcoder.decode(ends[segment - 1].state)["seed"])
+        self._seeds.put((match_id, segment), seed)
+        return seed
+
+    def _seed_held(self, match_id: UUID, segment: int) -> bytes | None:
+        """The seed of a segment of the match, or None where this store holds none."""
+        try:
+            return self._seed(match_id, segment)
         except IllegalAction:
             return None
 

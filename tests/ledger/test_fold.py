@@ -237,7 +237,7 @@ def test_an_undo_uses_the_position_the_recorder_read_and_does_not_re_project(
     assert projections == []
     # nothing staged: a fresh reader takes the undo's target position from the store, as it
     # reads any past position (issue 16: a snapshot keeps no actions to re-project from)
-    fresh = Recorder(env=dict(store.recorder.env))
+    fresh = Recorder(env=dict(store.recorder.env), keyring=store.recorder.keyring)
     try:
         match = fresh.get_match(match_id)
     finally:

@@ -21,7 +21,7 @@ from engine.core.errors import ActionError
 from ledger.chain import event_hash
 from ledger.errors import ImportRejected
 from ledger.keys import KeyfileError, Keyring, verify_receipt
-from ledger.transcoder import payload
+from ledger.transcoder import stored_fields
 from replay.records import payload_of
 from replay.service import Kiroku
 
@@ -46,8 +46,7 @@ def _rows(path: Path) -> sqlite3.Connection:
 
 
 def _decode(blob: bytes) -> dict[str, Any]:
-    return msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
-                           ext_hook=lambda code, data: msgpack.ExtType(code, data))
+    return stored_fields(blob)
 
 
 # ----- seeds at rest ------------------------------------------------------------------------
@@ -85,6 +84,47 @@ def test_another_key_file_cannot_open_the_seed(tmp_path: Path) -> None:
             seat = stranger.recorder.get_match(match_id).state.active
             stranger.record(match_id, stranger.legal_actions(match_id, seat)[-1],
                             recorded_by="judge")
+    finally:
+        stranger.close()
+
+
+def test_another_key_file_still_reads_and_audits_an_ended_match(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its events' commitments are derived from the seed its own events revealed
+    (ledger.mapper), looked up once: the key file is not needed once a match is over."""
+    kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
+    (match_id,) = kiroku.simulate("worldgainer", 1, seed=3)
+    records = kiroku.records(match_id)
+    kiroku.close()
+    stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
+    looked_up: list[int] = []
+    original = stranger.recorder._revealed_seed
+
+    def counting(match: UUID, segment: int) -> bytes | None:
+        looked_up.append(segment)
+        return original(match, segment)
+
+    monkeypatch.setattr(stranger.recorder, "_revealed_seed", counting)
+    try:
+        assert stranger.records(match_id) == records
+        assert stranger.audit(match_id).ok
+    finally:
+        stranger.close()
+    assert looked_up == [1]
+
+
+def test_another_key_file_shows_a_live_match_but_not_its_commitments(tmp_path: Path) -> None:
+    """Loading a match derives no commitment, so its positions still show; its records, whose
+    commitments only the sealed seed derives while it is on, are a clear error."""
+    kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
+    match_id, _ = _record(kiroku, 3)
+    view = kiroku.view(match_id, None, JUDGE)
+    kiroku.close()
+    stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
+    try:
+        assert stranger.view(match_id, None, JUDGE) == view
+        with pytest.raises(KeyfileError, match="another key file"):
+            stranger.records(match_id)
     finally:
         stranger.close()
 

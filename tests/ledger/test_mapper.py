@@ -1,5 +1,6 @@
-"""A match's events are stored without ``prev_hash`` and the library's ``timestamp``
-(ledger.mapper), and read back with both, the chain unchanged."""
+"""A match's events are stored without ``prev_hash``, the library's ``timestamp`` and whole
+commitments that its seed derives (ledger.mapper), and read back with all three, the chain
+unchanged."""
 
 from __future__ import annotations
 
@@ -7,16 +8,20 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
 
+from engine import JUDGE
 from ledger.chain import GENESIS, first_break
-from ledger.mapper import MatchMapper, instant
+from ledger.errors import CorruptRecord
+from ledger.mapper import CHECK_BYTES, MatchMapper, instant
 from ledger.match import Match, linked
 from ledger.transcoder import MsgpackTranscoder
 from replay.service import Kiroku
-from tests.replay.test_audit import _rows
+from tests.replay.test_audit import _rows, _tamper
+from tests.replay.test_reopen import _conceded, _reopen, _turns
 
 RECORDED_AT = "2026-11-22T01:02:03.000004+00:00"
 
@@ -128,3 +133,101 @@ def test_a_stored_prev_hash_is_read_as_it_was_written() -> None:
     old = type(stored)(originator_id=stored.originator_id, originator_version=1,
                        topic=stored.topic, state=MsgpackTranscoder().encode(fields))
     assert linked([mapper.to_domain_event(old)])[0].prev_hash == "1" * 64
+
+
+# ----- commitments derived from the seed (issue 16, storage format 3) -------------------------
+def _stored(url: str, match_id: UUID) -> list[dict[str, Any]]:
+    """The stored fields of the match's events, in order, as the store holds them."""
+    run, table = _rows(url)
+    key = match_id.hex if url.startswith("sqlite") else match_id
+    rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
+               "ORDER BY originator_version", (key,))
+    return [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
+
+
+def _live(kiroku: Kiroku) -> UUID:
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
+                                "pleiades_bloom"], options={"first_player": 1})
+    _turns(kiroku, match_id, 4)  # each draws a card: a hidden value
+    return match_id
+
+
+def test_commitments_are_stored_as_their_seed_and_a_check_and_read_back_whole(
+        store_url: str) -> None:
+    with _fresh(store_url) as kiroku:
+        (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
+    committed = [f["commitments"] for f in _stored(store_url, match_id) if f.get("commitments")]
+    assert len(committed) > 10  # the creation's deck lists and cards, and every draw
+    assert all(segment == 1 and len(check) == CHECK_BYTES
+               for stored in committed for segment, check in stored.values())
+    with _fresh(store_url) as kiroku:
+        shown = [r["commitments"] for r in kiroku.records(match_id) if r.get("commitments")]
+        report = kiroku.audit(match_id)
+    assert [list(c) for c in shown] == [list(c) for c in committed]
+    assert all(bytes.fromhex(whole)[:CHECK_BYTES] == stored[path][1]
+               for whole_map, stored in zip(shown, committed, strict=True)
+               for path, whole in whole_map.items())
+    # the hash covers the whole commitments, and after the reveal the audit checks each one
+    # against the seed: what is read back is what was recorded
+    assert report.ok, report.to_dict()
+
+
+def test_a_reopened_match_derives_its_later_commitments_from_its_new_seed(
+        tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:
+        match_id = _conceded(kiroku)
+        _reopen(kiroku, match_id)
+        _turns(kiroku, match_id, 2, first=1)
+    stored = _stored(url, match_id)
+    segments = [segment for fields in stored if fields.get("commitments")
+                for segment, _ in fields["commitments"].values()]
+    assert segments[-2:] == [2, 2] and set(segments[:-2]) == {1}
+    with _fresh(url) as kiroku:
+        assert kiroku.audit(match_id).ok
+
+
+def test_commitments_no_seed_here_derives_are_stored_whole(tmp_path: Path) -> None:
+    with _fresh("sqlite:///:memory:") as origin:
+        exported = origin.export(_live(origin), "jsonl", JUDGE)
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:  # imported while on: the seed stays where it was created
+        imported = kiroku.import_match(exported).match_id
+    committed = [f["commitments"] for f in _stored(url, imported) if f.get("commitments")]
+    assert committed and all(type(c) is str and len(c) == 64
+                             for stored in committed for c in stored.values())
+    with _fresh(url) as kiroku:
+        assert kiroku.audit(imported).ok
+
+
+def test_a_hidden_value_changed_in_the_store_no_longer_reads(store_url: str) -> None:
+    """Even with the chain rebuilt around the commitment a server derives for the new value,
+    the forged value does not begin with the check stored when it was recorded."""
+    with _fresh(store_url) as kiroku:
+        match_id = _live(kiroku)
+        drawn = next(r for r in kiroku.records(match_id) if r["event"] == "ActionRecorded")
+        seat = drawn["outcomes"][0]["seat"]
+        deck = kiroku.recorder.get_match(match_id).state.player(seat).deck  # type: ignore[attr-defined]
+    version, card = drawn["version"], drawn["outcomes"][0]["value"]
+    other = next(c for c in deck if c != card)  # a draw the rules would have allowed
+    _tamper(store_url, match_id, version,
+            lambda fields: fields["outcomes"][0].update(value=other))
+    with _fresh(store_url) as kiroku:
+        report = kiroku.audit(match_id).to_dict()
+        with pytest.raises(CorruptRecord):
+            kiroku.records(match_id)
+    assert not report["ok"] and report["failure"]["version"] == version
+    assert "not the one committed to" in report["failure"]["message"]
+
+
+def test_an_event_whose_seed_is_gone_is_a_corrupt_record(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:
+        match_id = _live(kiroku)
+    run, table = _rows(url)
+    run(f"DELETE FROM {table} WHERE topic = %s", ("kiroku:SeedSealed/1",))
+    with _fresh(url) as kiroku:
+        with pytest.raises(CorruptRecord, match="which this store does not hold"):
+            kiroku.records(match_id)
+        report = kiroku.audit(match_id).to_dict()
+    assert report["failure"]["version"] == 1 and report["failure"]["reason"] == "unreadable"

@@ -162,7 +162,8 @@ def test_long_matches_are_snapshotted(kiroku: Kiroku) -> None:
     assert [s.originator_version for s in snapshots] == list(range(
         SNAPSHOT_INTERVAL, last + 1, SNAPSHOT_INTERVAL))
     records = kiroku.records(match_id)
-    fresh = Recorder(env=dict(kiroku.recorder.env))  # no cache: reads snapshot + later events
+    # no cache: reads snapshot + later events
+    fresh = Recorder(env=dict(kiroku.recorder.env), keyring=kiroku.recorder.keyring)
     try:
         match = fresh.get_match(match_id)
         assert match.version == 111 and len(match.live) == 30

@@ -11,6 +11,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.application import LRUCache
 from eventsourcing.persistence import OperationalError
 
 import ledger.fold as fold_module
@@ -19,7 +20,7 @@ from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import MatchNotFound
 from ledger.match import Match
-from ledger.recorder import Recorder
+from ledger.recorder import SEEDS_KEPT, Recorder
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -97,6 +98,9 @@ def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,
         return original(owner, segment)
 
     monkeypatch.setattr(kiroku.recorder, "_read_seed", counting)
+    play(kiroku, match_id, 6)
+    assert read == []  # created here: kept since
+    kiroku.recorder._seeds = LRUCache(SEEDS_KEPT)  # as another server, which did not create it
     play(kiroku, match_id, 6)
     assert read == [match_id]
 
@@ -222,7 +226,7 @@ def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(
     done = kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="test")
     assert done.version == 4  # the save crossing the interval of 4
     assert list(kiroku.recorder.snapshots.get(match_id)) == []  # type: ignore[union-attr]
-    fresh = Recorder(env=dict(kiroku.recorder.env))
+    fresh = Recorder(env=dict(kiroku.recorder.env), keyring=kiroku.recorder.keyring)
     try:
         assert fresh.get_match(match_id).version == 4
     finally:

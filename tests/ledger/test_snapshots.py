@@ -15,10 +15,16 @@ import pytest
 from eventsourcing.persistence import EventStore
 
 from engine import JUDGE
-from ledger.match import Match, MatchSnapshot, WholeMatchSnapshot
+from ledger.match import (
+    FIXED,
+    LeanMatchSnapshot,
+    Match,
+    MatchSnapshot,
+    WholeMatchSnapshot,
+)
 from ledger.recorder import Recorder
 from ledger.snapshots import CheckedSnapshots
-from ledger.transcoder import payload
+from ledger.transcoder import spelled_out, stored_fields
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -45,8 +51,7 @@ def _tamper_snapshot(path: Path, change: Any) -> int:
     with sqlite3.connect(path) as con:
         version, blob = con.execute("SELECT originator_version, state FROM stored_snapshots "
                                     "ORDER BY originator_version DESC LIMIT 1").fetchone()
-        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
-                                 ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        fields = stored_fields(blob)
         change(fields)
         con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ?",
                     (bytes([1]) + msgpack.packb(fields, use_bin_type=True), version))
@@ -62,8 +67,7 @@ def test_a_changed_snapshot_is_ignored_and_reported(tmp_path: Path) -> None:
 
     def forge(fields: dict[str, Any]) -> None:  # the turn number of the snapshot's position
         ext = fields["state"]["state"]
-        game, data = msgpack.unpackb(ext.data, raw=False, strict_map_key=False,
-                                     ext_hook=lambda code, raw: msgpack.ExtType(code, raw))
+        game, data = spelled_out(ext.data)
         data["turn"] += 5
         fields["state"]["state"] = msgpack.ExtType(ext.code, msgpack.packb(
             [game, data], use_bin_type=True))
@@ -103,8 +107,7 @@ def _stored_snapshots(path: Path) -> list[tuple[int, int, Any]]:
                            "ORDER BY originator_version").fetchall()
     out = []
     for version, blob in rows:
-        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
-                                 ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        fields = stored_fields(blob)
         out.append((int(version), len(blob), fields["state"]["live"]))
     return out
 
@@ -165,7 +168,8 @@ def test_a_fresh_process_reads_a_stored_snapshot(tmp_path: Path) -> None:
 
 def test_a_snapshot_leaves_out_what_the_match_creation_fixed(tmp_path: Path) -> None:
     """Format 2 of snapshots: no configuration and no card definitions (two thirds of a World
-    Gainer snapshot); read back, both come from the creation event."""
+    Gainer snapshot); format 3: nor the rest of what the creation fixed (the opening draws
+    most of it). Read back, all of it comes from the creation event."""
     path = tmp_path / "k.db"
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
@@ -173,30 +177,32 @@ def test_a_snapshot_leaves_out_what_the_match_creation_fixed(tmp_path: Path) -> 
     kiroku.close()
     with sqlite3.connect(path) as con:
         rows = con.execute("SELECT topic, state FROM stored_snapshots").fetchall()
-    assert {topic for topic, _ in rows} == {MatchSnapshot.TOPIC}
+    assert {topic for topic, _ in rows} == {LeanMatchSnapshot.TOPIC}
     for _, blob in rows:
-        fields = msgpack.unpackb(payload(blob), raw=False, strict_map_key=False,
-                                 ext_hook=lambda code, data: msgpack.ExtType(code, data))
-        assert "config" not in fields["state"]
-        _, state = msgpack.unpackb(fields["state"]["state"].data, raw=False,
-                                   strict_map_key=False,
-                                   ext_hook=lambda code, data: msgpack.ExtType(code, data))
+        fields = stored_fields(blob)
+        assert not {"config", *FIXED} & set(fields["state"])
+        _, state = spelled_out(fields["state"]["state"].data)
         assert state["cards"] == {}
     fresh = _open(path)
     try:
         assert [fresh.view(match_id, p, JUDGE) for p in (4, 8, 9)] == truth
         match = fresh.recorder.get_match(match_id, version=9)
-        assert match.config == fresh.recorder.get_match(match_id, version=1).config
+        created = fresh.recorder.get_match(match_id, version=1)
+        assert match.config == created.config
+        assert all(getattr(match, name) == getattr(created, name) for name in FIXED)
         assert len(match.state.cards) == len(match.config["cards"])  # type: ignore[attr-defined]
         assert fresh.recorder.snapshot_findings(match_id) == []
     finally:
         fresh.close()
 
 
-def test_a_snapshot_stored_whole_is_still_read(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("taken", [WholeMatchSnapshot, MatchSnapshot],
+                         ids=["stored whole", "format 2"])
+def test_a_snapshot_of_an_earlier_format_is_still_read(
+        taken: type[WholeMatchSnapshot], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "k.db"
-    monkeypatch.setattr(Match, "Snapshot", WholeMatchSnapshot)
+    monkeypatch.setattr(Match, "Snapshot", taken)
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
     truth = kiroku.view(match_id, 9, JUDGE)
@@ -204,7 +210,7 @@ def test_a_snapshot_stored_whole_is_still_read(tmp_path: Path,
     monkeypatch.undo()
     with sqlite3.connect(path) as con:
         assert {t for (t,) in con.execute("SELECT topic FROM stored_snapshots")} == {
-            WholeMatchSnapshot.TOPIC}
+            taken.TOPIC}
     fresh = _open(path)
     try:
         assert fresh.view(match_id, 9, JUDGE) == truth

@@ -1,5 +1,5 @@
-"""The storage encoding (ledger.transcoder): format 2 is compact and exactly reversible, and a
-store's format 1 records still read."""
+"""The storage encoding (ledger.transcoder): format 3 is compact and exactly reversible, and a
+store's format 1 and 2 records still read."""
 
 from __future__ import annotations
 
@@ -15,16 +15,21 @@ import msgpack
 import pytest
 
 from ledger.transcoder import (
+    COMPACT,
     DICTIONARY,
     PLAIN,
+    SHAPED,
+    SHAPES,
     MsgpackTranscoder,
     UnknownStorageFormat,
+    _deflate,
     _pack,
     payload,
+    stored_fields,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from bench import long_match  # noqa: E402
+from bench import long_match, stored_bytes  # noqa: E402
 
 HASH = hashlib.sha256(b"kiroku").hexdigest()
 AWKWARD = [
@@ -63,6 +68,40 @@ def test_a_format_1_record_still_reads() -> None:
     assert payload(old) == old[1:]
 
 
+def test_a_format_2_record_still_reads() -> None:
+    fields = {"seq": 3, "action": {"seat": 1, "type": "end_turn"}, "hash": HASH}
+    old = bytes([COMPACT]) + _deflate(_pack(fields))
+    assert MsgpackTranscoder().decode(old) == fields
+
+
+ACTION = {"seq": 7, "seat": 2, "action": {"seat": 2, "type": "end_turn"},
+          "outcomes": [{"kind": "draw", "value": "WGS-001", "seat": 1}], "chance_source": "seed",
+          "digest": f"p1:{HASH}", "recorded_by": "Ann", "recorded_at": AWKWARD[6],
+          "hash": HASH, "commitments": {"outcomes.0.value": [1, b"12345678"]},
+          "class_version": 2}
+
+
+def test_a_map_of_a_known_shape_is_stored_as_its_values_and_reads_back() -> None:
+    stored = MsgpackTranscoder().encode(ACTION)
+    assert stored[0] == SHAPED
+    assert tuple(ACTION) in SHAPES and tuple(ACTION["action"]) in SHAPES
+    assert b"chance_source" not in payload(stored) and b"end_turn" in payload(stored)
+    assert MsgpackTranscoder().decode(stored) == ACTION
+    assert stored_fields(stored)["action"] == ACTION["action"]
+
+
+def test_the_same_keys_in_another_order_are_a_map_that_keeps_its_order() -> None:
+    reordered = {"type": "end_turn", "seat": 2}
+    back = MsgpackTranscoder().decode(MsgpackTranscoder().encode({"action": reordered}))
+    assert list(back["action"].items()) == list(reordered.items())
+
+
+def test_the_shapes_of_format_3_never_change() -> None:
+    # format 3 records read only with exactly this table: a longer one is a new format
+    assert hashlib.sha256(msgpack.packb(SHAPES)).hexdigest() == (
+        "a3ce832f4b395c48455089487f13e7fcb2c8f8d9e456a32684033bdb7b19a02a")
+
+
 def test_a_record_of_an_unknown_format_or_damaged_is_refused() -> None:
     stored = MsgpackTranscoder().encode({"hash": HASH})
     with pytest.raises(UnknownStorageFormat):
@@ -89,3 +128,11 @@ def test_a_long_match_stores_under_half_of_what_format_1_did(tmp_path: Path) -> 
     compact = sum(map(len, stored))
     plain = sum(len(_pack(MsgpackTranscoder().decode(blob))) + 1 for blob in stored)
     assert len(stored) == 200 and compact * 2 < plain
+
+
+def test_a_long_match_stores_at_most_200_bytes_an_action(tmp_path: Path) -> None:
+    """Issue 16's storage target, events and snapshots together, on the benchmark's
+    2,000-action match (bench/bench.py prints the same figure)."""
+    long_match(tmp_path, 2000)
+    events, snapshots, actions = stored_bytes(tmp_path / "long.db")
+    assert actions == 2000 and (events + snapshots) / actions <= 200

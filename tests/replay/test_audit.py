@@ -14,7 +14,7 @@ import pytest
 from engine import JUDGE, Viewer
 from ledger.chain import event_hash
 from ledger.errors import CorruptRecord, MatchNotFound
-from ledger.transcoder import payload
+from ledger.transcoder import stored_fields
 from replay.records import payload_of
 from replay.service import Kiroku, transcript_lines
 
@@ -55,8 +55,7 @@ def cut_last_event(url: str, match_id: UUID) -> int:
 
 
 def _decode(blob: bytes) -> dict[str, Any]:
-    return msgpack.unpackb(payload(bytes(blob)), raw=False, strict_map_key=False,
-                           ext_hook=lambda code, data: msgpack.ExtType(code, data))
+    return stored_fields(bytes(blob))
 
 
 def _encode(fields: dict[str, Any]) -> bytes:

@@ -21,8 +21,8 @@ segment: 1 for the match's own seed, 2 and on after reopenings) and the commitme
 not begin with its check (issue 16: 24 of a World Gainer action's 220 bytes, and 17
 commitments of a match's creation).
 
-Only what shows a match's records derives them (its records, exports, transcripts, the audit):
-a reader that never looks at them, such as loading a match to view or record on it, reads them
+Only what shows them derives them (a match's records, exports, the audit): a reader that never
+looks at them, such as loading a match to view or record on it, or its transcript, reads them
 as stored (``commitments_as_stored``). Deriving needs the seed: this store's sealed one, which
 only the deployment's key file opens, or, once the match has ended, the seed its own events
 reveal (ledger.recorder).

@@ -783,11 +783,13 @@ class Recorder(Application):
             return seed
 
     def _read_seed(self, match_id: UUID, segment: int) -> bytes:
-        try:
-            secret: Any = self.repository.get(self._secret_id(match_id, segment))
-        except AggregateNotFoundError:
+        # the secret's one event (SeedSealed), read as it is: no snapshot to look for and no
+        # aggregate to build (every reader of a match's records reads its seed: ledger.mapper)
+        secret: Any = next(iter(self.events.get(self._secret_id(match_id, segment), limit=1)),
+                           None)
+        if secret is None:
             raise IllegalAction("seed_unavailable", "This match was imported without its secret "
-                                "seed: supply the chance outcomes seen at the table.") from None
+                                "seed: supply the chance outcomes seen at the table.")
         if secret.sealed:
             return self.keyring.unseal(secret.seed, match_id)
         return bytes.fromhex(secret.seed)

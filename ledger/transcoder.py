@@ -11,10 +11,11 @@ tuples and engine states exact.
   only if it reads back identical, so what is decoded, hashed and audited is what format 1
   gave.
 - Format 3 (written since the eighth part of issue 16): format 2, with every map whose keys are
-  one of ``SHAPES``, in that order, stored as the index of its shape and its values (a stored
-  action no longer spells its field names: 15 of a World Gainer action's bytes), and a match
-  event's commitments possibly stored as the segment of the seed that derives them
-  (ledger.mapper). A reader of formats 1 and 2 refuses it instead of misreading either.
+  one of ``SHAPES``, in that order, stored as an array of its shape's mark (an extension type
+  holding the shape's index) and its values (a stored action no longer spells its field
+  names: 15 of a World Gainer action's bytes), and a match event's commitments possibly stored
+  as the segment of the seed that derives them and a check (ledger.mapper). A reader of
+  formats 1 and 2 refuses it instead of misreading either.
 
 Every format is read, so a store keeps its older records as they were.
 """
@@ -213,6 +214,20 @@ SHAPES: tuple[tuple[str, ...], ...] = (
 )
 _SHAPE_INDEX = {keys: index for index, keys in enumerate(SHAPES)}
 
+
+class _Shape:
+    """What a shaped map's first item, its shape's mark, reads as: the shape's keys."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, keys: tuple[str, ...]) -> None:
+        self.keys = keys
+
+
+# a shaped map is stored as an array: its shape's mark, then its values in order
+_MARKS = [msgpack.ExtType(_SHAPE, bytes([index])) for index in range(len(SHAPES))]
+_SHAPE_READ = [_Shape(keys) for keys in SHAPES]
+
 # A hash or digest in hex: 64 lowercase digits, after a label of up to 15 characters (``p1:``);
 # an instant as ``recorded_at`` writes it (ledger.recorder.now).
 _HEX_DIGITS = re.compile(r"[0-9a-f]{64}")
@@ -263,10 +278,7 @@ def _compact(obj: Any) -> Any:
     if kind is dict:
         shape = _SHAPE_INDEX.get(tuple(obj))
         if shape is not None:
-            values = msgpack.packb([_compact(value) for value in obj.values()],
-                                   default=_default_compact, use_bin_type=True,
-                                   strict_types=True)
-            return msgpack.ExtType(_SHAPE, bytes([shape]) + values)
+            return [_MARKS[shape], *(_compact(value) for value in obj.values())]
         return {key: _compact(value) for key, value in obj.items()}
     if kind is list:
         return [_compact(item) for item in obj]
@@ -305,9 +317,16 @@ def _state(data: bytes) -> GameState:
     return get_game(game).state_from_data(state)
 
 
-def _shaped(data: bytes) -> dict[Any, Any]:
-    """The map ``_compact`` stored as its shape and its values."""
-    return dict(zip(SHAPES[data[0]], _unpack(data[1:]), strict=True))
+def _shape(data: bytes) -> _Shape:
+    return _SHAPE_READ[data[0]]
+
+
+def _shaped(items: list[Any]) -> Any:
+    """An array as read: the map ``_compact`` stored as its shape's mark and its values, or
+    the array itself."""
+    if items and type(items[0]) is _Shape:
+        return dict(zip(items[0].keys, items[1:], strict=True))
+    return items
 
 
 def _hex_text(data: bytes) -> str:
@@ -318,7 +337,7 @@ _READERS: dict[int, Callable[[bytes], Any]] = {
     _HEX: _hex_text, _TIME: _time_text, _INSTANT: _moment,
     _UUID: lambda data: uuid.UUID(bytes=data),
     _DATETIME: lambda data: datetime.fromisoformat(data.decode()),
-    _TUPLE: _tuple, _STATE: _state, _SHAPE: _shaped,
+    _TUPLE: _tuple, _STATE: _state, _SHAPE: _shape,
 }
 
 
@@ -335,7 +354,8 @@ def _pack(obj: Any, compact: bool = False) -> bytes:
 
 
 def _unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, ext_hook=_ext_hook, raw=False, strict_map_key=False)
+    return msgpack.unpackb(data, ext_hook=_ext_hook, list_hook=_shaped, raw=False,
+                           strict_map_key=False)
 
 
 def _deflate(data: bytes) -> bytes:
@@ -368,10 +388,9 @@ def spelled_out(packed: bytes) -> Any:
     other extension type left as it is stored (so that packing the result again gives a
     record that reads back the same)."""
     def hook(code: int, inner: bytes) -> Any:
-        if code != _SHAPE:
-            return msgpack.ExtType(code, inner)
-        return dict(zip(SHAPES[inner[0]], spelled_out(inner[1:]), strict=True))
-    return msgpack.unpackb(packed, ext_hook=hook, raw=False, strict_map_key=False)
+        return _shape(inner) if code == _SHAPE else msgpack.ExtType(code, inner)
+    return msgpack.unpackb(packed, ext_hook=hook, list_hook=_shaped, raw=False,
+                           strict_map_key=False)
 
 
 def stored_fields(data: bytes) -> Any:

@@ -29,6 +29,7 @@ from ledger.disputes import Disputes
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
+from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
@@ -272,7 +273,7 @@ class Kiroku:
         match = self.recorder.get_match(match_id)
         _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        records = [to_record(e) for e in self._seen_events(match, viewer)]
+        records = [to_record(e) for e in self._seen_events(match, viewer, shown=False)]
         return transcript_lines(records, seen_as)
 
     def sentences(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[int, str]:
@@ -281,16 +282,23 @@ class Kiroku:
         match = self.recorder.get_match(match_id)
         _check_viewer(match, viewer)
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        records = [to_record(e) for e in self._seen_events(match, viewer)]
+        records = [to_record(e) for e in self._seen_events(match, viewer, shown=False)]
         if not records:
             return {}
         writer = _TranscriptWriter(get_game(records[0]["game"]), seen_as)
         Fold(writer).feed_all(records)
         return writer.sentences
 
-    def _seen_events(self, match: Match, viewer: Viewer) -> list[Any]:
-        """The match's events up to what ``viewer`` may see (spectators under a delay)."""
-        events = self.recorder.stored_events(match.id)
+    def _seen_events(self, match: Match, viewer: Viewer, *,
+                     shown: bool = True) -> list[Any]:
+        """The match's events up to what ``viewer`` may see (spectators under a delay); with
+        their commitments derived where they are ``shown`` (records), else as stored (a
+        transcript never shows them, and then needs no seed: ledger.mapper)."""
+        if shown:
+            events = self.recorder.stored_events(match.id)
+        else:
+            with commitments_as_stored():
+                events = self.recorder.stored_events(match.id)
         horizon = spectator_horizon(match, viewer)
         if horizon is None:
             return events

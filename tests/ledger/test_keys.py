@@ -114,8 +114,9 @@ def test_another_key_file_still_reads_and_audits_an_ended_match(
 
 
 def test_another_key_file_shows_a_live_match_but_not_its_commitments(tmp_path: Path) -> None:
-    """Loading a match derives no commitment, so its positions still show; its records, whose
-    commitments only the sealed seed derives while it is on, are a clear error."""
+    """Loading a match or its transcript derives no commitment, so both still show; its
+    records, whose commitments only the sealed seed derives while it is on, are a clear
+    error."""
     kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
     match_id, _ = _record(kiroku, 3)
     view = kiroku.view(match_id, None, JUDGE)
@@ -123,6 +124,7 @@ def test_another_key_file_shows_a_live_match_but_not_its_commitments(tmp_path: P
     stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
     try:
         assert stranger.view(match_id, None, JUDGE) == view
+        assert len(stranger.transcript(match_id)) == 4  # creation and three actions
         with pytest.raises(KeyfileError, match="another key file"):
             stranger.records(match_id)
     finally:

@@ -90,6 +90,12 @@ def test_a_map_of_a_known_shape_is_stored_as_its_values_and_reads_back() -> None
     assert stored_fields(stored)["action"] == ACTION["action"]
 
 
+def test_shaped_maps_inside_lists_and_tuples_read_back() -> None:
+    fields = {"pair": ({"seat": 1, "type": "pass"}, [{"kind": "draw", "value": "c"}]),
+              "lists": [[{"seat": 2, "type": "end_turn"}], [], [[]]]}
+    assert MsgpackTranscoder().decode(MsgpackTranscoder().encode(fields)) == fields
+
+
 def test_the_same_keys_in_another_order_are_a_map_that_keeps_its_order() -> None:
     reordered = {"type": "end_turn", "seat": 2}
     back = MsgpackTranscoder().decode(MsgpackTranscoder().encode({"action": reordered}))

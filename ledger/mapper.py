@@ -18,7 +18,7 @@ derived from the match's seed and of the value, which the event holds. Where the
 seed that reproduces them exactly, the event stores for each one which seed derives it (its
 segment: 1 for the match's own seed, 2 and on after reopenings) and the commitment's first
 ``CHECK_BYTES`` bytes, and reading it derives each commitment again and refuses one that does
-not begin with its check (issue 16: 24 of a World Gainer action's 220 bytes, and 17
+not begin with its check (issue 16: 23 of a World Gainer action's 193 bytes, and 17
 commitments of a match's creation).
 
 Only what shows them derives them (a match's records, exports, the audit): a reader that never

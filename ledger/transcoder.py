@@ -13,9 +13,9 @@ tuples and engine states exact.
 - Format 3 (written since the eighth part of issue 16): format 2, with every map whose keys are
   one of ``SHAPES``, in that order, stored as an array of its shape's mark (an extension type
   holding the shape's index) and its values (a stored action no longer spells its field
-  names: 15 of a World Gainer action's bytes), and a match event's commitments possibly stored
-  as the segment of the seed that derives them and a check (ledger.mapper). A reader of
-  formats 1 and 2 refuses it instead of misreading either.
+  names: 30 of a World Gainer action's 223 bytes), and a match event's commitments possibly
+  stored as the segment of the seed that derives them and a check (ledger.mapper). A reader
+  of formats 1 and 2 refuses it instead of misreading either.
 
 Every format is read, so a store keeps its older records as they were.
 """

@@ -23,6 +23,7 @@ from ledger.errors import (
     MatchNotFound,
 )
 from ledger.identity import CredentialRefused, Unauthenticated
+from ledger.keys import KeyfileError
 from ledger.tournaments import TournamentNotFound, TournamentRefused
 from ledger.variations import VariationNotFound
 from replay.api.wire import respond
@@ -60,7 +61,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "pause lost a race with an action: reload and "
                                              "decide again; match_paused: a dispute pauses "
                                              "the match"},
-    500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record)"},
+    500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record), "
+                                             "or this server's key file is not the one that "
+                                             "sealed the match's seed (key_mismatch)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
 }
 
@@ -76,7 +79,7 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
         return 422, exc.code, exc.reason
     if isinstance(exc, (ConcurrentAppend, MatchPaused)):
         return 409, exc.code, exc.code
-    if isinstance(exc, CorruptRecord):
+    if isinstance(exc, (CorruptRecord, KeyfileError)):  # the server's store or keys at fault
         return 500, exc.code, exc.code
     if isinstance(exc, Forbidden):
         return 403, exc.code, exc.reason

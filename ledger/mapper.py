@@ -157,7 +157,12 @@ class MatchMapper(Mapper[UUID]):
         derived; MapperDeserialisationError where the seed is not here or a commitment derived
         from the value the event holds does not begin with its check."""
         derived = {}
-        for path, (segment, check) in fields["commitments"].items():
+        for path, stored in fields["commitments"].items():
+            if not _derivable(stored):
+                raise MapperDeserialisationError(
+                    f"v{version} of match {match_id} holds a commitment at {path} in no form "
+                    f"this version reads")
+            segment, check = stored
             seed = self.seed_of(match_id, segment) if self.seed_of is not None else None
             if seed is None:
                 raise MapperDeserialisationError(
@@ -169,3 +174,10 @@ class MatchMapper(Mapper[UUID]):
                     f"v{version} of match {match_id} holds a value at {path} that is not the "
                     f"one committed to when it was recorded")
         return derived
+
+
+def _derivable(stored: Any) -> bool:
+    """Whether ``stored`` is a commitment as ``to_stored_event`` keeps a derived one: its
+    seed's segment and its first ``CHECK_BYTES`` bytes."""
+    return (type(stored) is list and len(stored) == 2 and type(stored[0]) is int
+            and stored[0] >= 1 and type(stored[1]) is bytes and len(stored[1]) == CHECK_BYTES)

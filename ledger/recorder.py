@@ -759,7 +759,7 @@ class Recorder(Application):
         ``SeedWithheld``, in order."""
         ends = [row for row in self.recorder.select_events(match_id)
                 if row.topic in (MATCH_TOPICS["seed"], MATCH_TOPICS["withheld"])]
-        if len(ends) < segment or ends[segment - 1].topic != MATCH_TOPICS["seed"]:
+        if not 1 <= segment <= len(ends) or ends[segment - 1].topic != MATCH_TOPICS["seed"]:
             return None
         seed = bytes.fromhex(self.mapper.transcoder.decode(ends[segment - 1].state)["seed"])
         self._seeds.put((match_id, segment), seed)

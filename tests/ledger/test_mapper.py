@@ -231,3 +231,23 @@ def test_an_event_whose_seed_is_gone_is_a_corrupt_record(tmp_path: Path) -> None
             kiroku.records(match_id)
         report = kiroku.audit(match_id).to_dict()
     assert report["failure"]["version"] == 1 and report["failure"]["reason"] == "unreadable"
+
+
+@pytest.mark.parametrize("stored", [[1], [1, "x" * 8], [0, b"12345678"], [1, b"1234"]],
+                         ids=["short", "text check", "segment 0", "short check"])
+def test_a_derived_commitment_in_another_form_is_a_corrupt_record(tmp_path: Path,
+                                                                    stored: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:
+        match_id = _live(kiroku)
+    version = next(v for v, fields in enumerate(_stored(url, match_id), start=1)
+                   if v > 1 and fields.get("commitments"))
+
+    _tamper(url, match_id, version,
+            lambda fields: fields.update(commitments=dict.fromkeys(fields["commitments"],
+                                                                   stored)))
+    with _fresh(url) as kiroku:
+        with pytest.raises(CorruptRecord):
+            kiroku.records(match_id)
+        report = kiroku.audit(match_id).to_dict()
+    assert report["failure"]["version"] == version

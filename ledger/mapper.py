@@ -60,15 +60,16 @@ from ledger.match import EVENT_NAMES
 # The seed of one segment of a match (match id, segment), or None where the store holds none.
 SeedOf = Callable[[UUID, int], "bytes | None"]
 CHECK_BYTES = 8  # of each derived commitment, stored
-# False while a reader that never looks at commitments reads (``commitments_as_stored``)
+# False while commitments are read and stored as they are (``commitments_as_stored``)
 _DERIVING: ContextVar[bool] = ContextVar("_DERIVING", default=True)
 
 
 @contextmanager
 def commitments_as_stored() -> Iterator[None]:
     """While open, a match's events are read with their commitments as stored, derived ones
-    not derived (``[segment, check]`` for each): for readers that never look at them, such as
-    loading a match, which then needs no seed and spends nothing on them."""
+    not derived (``[segment, check]`` for each), and stored with them as they are, none made
+    derivable: for readers that never look at them, such as loading a match, which then needs
+    no seed and spends nothing on them, and for an import, which brings no seed to try."""
     token = _DERIVING.set(False)
     try:
         yield
@@ -103,7 +104,7 @@ class MatchMapper(Mapper[UUID]):
         if fields.get("timestamp") == instant(fields["recorded_at"]):
             del fields["timestamp"]
         committed = fields.get("commitments")
-        if committed:
+        if committed and _DERIVING.get():
             segment = self._deriving_segment(domain_event.originator_id,
                                              domain_event.originator_version, fields)
             if segment is not None:

@@ -394,7 +394,8 @@ class Kiroku:
             raise ImportRejected(f"Match {match_id} is already stored here with other events; "
                                  "nothing was imported.", match_id=str(match_id))
         try:
-            self.recorder.events.put(events)
+            with commitments_as_stored():  # an import brings no seed: kept whole
+                self.recorder.events.put(events)
         except IntegrityError:
             raise ImportRejected(f"Match {match_id} is already stored here.") from None
         return Imported(match_id, stored=True)

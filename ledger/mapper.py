@@ -158,13 +158,17 @@ class MatchMapper(Mapper[UUID]):
         derived; MapperDeserialisationError where the seed is not here or a commitment derived
         from the value the event holds does not begin with its check."""
         derived = {}
+        seeds: dict[int, bytes | None] = {}  # by segment: one lookup each (a creation has 17)
         for path, stored in fields["commitments"].items():
             if not _derivable(stored):
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} holds a commitment at {path} in no form "
                     f"this version reads")
             segment, check = stored
-            seed = self.seed_of(match_id, segment) if self.seed_of is not None else None
+            if segment not in seeds:
+                seeds[segment] = (self.seed_of(match_id, segment) if self.seed_of is not None
+                                  else None)
+            seed = seeds[segment]
             if seed is None:
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} derives its commitments from the seed of "

@@ -95,18 +95,27 @@ class WholeMatchSnapshot(Snapshot):
 @dataclasses.dataclass(frozen=True)
 class Creation:
     """What a match's creation fixed for good, as its MatchCreated event holds it: the game,
-    whether it was set up from a physical table, its configuration, and the shared fields of
-    its game states (the card definitions, as setting it up parsed them)."""
+    whether it was set up from a physical table, its configuration, the shared fields of its
+    game states (the card definitions, as setting it up parsed them), and the rest of the
+    match's attributes that no later event changes (``FIXED``)."""
 
     game: str
     setup_from_table: bool
     config: dict[str, Any]
     shared: dict[str, Any]
-    # the match's attributes its creation set and no later event changes (``FIXED``)
-    fixed: dict[str, Any] = dataclasses.field(default_factory=dict)
+    ruleset_version: str
+    replay_policy: str
+    setup_outcomes: list[Outcome]
+    created_by: RecordedBy
+    created_at: str
+
+    def fixed(self) -> dict[str, Any]:
+        """The match's attributes named in ``FIXED``, as its creation set them."""
+        return {name: getattr(self, name) for name in FIXED}
 
 
-# A match's attributes that its creation sets and no later event changes
+# A match's attributes that its creation sets and no later event changes (each a field of
+# ``Creation`` of the same name)
 FIXED = ("game", "ruleset_version", "replay_policy", "setup_outcomes", "created_by",
          "created_at", "setup_from_table")
 
@@ -173,7 +182,7 @@ class LeanMatchSnapshot(MatchSnapshot):
         aggregate: Any = super().mutate(None)
         # MatchSnapshot.mutate has refused a snapshot read without its match's creation
         creation = cast(Callable[[UUID], Creation], CREATIONS.get())
-        aggregate.__dict__.update(creation(self.originator_id).fixed)
+        aggregate.__dict__.update(creation(self.originator_id).fixed())
         return aggregate
 
 

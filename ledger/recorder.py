@@ -664,13 +664,8 @@ class Recorder(Application):
                                     created.setup_outcomes)
         found = Creation(created.game, created.chance_source == "table", created.config,
                          {name: getattr(setup, name) for name in setup.shared_fields},
-                         fixed={"game": created.game,
-                                "ruleset_version": created.ruleset_version,
-                                "replay_policy": created.replay_policy,
-                                "setup_outcomes": created.setup_outcomes,
-                                "created_by": created.recorded_by,
-                                "created_at": created.recorded_at,
-                                "setup_from_table": created.chance_source == "table"})
+                         created.ruleset_version, created.replay_policy,
+                         created.setup_outcomes, created.recorded_by, created.recorded_at)
         self._creations.put(match_id, found)
         return found
 

@@ -76,6 +76,7 @@ def commitments_as_stored() -> Iterator[None]:
     finally:
         _DERIVING.reset(token)
 
+
 # the events stored leaner: a match's
 _CHAINED = frozenset(EVENT_NAMES)
 # the fields a match event declares after ``prev_hash``
@@ -129,7 +130,7 @@ class MatchMapper(Mapper[UUID]):
             fields["prev_hash"] = None
             fields.update(rest)
         committed = fields.get("commitments")
-        if committed and type(next(iter(committed.values()))) is list and _DERIVING.get():
+        if committed and _DERIVING.get() and any(type(c) is not str for c in committed.values()):
             fields["commitments"] = self._derived(event.originator_id,
                                                   event.originator_version, fields)
         return event
@@ -154,12 +155,16 @@ class MatchMapper(Mapper[UUID]):
         return None  # pragma: no cover (count never ends)
 
     def _derived(self, match_id: UUID, version: int, fields: dict[str, Any]) -> dict[str, str]:
-        """The commitments stored as the segment whose seed derives them and their checks,
-        derived; MapperDeserialisationError where the seed is not here or a commitment derived
-        from the value the event holds does not begin with its check."""
-        derived = {}
+        """The commitments, those stored as the segment whose seed derives them and their
+        checks derived (whole ones as they are); MapperDeserialisationError for one in neither
+        form, where the seed is not here, or where a commitment derived from the value the
+        event holds does not begin with its check."""
+        derived: dict[str, str] = {}
         seeds: dict[int, bytes | None] = {}  # by segment: one lookup each (a creation has 17)
         for path, stored in fields["commitments"].items():
+            if type(stored) is str:
+                derived[path] = stored
+                continue
             if not _derivable(stored):
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} holds a commitment at {path} in no form "

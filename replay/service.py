@@ -29,6 +29,7 @@ from ledger.disputes import Disputes
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
+from ledger.keys import KeyfileError
 from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
@@ -321,6 +322,8 @@ class Kiroku:
                 event = self.recorder.mapper.to_domain_event(row)
                 prev = link(event, prev)
                 records.append(to_record(event))
+            except KeyfileError:  # this server's keys, not the match: no finding to report
+                raise
             except Exception as exc:  # a row that no longer decodes is itself the finding
                 report = (verify_records(records) if records
                           else AuditReport(str(match_id), ok=True, events=0, actions=0))

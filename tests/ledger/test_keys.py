@@ -127,6 +127,8 @@ def test_another_key_file_shows_a_live_match_but_not_its_commitments(tmp_path: P
         assert len(stranger.transcript(match_id)) == 4  # creation and three actions
         with pytest.raises(KeyfileError, match="another key file"):
             stranger.records(match_id)
+        with pytest.raises(KeyfileError):  # the server's keys, not a finding against the match
+            stranger.audit(match_id)
     finally:
         stranger.close()
 

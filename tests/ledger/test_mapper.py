@@ -251,3 +251,25 @@ def test_a_derived_commitment_in_another_form_is_a_corrupt_record(tmp_path: Path
             kiroku.records(match_id)
         report = kiroku.audit(match_id).to_dict()
     assert report["failure"]["version"] == version
+
+
+def test_whole_and_derived_commitments_of_one_event_both_read(tmp_path: Path) -> None:
+    """A creation's commitments, one stored whole and the others derived, read back as
+    recorded; one in neither form makes the event a corrupt record."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:
+        match_id = _live(kiroku)
+        whole = kiroku.records(match_id)[0]["commitments"]
+    first, second, *_ = whole
+
+    def one_whole(fields: dict[str, Any]) -> None:
+        fields["commitments"][first] = whole[first]
+
+    _tamper(url, match_id, 1, one_whole)
+    with _fresh(url) as kiroku:
+        assert kiroku.records(match_id)[0]["commitments"] == whole
+        assert kiroku.audit(match_id).ok
+    _tamper(url, match_id, 1, lambda fields: fields["commitments"].update({second: 7}))
+    with _fresh(url) as kiroku:
+        with pytest.raises(CorruptRecord, match="in no form"):
+            kiroku.records(match_id)

@@ -7,6 +7,7 @@ import dataclasses
 import hashlib
 import json
 import random
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -40,6 +41,7 @@ from replay.audit import AuditReport, check_receipts, verify_records
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_IMPORT_BYTES = 32 * 1024 * 1024
 MAX_IMPORT_DEPTH = 32
 
@@ -652,4 +654,15 @@ def _to_event(record: dict[str, Any]) -> Any:
         fields["originator_topic"] = get_topic(Match)
     if commits(cls):
         fields.setdefault("commitments", {})  # recorded before commitments existed
+        if not _whole_commitments(fields["commitments"]):
+            raise ValueError(f"commitments of {record['event']} are not 64 hex digits each")
     return cls(**fields)
+
+
+def _whole_commitments(committed: Any) -> bool:
+    """Whether ``committed`` maps paths to whole commitments, as every export shows them: a
+    store keeps an import's as they come (ledger.mapper), so any other form would be stored
+    as a record no reader could derive again."""
+    return isinstance(committed, dict) and all(
+        type(path) is str and type(c) is str and _HEX64.fullmatch(c) is not None
+        for path, c in committed.items())

@@ -104,7 +104,8 @@ def _one_record_changed(kiroku: Kiroku, change: Any) -> bytes:
 
 
 @pytest.mark.parametrize("case", ["deep", "timestamp", "extra_field", "header_mismatch",
-                                  "not_utf8", "deep_msgpack", "bad_config"])
+                                  "not_utf8", "deep_msgpack", "bad_config",
+                                  "commitment_as_stored", "commitment_not_hex"])
 def test_every_malformed_file_is_import_rejected(memory_kiroku: Kiroku, case: str) -> None:
     kiroku = memory_kiroku
     if case == "deep":
@@ -123,6 +124,12 @@ def test_every_malformed_file_is_import_rejected(memory_kiroku: Kiroku, case: st
         for _ in range(MAX_IMPORT_DEPTH + 5):
             nested = [nested]
         data = msgpack.packb({"format": "kiroku-match/1", "records": nested})
+    elif case == "commitment_as_stored":  # the form a store keeps a derived one in
+        data = _one_record_changed(kiroku, lambda rs: rs[0].update(
+            commitments=dict.fromkeys(rs[0]["commitments"], [1, "0011223344556677"])))
+    elif case == "commitment_not_hex":
+        data = _one_record_changed(kiroku, lambda rs: rs[0].update(
+            commitments=dict.fromkeys(rs[0]["commitments"], "z" * 64)))
     else:
         data = _one_record_changed(kiroku, lambda rs: rs[0].update(config={"players": 3},
                                                                    commitments={}))

@@ -40,6 +40,7 @@ from bench import long_match, stored_bytes  # noqa: E402
 from engine import JUDGE  # noqa: E402
 from ledger.catalog import sample_card_set  # noqa: E402
 from ledger.settings import persistence_env  # noqa: E402
+from ledger.writegate import TOPIC as GATED_SQLITE  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
 Script = tuple[str, list[dict[str, int]], dict[str, Any] | None, bytes, list[dict[str, Any]]]
@@ -54,10 +55,19 @@ class Counter(Aggregate):
         """Nothing to keep."""
 
 
+def library_env(url: str) -> dict[str, str]:
+    """eventsourcing's settings for ``url`` with the library's own parts: its recorder (one
+    commit per save) and, on SQLite, its factory (no write gate)."""
+    env = persistence_env(url)
+    env.pop("APPLICATION_RECORDER_TOPIC", None)
+    if env["PERSISTENCE_MODULE"] == GATED_SQLITE:
+        env["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"
+    return env
+
+
 def es_rate(url: str, events: int) -> float:
     """Events per second of eventsourcing's own ``save()``, one trivial event per call."""
-    env = persistence_env(url)
-    env.pop("APPLICATION_RECORDER_TOPIC", None)  # the library's own recorder, one commit per save
+    env = library_env(url)
     app: Application[UUID] = Application(env=env)
     counter = Counter()
     app.save(counter)

@@ -7,7 +7,10 @@ in one run, each figure a whole run's actions over its wall time:
   recorder, as ``scale.py``'s yardstick), by one process and by two on one file;
 - ``Kiroku``: known World Gainer playouts recorded again through ``Kiroku.record`` by one
   process of ``2 x --threads`` threads, then by two processes of ``--threads`` threads each,
-  on one file, every process on its own matches;
+  on one file, every process on its own matches; and by two processes again on the library's
+  own SQLite factory, without the write gate (``ledger.writegate``), as Kiroku wrote before it;
+- each Kiroku figure's ratio to ``save()`` by one process: issue 16's target for many matches
+  recorded at once is at least x1.0;
 - ``CPU per action``: one thread recording the same playouts on an in-memory store, where a
   commit costs almost nothing: what an action costs apart from its commit.
 
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import queue
 import statistics
 import sys
 import tempfile
@@ -33,13 +37,15 @@ from eventsourcing.application import Application
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scale import Counter, Script, scripts  # noqa: E402
+from scale import Counter, Script, library_env, scripts  # noqa: E402
 
 from ledger.catalog import sample_card_set  # noqa: E402
-from ledger.settings import persistence_env  # noqa: E402
+from ledger.recorder import Recorder  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
 Result = tuple[float, float, int]  # started, ended (time.time()), actions
+TIMEOUT = 300  # seconds a process may take to report
+LIBRARY_SQLITE = "eventsourcing.sqlite"  # the library's own factory: no write gate
 
 
 def created(kiroku: Kiroku, plays: list[Script]) -> list[tuple[UUID, list[dict[str, Any]]]]:
@@ -67,10 +73,12 @@ def record(kiroku: Kiroku, work: list[tuple[UUID, list[dict[str, Any]]]], thread
         w.join()
 
 
-def kiroku_process(url: str, plays: list[Script], threads: int, start: Any,
-                   results: Any) -> None:
-    """One recording process: open, create its matches, wait for the others, record."""
-    kiroku = Kiroku.open(url)
+def kiroku_process(url: str, plays: list[Script], threads: int, module: str | None,
+                   start: Any, results: Any) -> None:
+    """One recording process: open (with ``module`` as eventsourcing's persistence module if
+    given, else Kiroku's), create its matches, wait for the others, record."""
+    extra = {} if module is None else {"PERSISTENCE_MODULE": module}
+    kiroku = Kiroku(Recorder.open(url, **extra))
     work = created(kiroku, plays)
     start.wait()
     began = time.time()
@@ -81,8 +89,7 @@ def kiroku_process(url: str, plays: list[Script], threads: int, start: Any,
 
 def save_process(url: str, calls: int, start: Any, results: Any) -> None:
     """One process of the library's own ``save()``, one trivial event per call."""
-    env = persistence_env(url)
-    env.pop("APPLICATION_RECORDER_TOPIC", None)  # the library's own recorder
+    env = library_env(url)  # the library's own recorder and factory
     app: Application[UUID] = Application(env=env)
     counter = Counter()
     app.save(counter)
@@ -104,7 +111,17 @@ def together(target: Any, args: list[tuple[Any, ...]]) -> float:
     processes = [context.Process(target=target, args=(*a, start, results)) for a in args]
     for p in processes:
         p.start()
-    done: list[Result] = [results.get() for _ in processes]
+    done: list[Result] = []
+    deadline = time.monotonic() + TIMEOUT
+    while len(done) < len(processes):
+        try:
+            done.append(results.get(timeout=1))
+        except queue.Empty:
+            if any(p.exitcode for p in processes) or time.monotonic() > deadline:
+                for p in processes:
+                    p.kill()
+                raise RuntimeError("a process failed or gave no result in time (see above)"
+                                   ) from None
     for p in processes:
         p.join()
     return sum(r[2] for r in done) / (max(r[1] for r in done) - min(r[0] for r in done))
@@ -127,30 +144,42 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2, help="threads per Kiroku process "
                         "when two record (one process alone has twice as many)")
+    parser.add_argument("--playouts", type=int, default=48,
+                        help="World Gainer playouts recorded in each run")
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
-    plays = scripts("worldgainer", 4 if args.quick else 16, seed=3)
+    plays = scripts("worldgainer", 4 if args.quick else args.playouts, seed=3)
     calls = 100 if args.quick else 600
     rows: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(repeats):
             url = f"sqlite:///{tmp}/%s-{i}.db"
-            for name in ("k1", "k2"):
-                Kiroku.open(url % name).close()  # the store exists before the processes open it
+            for name in ("k1", "k2", "u2"):  # each store exists before the processes open it
+                Kiroku.open(url % name).close()
+            for name in ("s1", "s2"):  # (the library's open has no lock: two at once race)
+                Application(env=library_env(url % name)).close()
             figures = {
                 "save(), 1 process": together(save_process, [(url % "s1", calls)]),
                 "save(), 2 processes": together(save_process, [(url % "s2", calls // 2)] * 2),
                 f"Kiroku, 1 process of {2 * args.threads} threads": together(
-                    kiroku_process, [(url % "k1", plays, 2 * args.threads)]),
+                    kiroku_process, [(url % "k1", plays, 2 * args.threads, None)]),
                 f"Kiroku, 2 processes of {args.threads} threads": together(
-                    kiroku_process, [(url % "k2", plays[p::2], args.threads) for p in (0, 1)]),
+                    kiroku_process, [(url % "k2", plays[p::2], args.threads, None)
+                                     for p in (0, 1)]),
+                f"Kiroku, 2 processes of {args.threads} threads, no write gate": together(
+                    kiroku_process, [(url % "u2", plays[p::2], args.threads, LIBRARY_SQLITE)
+                                     for p in (0, 1)]),
             }
             for name, rate in figures.items():
                 rows.setdefault(name, []).append(rate)
     print(f"SQLite, one file, World Gainer ({len(plays)} playouts), medians of {repeats} run(s):")
+    yardstick = rows["save(), 1 process"]
     for name, rates in rows.items():
+        ratio = "" if name.startswith("save()") else (
+            f", x{statistics.median(r / s for r, s in zip(rates, yardstick)):.2f} of save() "
+            "by one process")
         print(f"  {name}: {statistics.median(rates):.0f} actions/s (runs "
-              f"{', '.join(f'{r:.0f}' for r in rates)})")
+              f"{', '.join(f'{r:.0f}' for r in rates)}){ratio}")
     cpus = [cpu_per_action(plays) for _ in range(repeats)]
     print(f"  CPU per action on an in-memory store, one thread: "
           f"{statistics.median(cpus) * 1e6:.0f} us (runs "

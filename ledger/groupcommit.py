@@ -11,6 +11,8 @@ under way queue, and the next of them commits them all in one transaction:
   its savepoint and refused with the library's ``IntegrityError``, alone;
 - order holds: saves are inserted in the order they queued, and one match's commands are
   serialised by the recorder's per-match lock before they get here;
+- across processes on one file, the file's write gate (``ledger.writegate``) lets one commit
+  at a time, and the queue is taken once the gate is passed, so what queued meanwhile goes in;
 - durability is unchanged: ``save()`` returns (and the action is acknowledged) only after the
   COMMIT that holds its events has returned, under the same SQLite settings (WAL journal,
   the library's ``synchronous`` default). A failed commit fails every save in it, none of
@@ -61,28 +63,37 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
             self._queue.append(save)
         with self._committing:
             if not save.done:
-                with self._queue_guard:
-                    batch, self._queue = self._queue, []
-                self._commit(batch)
+                self._commit_queued()
         if save.error is not None:
             raise save.error
         return save.ids
 
-    def _commit(self, batch: list[_Save]) -> None:
-        """One transaction for the whole batch, each save under its own savepoint."""
+    def _commit_queued(self) -> None:
+        """One transaction for every save queued, each under its own savepoint. The queue is
+        taken once the transaction has begun, after the file's write gate (ledger.writegate):
+        saves that queued while another process committed go in with this one."""
+        batch: list[_Save] | None = None
         try:
             with self.datastore.transaction(commit=True) as cursor:
+                batch = self._take_queue()
                 for save in batch:
                     self._insert_one(cursor, save)
             self.commits += 1
             self.saves += len(batch)
         except BaseException as exc:  # the commit failed: no save of it is acknowledged
+            if batch is None:  # it failed before it took the queue
+                batch = self._take_queue()
             for save in batch:
                 if save.error is None:
                     save.error, save.ids = exc, None
         finally:
-            for save in batch:
+            for save in batch or ():
                 save.done = True
+
+    def _take_queue(self) -> list[_Save]:
+        with self._queue_guard:
+            batch, self._queue = self._queue, []
+        return batch
 
     def _insert_one(self, cursor: SQLiteCursor, save: _Save) -> None:
         cursor.execute("SAVEPOINT kiroku_save")

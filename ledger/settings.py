@@ -15,6 +15,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from ledger.groupcommit import TOPIC as GROUP_COMMIT
 from ledger.pgwriters import TOPIC as MANY_WRITERS
+from ledger.writegate import TOPIC as GATED_SQLITE
 
 DEFAULT_URL = "sqlite:///./kiroku.db"
 # How long opening a store waits for the PostgreSQL server to answer. (POSTGRES_CONNECT_TIMEOUT
@@ -57,7 +58,7 @@ def persistence_env(url: str) -> dict[str, str]:
             parent = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(parent):
                 raise SettingsError(f"{url!r}: the folder {parent} does not exist")
-        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path,
+        return {"PERSISTENCE_MODULE": GATED_SQLITE, "SQLITE_DBNAME": path,
                 "SQLITE_LOCK_TIMEOUT": "10",
                 "APPLICATION_RECORDER_TOPIC": GROUP_COMMIT}
     if parts.scheme in ("postgresql", "postgres"):

@@ -1,0 +1,131 @@
+"""The write gate: the processes writing one SQLite file take turns in the kernel, not in
+SQLite's busy handler.
+
+SQLite lets one connection write to a file at a time. A connection that finds the write lock
+taken waits in SQLite's busy handler, which sleeps 1, 2, 5, 10, 15, 20, 25 ... ms between
+tries, while a Kiroku commit holds the lock for about a third of a millisecond. With several
+processes on one file (``kiroku serve --workers N``), their writers spent those sleeps idle:
+two processes recorded more slowly than one (bench/sqlite_processes.py, issue 16).
+
+Every write transaction on a Kiroku SQLite file first passes the file's gate: a thread lock
+shared by every connection to the file in this process, then an exclusive ``flock`` on the file
+``<db>-write-lock`` beside it, which the kernel hands to the next waiting process the moment
+it is released (and releases by itself when a process dies). SQLite's own lock and busy timeout
+are unchanged beneath it, for any writer that does not pass the gate (another program, the
+``sqlite3`` shell). Readers never pass it: in WAL mode they do not wait for writers.
+
+Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factory class
+(``TOPIC``), whose datastore is eventsourcing's with write transactions gated.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from eventsourcing.persistence import OperationalError
+from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteFactory
+from eventsourcing.utils import Environment, EnvType
+
+TOPIC = "ledger.writegate:GatedSQLiteFactory"
+SUFFIX = "-write-lock"
+
+
+class WriteGate:
+    """One SQLite file's gate in this process: a thread lock, then a ``flock`` on the file
+    beside the database."""
+
+    def __init__(self, db_path: str) -> None:
+        self.path = db_path + SUFFIX
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        self._threads = threading.Lock()
+        self.passed = 0  # write transactions through the gate (tests and benches read it)
+
+    @contextmanager
+    def held(self, timeout: float) -> Iterator[None]:
+        """Hold the gate: ``OperationalError`` if another thread of this process keeps it
+        longer than ``timeout`` seconds (as SQLite's busy timeout would have said)."""
+        if not self._threads.acquire(timeout=timeout):
+            raise OperationalError(f"database is locked: a write waited {timeout} s for the "
+                                   "gate of this process")
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            try:
+                self.passed += 1
+                yield
+            finally:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._threads.release()
+
+    def close(self) -> None:
+        """Close the lock file's descriptor (the file stays, as SQLite's ``-wal`` does)."""
+        os.close(self._fd)
+
+
+_gates: dict[str, WriteGate] = {}
+_gates_guard = threading.Lock()
+
+
+def gate_for(db_path: str) -> WriteGate:
+    """The gate of the SQLite file ``db_path`` in this process (one per file, whichever
+    connection or store writes to it). OSError when the lock file cannot be opened."""
+    key = os.path.realpath(db_path)
+    with _gates_guard:
+        gate = _gates.get(key)
+        if gate is None:
+            gate = _gates[key] = WriteGate(db_path)
+        return gate
+
+
+def _forget_after_fork() -> None:
+    """A forked child opens its own lock files: a descriptor inherited from its parent
+    shares the parent's ``flock``, and a thread lock held at the fork stays held."""
+    global _gates_guard
+    _gates.clear()
+    _gates_guard = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+class GatedDatastore(SQLiteDatastore):
+    """eventsourcing's SQLite datastore, whose write transactions pass the file's gate."""
+
+    def __init__(self, db_name: str, **kwargs: Any) -> None:
+        super().__init__(db_name, **kwargs)
+        self.db_path = db_name
+        self.lock_timeout = float(kwargs.get("lock_timeout") or 5)
+        gate_for(db_name)  # a lock file that cannot be made fails the open, not a write
+
+    @contextmanager
+    def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
+        """The library's transaction; a writing one holds the gate from before its BEGIN
+        until after its COMMIT or ROLLBACK."""
+        if not commit:
+            with super().transaction(commit=False) as cursor:
+                yield cursor
+            return
+        with gate_for(self.db_path).held(self.lock_timeout), \
+                super().transaction(commit=True) as cursor:
+            yield cursor
+
+
+class GatedSQLiteFactory(SQLiteFactory):
+    """eventsourcing's SQLite factory with a gated datastore for a database file (an
+    in-memory database belongs to one process and is left as the library has it)."""
+
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        plain = self.datastore
+        if plain.pool.is_sqlite_memory_mode:
+            return
+        self.datastore = GatedDatastore(
+            plain.pool.db_name, lock_timeout=plain.pool.lock_timeout,
+            single_row_tracking=plain.single_row_tracking,
+            originator_id_type=plain.originator_id_type)
+        plain.close()

@@ -1,0 +1,210 @@
+"""The write gate (ledger.writegate): every write to a Kiroku SQLite file passes one gate per
+file, a thread lock in each process and a ``flock`` between processes; readers never wait."""
+
+from __future__ import annotations
+
+import fcntl
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from engine import JUDGE
+from ledger.groupcommit import GroupCommitRecorder
+from ledger.identity import Role
+from ledger.settings import SettingsError
+from ledger.writegate import SUFFIX, GatedDatastore, gate_for
+from replay.service import Kiroku
+
+DECKS = ["solar_vanguard", "pleiades_bloom"]
+FORK = multiprocessing.get_context("fork")
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "kiroku.db")
+
+
+@pytest.fixture
+def kiroku(db: str) -> Iterator[Kiroku]:
+    service = Kiroku.open(f"sqlite:///{db}")
+    yield service
+    service.close()
+
+
+def new_match(kiroku: Kiroku) -> UUID:
+    return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1})
+
+
+def end_turn(kiroku: Kiroku, match_id: UUID) -> Any:
+    return kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="test")
+
+
+def _hold(path: str, holding: Any, release: Any) -> None:
+    """In another process: take the file's write lock, say so, hold it until told."""
+    with open(path + SUFFIX, "ab") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        holding.set()
+        release.wait(30)
+
+
+@contextmanager
+def another_process_holding_the_gate(db: str) -> Iterator[Callable[[], None]]:
+    """Another process holds the file's write lock until the ``release()`` yielded is called
+    (or the block ends)."""
+    holding, release = FORK.Event(), FORK.Event()
+    process = FORK.Process(target=_hold, args=(db, holding, release))
+    process.start()
+    try:
+        assert holding.wait(20)
+        yield release.set
+    finally:
+        release.set()
+        process.join(20)
+
+
+def in_thread(call: Callable[[], Any]) -> tuple[threading.Thread, threading.Event]:
+    done = threading.Event()
+
+    def run() -> None:
+        call()
+        done.set()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, done
+
+
+def test_a_file_store_writes_through_the_gate_and_reads_without_it(kiroku: Kiroku,
+                                                                    db: str) -> None:
+    assert isinstance(kiroku.recorder.factory.datastore, GatedDatastore)
+    gate = gate_for(db)
+    before = gate.passed
+    match_id = new_match(kiroku)
+    end_turn(kiroku, match_id)
+    kiroku.credentials.issue(Role.JUDGE, "Hana", issued_by="test")
+    written = gate.passed
+    assert written >= before + 3  # the creation, the action and the credential at least
+    kiroku.recorder.forget_positions()
+    kiroku.view(match_id, 0, JUDGE)
+    kiroku.records(match_id)
+    kiroku.transcript(match_id)
+    assert gate.passed == written
+    assert Path(db + SUFFIX).is_file()
+
+
+def test_an_in_memory_store_has_no_gate() -> None:
+    service = Kiroku.open("sqlite:///:memory:")
+    try:
+        assert not isinstance(service.recorder.factory.datastore, GatedDatastore)
+    finally:
+        service.close()
+
+
+def test_a_write_waits_while_another_process_holds_the_gate_and_reads_do_not(
+        kiroku: Kiroku, db: str) -> None:
+    match_id = new_match(kiroku)
+    with another_process_holding_the_gate(db) as release:
+        writer, done = in_thread(lambda: end_turn(kiroku, match_id))
+        assert not done.wait(0.5), "a write went in while another process held the gate"
+        kiroku.recorder.forget_positions()
+        assert kiroku.view(match_id, 0, JUDGE)["position"] == 0  # reading goes on
+        release()
+        assert done.wait(20)
+        writer.join()
+    assert kiroku.summary(match_id)["positions"] == 1
+
+
+def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,
+                                                                     db: str) -> None:
+    recorder = kiroku.recorder.recorder
+    assert isinstance(recorder, GroupCommitRecorder)
+    matches = [new_match(kiroku) for _ in range(3)]
+    commits, saves = recorder.commits, recorder.saves
+    with another_process_holding_the_gate(db) as release:
+        writers = [in_thread(lambda m=m: end_turn(kiroku, m)) for m in matches]
+        # the first save waits at the gate without having taken the queue: all three queue
+        deadline = time.monotonic() + 20
+        while len(recorder._queue) < 3:
+            assert time.monotonic() < deadline, "the queue was taken before the gate"
+            time.sleep(0.01)
+        release()
+        for thread, done in writers:
+            assert done.wait(20)
+            thread.join()
+    assert (recorder.commits - commits, recorder.saves - saves) == (1, 3)
+    assert [kiroku.summary(m)["positions"] for m in matches] == [1, 1, 1]
+
+
+def _try_gate(db: str, answer: Any) -> None:
+    """In a forked child: can it take the file's gate without waiting?"""
+    gate = gate_for(db)
+    try:
+        fcntl.flock(gate._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        answer.put("held by another")
+    else:
+        answer.put("taken")
+
+
+def test_a_forked_process_does_not_share_its_parents_gate(db: str) -> None:
+    gate = gate_for(db)
+    answer = FORK.Queue()
+    with gate.held(5):
+        child = FORK.Process(target=_try_gate, args=(db, answer))
+        child.start()
+        said = answer.get(timeout=20)
+        child.join(20)
+    assert said == "held by another"  # a descriptor shared with the parent would say "taken"
+
+
+def test_two_processes_recording_on_one_file_store_every_action_once(db: str) -> None:
+    setup = Kiroku.open(f"sqlite:///{db}")
+    matches = [new_match(setup) for _ in range(4)]
+    setup.close()
+    processes = [FORK.Process(target=_record_turns, args=(db, matches[p::2], 6)) for p in (0, 1)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join(120)
+    assert [process.exitcode for process in processes] == [0, 0]
+    service = Kiroku.open(f"sqlite:///{db}")
+    try:
+        for match_id in matches:
+            assert service.summary(match_id)["positions"] == 6
+            assert service.audit(match_id).ok
+    finally:
+        service.close()
+
+
+def _record_turns(db: str, matches: list[UUID], turns: int) -> None:
+    """In a forked child: end ``turns`` turns in each match, one thread per match."""
+    service = Kiroku.open(f"sqlite:///{db}")
+
+    def play(match_id: UUID) -> None:
+        for turn in range(turns):
+            service.record(match_id, {"type": "end_turn", "seat": 1 + turn % 2},
+                           recorded_by="test")
+
+    threads = [threading.Thread(target=play, args=(m,)) for m in matches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    service.close()
+
+
+def test_a_lock_file_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "kiroku.db"
+    (tmp_path / f"kiroku.db{SUFFIX}").mkdir()
+    with pytest.raises(SettingsError) as refused:
+        Kiroku.open(f"sqlite:///{path}")
+    message = str(refused.value)
+    assert message.startswith(f"Cannot open the SQLite database {path} (")
+    assert "\n" not in message and refused.value.reason == "database_unavailable"

@@ -2,7 +2,7 @@
 one SQLite insert (or select) per request, side by side in one run.
 
     python bench/http_load.py [--quick] [--repeats 3] [--clients 16] [--requests 200]
-                              [--workers 1]
+                              [--workers 1] [--bare-workers 1]
 
 Two real servers run at once, each ``uvicorn.run(app, host, port, log_level="warning")`` in its
 own process (one process unless Kiroku is given --workers), each on its own SQLite file in WAL
@@ -13,7 +13,8 @@ mode with the library's defaults (``synchronous`` untouched, a 10 s busy timeout
   on the one store; the server's CPU time then sums the processes), on the threads per process that
   ``KIROKU_THREADS`` names, else Kiroku's default (``KIROKU_THREADS=40`` is anyio's default,
   what Kiroku ran on before issue 16's fifth part);
-- bare: ``bare_app`` below, a FastAPI app whose POST validates the same JSON body and does one
+- bare: ``bare_app`` below (in ``--bare-workers`` processes, one by default), a FastAPI app
+  whose POST validates the same JSON body and does one
   INSERT and COMMIT (writers take turns on a lock, as eventsourcing's connection pool has them),
   and whose GET reads one row by its primary key.
 
@@ -159,6 +160,11 @@ def bare_app(path: str) -> FastAPI:
 
 
 # ----- servers and the raw client -------------------------------------------------------------
+def bare_app_from_environment() -> FastAPI:
+    """The bare app over the file ``BARE_DB`` names: what each of its workers builds."""
+    return bare_app(os.environ["BARE_DB"])
+
+
 @contextmanager
 def server(imports: str, app_expr: str, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``uvicorn.run(app_expr)`` after ``imports`` in a subprocess (the repository and this
@@ -166,6 +172,30 @@ def server(imports: str, app_expr: str, port: int) -> Iterator[subprocess.Popen[
     code = (f"import sys; sys.path.insert(0, {str(BENCH)!r}); import uvicorn; {imports}; "
             f"uvicorn.run({app_expr}, host='127.0.0.1', port={port}, log_level='warning')")
     process = subprocess.Popen([sys.executable, "-c", code], cwd=BENCH.parent)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@contextmanager
+def bare_server(db: Path, port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The bare app in one process, or in ``workers`` uvicorn worker processes given Kiroku's
+    connection protocol (``replay.api.connections``: uvicorn's own leaves Nagle's algorithm
+    on for its workers' connections)."""
+    if workers == 1:
+        with server("from http_load import bare_app", f"bare_app({str(db)!r})",
+                    port) as process:
+            yield process
+        return
+    code = (f"import sys; sys.path.insert(0, {str(BENCH)!r}); import uvicorn; "
+            "from replay.api.connections import HTTP; "
+            "uvicorn.run('http_load:bare_app_from_environment', factory=True, "
+            f"workers={workers}, http=HTTP, host='127.0.0.1', port={port}, "
+            "log_level='warning')")
+    process = subprocess.Popen([sys.executable, "-c", code], cwd=BENCH.parent,
+                               env={**os.environ, "BARE_DB": str(db)})
     try:
         yield process
     finally:
@@ -549,7 +579,8 @@ def kiroku_server(db: Path, port: int, workers: int) -> Iterator[subprocess.Pope
 
 
 def measure(folder: Path, clients: int, per_phase: int, repeats: int,
-            playouts: int, workers: int = 1) -> dict[str, list[Phase]]:
+            playouts: int, workers: int = 1, bare_workers: int = 1
+            ) -> dict[str, list[Phase]]:
     """Start both servers, prepare every client's matches (``playouts`` distinct scripts, made
     while the servers start), run the warm-up and the repeats."""
     db = folder / "kiroku.db"
@@ -558,8 +589,7 @@ def measure(folder: Path, clients: int, per_phase: int, repeats: int,
     setup.close()
     kiroku_port, bare_port = free_port(), free_port()
     with kiroku_server(db, kiroku_port, workers) as k_proc, \
-            server("from http_load import bare_app", f"bare_app({str(folder / 'bare.db')!r})",
-                   bare_port) as b_proc:
+            bare_server(folder / "bare.db", bare_port, bare_workers) as b_proc:
         scripts = [playout_script(seed) for seed in range(playouts)]
         wait_ready(kiroku_port, "/games", k_proc)
         wait_ready(bare_port, "/ready", b_proc)
@@ -585,6 +615,8 @@ def main() -> None:
                         help="requests per client per phase (default 200, --quick 10)")
     parser.add_argument("--workers", type=int, default=1,
                         help="Kiroku's server processes (kiroku serve --workers)")
+    parser.add_argument("--bare-workers", type=int, default=1,
+                        help="the bare app's server processes (uvicorn's workers)")
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
     per_phase = args.requests or (10 if args.quick else 200)
@@ -592,11 +624,13 @@ def main() -> None:
     print(f"Kiroku HTTP load (python {sys.version.split()[0]}, {os.cpu_count()} cores): "
           f"{args.clients} clients, keep-alive, {per_phase} requests each per phase, "
           f"Kiroku with {args.workers} worker process(es) of {threads_setting()} thread(s), "
+          f"the bare app with {args.bare_workers}, "
           f"medians of {repeats} run(s); "
           f"load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
         results = measure(Path(tmp), args.clients, per_phase, repeats,
-                          min(args.clients, 4 if args.quick else 16), args.workers)
+                          min(args.clients, 4 if args.quick else 16), args.workers,
+                          args.bare_workers)
     report(results, args.clients)
     print(f"({time.perf_counter() - started:.1f} s in all)")
 

@@ -59,9 +59,9 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
 @click.option("--demo/--no-demo", default=True, show_default=True,
               help="Record one demo match first when the store is empty.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Server processes on the one store (uvicorn's workers). Needs a database "
-                   "file or PostgreSQL. On SQLite they serve reads on more cores but do not "
-                   "record faster: their writes take turns (bench/RESULTS.md).")
+              help="Server processes on the one store (uvicorn's workers), one per core. "
+                   "Needs a database file or PostgreSQL. On SQLite their writes take turns "
+                   "on the file's write gate (bench/RESULTS.md).")
 @click.option("--threads", type=click.IntRange(1, MOST_THREADS), default=None,
               help=f"Threads each server process runs requests on [default: "
                    f"KIROKU_THREADS, else {DEFAULT_THREADS}]. Few is faster: the work "
@@ -73,6 +73,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     import uvicorn
 
     from replay.api import create_app, serving
+    from replay.api.connections import HTTP
 
     url = ctx.obj["db"]
     try:
@@ -97,7 +98,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
                    + (f", {workers} worker processes" if workers > 1 else ""))
         if workers == 1:
             uvicorn.run(serving(create_app(kiroku, threads)), host=host, port=port,
-                        log_level="info")
+                        log_level="info", http=HTTP)
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url
@@ -105,7 +106,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     uvicorn.run("replay.api:create_app_from_environment", factory=True, workers=workers,
-                host=host, port=port, log_level="info")
+                host=host, port=port, log_level="info", http=HTTP)
 
 
 @main.command("games")

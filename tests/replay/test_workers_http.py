@@ -4,6 +4,10 @@ and in order, and every match listed by either process."""
 
 from __future__ import annotations
 
+import ctypes
+import http.client
+import os
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -64,6 +68,56 @@ def test_the_server_runs_one_process_per_worker(server: Server) -> None:
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     commands = [Path(f"/proc/{child}/cmdline").read_bytes() for child in children]
     assert sum(b"spawn_main" in c for c in commands) == WORKERS, commands
+
+
+def _tcp_nodelay_of_peer(pid: int, peer: tuple[str, int]) -> int | None:
+    """TCP_NODELAY of the socket process ``pid`` holds connected to ``peer``, read through a
+    copy of its descriptor (Linux ``pidfd_getfd``: socket options belong to the socket, not
+    to a descriptor); None if the process holds no such socket."""
+    pidfd = os.pidfd_open(pid)
+    try:
+        for name in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if not os.readlink(f"/proc/{pid}/fd/{name}").startswith("socket:"):
+                    continue
+            except OSError:
+                continue
+            fd = _LIBC.syscall(_PIDFD_GETFD, pidfd, int(name), 0)
+            if fd < 0:
+                raise OSError(ctypes.get_errno(), "pidfd_getfd")
+            with socket.socket(fileno=fd) as sock:
+                if sock.family != socket.AF_INET or sock.type != socket.SOCK_STREAM:
+                    continue
+                try:
+                    if sock.getpeername() == peer:
+                        return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                except OSError:  # a listening socket has no peer
+                    continue
+    finally:
+        os.close(pidfd)
+    return None
+
+
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PIDFD_GETFD = 438  # the system call's number, the same on x86-64 and arm64
+
+
+def test_a_workers_connections_have_nagles_algorithm_off(server: Server) -> None:
+    """A worker answers a keep-alive connection without waiting for the client's delayed
+    acknowledgement (replay.api.connections): its socket has TCP_NODELAY."""
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.request("GET", "/games")
+        assert connection.getresponse().read()
+        peer = connection.sock.getsockname()
+        pid = _server_process(server)
+        workers = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        found = [v for v in (_tcp_nodelay_of_peer(int(w), peer) for w in workers)
+                 if v is not None]
+    finally:
+        connection.close()
+    assert len(found) == 1 and found[0] != 0, found
 
 
 def test_matches_recorded_at_once_through_both_processes_are_whole(server: Server) -> None:

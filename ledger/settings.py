@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import uuid
 from collections.abc import Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -18,6 +19,8 @@ from ledger.pgwriters import TOPIC as MANY_WRITERS
 from ledger.writegate import TOPIC as GATED_SQLITE
 
 DEFAULT_URL = "sqlite:///./kiroku.db"
+# SQLite files are written through the write gate (ledger.writegate), a POSIX flock
+SQLITE_FACTORY = GATED_SQLITE if sys.platform != "win32" else "eventsourcing.sqlite"
 # How long opening a store waits for the PostgreSQL server to answer. (POSTGRES_CONNECT_TIMEOUT
 # is eventsourcing's: how long a command waits for a free connection of its pool.)
 CONNECT_TIMEOUT = 2
@@ -58,7 +61,7 @@ def persistence_env(url: str) -> dict[str, str]:
             parent = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(parent):
                 raise SettingsError(f"{url!r}: the folder {parent} does not exist")
-        return {"PERSISTENCE_MODULE": GATED_SQLITE, "SQLITE_DBNAME": path,
+        return {"PERSISTENCE_MODULE": SQLITE_FACTORY, "SQLITE_DBNAME": path,
                 "SQLITE_LOCK_TIMEOUT": "10",
                 "APPLICATION_RECORDER_TOPIC": GROUP_COMMIT}
     if parts.scheme in ("postgresql", "postgres"):

@@ -20,8 +20,8 @@ Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factor
 
 from __future__ import annotations
 
-import fcntl
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +30,9 @@ from typing import Any
 from eventsourcing.persistence import OperationalError
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteFactory
 from eventsourcing.utils import Environment, EnvType
+
+if sys.platform != "win32":  # flock is POSIX's (settings.py leaves Windows ungated)
+    import fcntl
 
 TOPIC = "ledger.writegate:GatedSQLiteFactory"
 SUFFIX = "-write-lock"
@@ -90,7 +93,8 @@ def _forget_after_fork() -> None:
     _gates_guard = threading.Lock()
 
 
-os.register_at_fork(after_in_child=_forget_after_fork)
+if sys.platform != "win32":
+    os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 class GatedDatastore(SQLiteDatastore):

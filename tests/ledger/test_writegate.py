@@ -121,6 +121,20 @@ def test_a_write_waits_while_another_process_holds_the_gate_and_reads_do_not(
     assert kiroku.summary(match_id)["positions"] == 1
 
 
+def test_a_process_that_dies_holding_the_gate_holds_up_no_one(kiroku: Kiroku, db: str) -> None:
+    match_id = new_match(kiroku)
+    holding, release = FORK.Event(), FORK.Event()
+    holder = FORK.Process(target=_hold, args=(db, holding, release))
+    holder.start()
+    assert holding.wait(20)
+    holder.kill()  # killed while it holds the lock: the kernel releases it
+    holder.join(20)
+    writer, done = in_thread(lambda: end_turn(kiroku, match_id))
+    assert done.wait(20), "a write waited for a process that had died"
+    writer.join()
+    assert kiroku.summary(match_id)["positions"] == 1
+
+
 def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,
                                                                      db: str) -> None:
     recorder = kiroku.recorder.recorder

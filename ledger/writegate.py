@@ -46,6 +46,7 @@ class WriteGate:
         self.path = db_path + SUFFIX
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         self._threads = threading.Lock()
+        self.users = 0  # the open datastores of this process on the file
         self.passed = 0  # write transactions through the gate (tests and benches read it)
 
     @contextmanager
@@ -85,6 +86,26 @@ def gate_for(db_path: str) -> WriteGate:
         return gate
 
 
+def open_gate(db_path: str) -> None:
+    """A datastore on ``db_path`` opens: its gate is kept until the last one closes."""
+    gate = gate_for(db_path)
+    with _gates_guard:
+        gate.users += 1
+
+
+def close_gate(db_path: str) -> None:
+    """A datastore on ``db_path`` closes: the last one closes the lock file's descriptor."""
+    key = os.path.realpath(db_path)
+    with _gates_guard:
+        gate = _gates.get(key)
+        if gate is None:
+            return
+        gate.users -= 1
+        if gate.users <= 0:
+            del _gates[key]
+            gate.close()
+
+
 def _forget_after_fork() -> None:
     """A forked child opens its own lock files: a descriptor inherited from its parent
     shares the parent's ``flock``, and a thread lock held at the fork stays held."""
@@ -104,7 +125,8 @@ class GatedDatastore(SQLiteDatastore):
         super().__init__(db_name, **kwargs)
         self.db_path = db_name
         self.lock_timeout = float(kwargs.get("lock_timeout") or 5)
-        gate_for(db_name)  # a lock file that cannot be made fails the open, not a write
+        open_gate(db_name)  # a lock file that cannot be made fails the open, not a write
+        self._gate_open = True
 
     @contextmanager
     def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
@@ -117,6 +139,14 @@ class GatedDatastore(SQLiteDatastore):
         with gate_for(self.db_path).held(self.lock_timeout), \
                 super().transaction(commit=True) as cursor:
             yield cursor
+
+    def close(self) -> None:
+        """Close the library's pool, and this datastore's hold on the file's gate (once:
+        the library closes again when the datastore is collected)."""
+        super().close()
+        if getattr(self, "_gate_open", False):
+            self._gate_open = False
+            close_gate(self.db_path)
 
 
 class GatedSQLiteFactory(SQLiteFactory):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -222,3 +223,15 @@ def test_a_lock_file_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None
     message = str(refused.value)
     assert message.startswith(f"Cannot open the SQLite database {path} (")
     assert "\n" not in message and refused.value.reason == "database_unavailable"
+
+
+def test_the_lock_files_descriptor_is_closed_with_the_last_store_on_the_file(db: str) -> None:
+    first, second = Kiroku.open(f"sqlite:///{db}"), Kiroku.open(f"sqlite:///{db}")
+    gate = gate_for(db)
+    assert gate.users == 2
+    first.close()
+    assert gate_for(db) is gate and gate.users == 1
+    second.close()
+    with pytest.raises(OSError):
+        os.fstat(gate._fd)  # closed
+    assert gate_for(db) is not gate  # a later store opens the file again

@@ -38,7 +38,9 @@ A warm-up round of every phase (5 requests a client) goes first and is not count
 medians over ``--repeats`` (``--quick``: one run of 10 requests a client) of requests per second
 (all requests over the phase's wall time), median and p99 latency, the server's CPU time per
 request (from /proc: steadier than the rates when other work shares the machine, whose load
-average is printed), the client's CPU, the size of the answers, and issue 16's targets next to
+average is printed), the client's CPU, the size of the answers, each busy server process's
+CPU when there are several (workers that took uneven shares of the connections show here),
+and issue 16's targets next to
 the measured figures: recording at least x0.5 of the bare POST and p99 at most 50 ms; the GET of
 a position at least x0.5 of the bare GET. Nothing is asserted: it is a measurement.
 """
@@ -277,16 +279,25 @@ def call(conn: Connection, req: bytes, expect: int) -> Any:
     return json.loads(body)
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of process ``pid`` and of its running children (a server's
-    worker processes; Linux /proc; None elsewhere)."""
+def cpu_by_process(pid: int) -> dict[int, float] | None:
+    """User + system CPU time of process ``pid`` and of each of its running descendants (a
+    server's worker processes), by process id (Linux /proc; None elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
-    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return own + sum(cpu_seconds(int(child)) or 0.0 for child in children)
+    found = {pid: (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")}
+    for child in children:
+        found.update(cpu_by_process(int(child)) or {})
+    return found
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process ``pid`` and of its running children (Linux /proc;
+    None elsewhere)."""
+    found = cpu_by_process(pid)
+    return None if found is None else sum(found.values())
 
 
 # ----- one phase ------------------------------------------------------------------------------
@@ -308,6 +319,7 @@ class Phase:
     received: int
     client_cpu: float
     server_cpu: float | None
+    busy: list[float] = field(default_factory=list)  # each busy server process, % of a core
 
     @property
     def rate(self) -> float:
@@ -357,18 +369,21 @@ def run_phase(port: int, pid: int, lanes: list[list[bytes]], expect: int) -> Pha
         barrier.wait()
     except threading.BrokenBarrierError:
         pass
-    server_before, cpu_before, start = cpu_seconds(pid), time.process_time(), time.perf_counter()
+    before, cpu_before, start = cpu_by_process(pid), time.process_time(), time.perf_counter()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
-    client_cpu, server_after = time.process_time() - cpu_before, cpu_seconds(pid)
+    client_cpu, after = time.process_time() - cpu_before, cpu_by_process(pid)
     errors = [lane.error for lane in results if lane.error]
     if errors:
         raise RuntimeError(f"{len(errors)} client(s) failed, first: {errors[0]}")
-    server_cpu = (None if server_before is None or server_after is None
-                  else server_after - server_before)
+    server_cpu = (None if before is None or after is None
+                  else sum(after.values()) - sum(before.values()))
+    busy = ([] if before is None or after is None else
+            sorted((share for share in ((after[p] - before.get(p, 0.0)) / wall * 100
+                                        for p in after) if share >= 1), reverse=True))
     return Phase([x for lane in results for x in lane.latencies], wall,
-                 sum(lane.received for lane in results), client_cpu, server_cpu)
+                 sum(lane.received for lane in results), client_cpu, server_cpu, busy)
 
 
 # ----- the work: matches, positions, rows -----------------------------------------------------
@@ -531,6 +546,10 @@ def report(results: dict[str, list[Phase]], clients: int) -> None:
         print(row(name, results[name]))
     print("(srv ms: the server's CPU ms per request; client: the load generator's CPU, % of one "
           "core; resp B: answer body bytes)")
+    for name in PHASES:
+        if any(len(p.busy) > 1 for p in results[name]):
+            print(f"{name}, each busy server process, % of a core, by run: "
+                  + ", ".join("/".join(f"{b:.0f}" for b in p.busy) for p in results[name]))
     k_post, b_post, k_get, b_get = (results[name] for name in PHASES)
     post = [k.rate / b.rate for k, b in zip(k_post, b_post)]
     get = [k.rate / b.rate for k, b in zip(k_get, b_get)]

@@ -3,7 +3,7 @@ SQLite's busy handler.
 
 SQLite lets one connection write to a file at a time. A connection that finds the write lock
 taken waits in SQLite's busy handler, which sleeps 1, 2, 5, 10, 15, 20, 25 ... ms between
-tries, while a Kiroku commit holds the lock for about a third of a millisecond. With several
+tries, while a Kiroku commit holds the lock for about half a millisecond. With several
 processes on one file (``kiroku serve --workers N``), their writers spent those sleeps idle:
 two processes recorded more slowly than one (bench/sqlite_processes.py, issue 16).
 
@@ -28,7 +28,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from eventsourcing.persistence import OperationalError
-from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteFactory
+from eventsourcing.sqlite import (
+    SQLITE3_DEFAULT_LOCK_TIMEOUT,
+    SQLiteCursor,
+    SQLiteDatastore,
+    SQLiteFactory,
+)
 from eventsourcing.utils import Environment, EnvType
 
 if sys.platform != "win32":  # flock is POSIX's (settings.py leaves Windows ungated)
@@ -67,8 +72,16 @@ class WriteGate:
             self._threads.release()
 
     def close(self) -> None:
-        """Close the lock file's descriptor (the file stays, as SQLite's ``-wal`` does)."""
-        os.close(self._fd)
+        """Close the lock file's descriptor (the file stays, as SQLite's ``-wal`` does),
+        unless a write of this process holds the gate: its unlock must not reach a closed
+        descriptor, or another file given the descriptor's number. That descriptor is left
+        open to the process's end; waiting for the write instead could wait forever, when
+        the collector closes a forgotten store in the very thread that writes."""
+        if self._threads.acquire(blocking=False):
+            try:
+                os.close(self._fd)
+            finally:
+                self._threads.release()
 
 
 _gates: dict[str, WriteGate] = {}
@@ -124,7 +137,7 @@ class GatedDatastore(SQLiteDatastore):
     def __init__(self, db_name: str, **kwargs: Any) -> None:
         super().__init__(db_name, **kwargs)
         self.db_path = db_name
-        self.lock_timeout = float(kwargs.get("lock_timeout") or 5)
+        self.lock_timeout = float(kwargs.get("lock_timeout") or SQLITE3_DEFAULT_LOCK_TIMEOUT)
         open_gate(db_name)  # a lock file that cannot be made fails the open, not a write
         self._gate_open = True
 

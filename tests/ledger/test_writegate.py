@@ -235,3 +235,13 @@ def test_the_lock_files_descriptor_is_closed_with_the_last_store_on_the_file(db:
     with pytest.raises(OSError):
         os.fstat(gate._fd)  # closed
     assert gate_for(db) is not gate  # a later store opens the file again
+
+
+def test_closing_the_last_store_while_a_write_holds_the_gate_leaves_its_descriptor(
+        db: str) -> None:
+    service = Kiroku.open(f"sqlite:///{db}")
+    gate = gate_for(db)
+    with gate.held(5):
+        service.close()  # the last store on the file: its gate is let go
+        os.fstat(gate._fd)  # still open: the write's unlock below reaches the right file
+    assert gate_for(db) is not gate

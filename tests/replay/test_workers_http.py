@@ -5,6 +5,7 @@ and in order, and every match listed by either process."""
 from __future__ import annotations
 
 import ctypes
+import errno
 import http.client
 import os
 import socket
@@ -84,6 +85,8 @@ def _tcp_nodelay_of_peer(pid: int, peer: tuple[str, int]) -> int | None:
                 continue
             fd = _LIBC.syscall(_PIDFD_GETFD, pidfd, int(name), 0)
             if fd < 0:
+                if ctypes.get_errno() == errno.EBADF:  # closed since it was listed
+                    continue
                 raise OSError(ctypes.get_errno(), "pidfd_getfd")
             with socket.socket(fileno=fd) as sock:
                 if sock.family != socket.AF_INET or sock.type != socket.SOCK_STREAM:

@@ -61,7 +61,8 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Server processes on the one store (uvicorn's workers), one per core. "
                    "Needs a database file or PostgreSQL. On SQLite their writes take turns "
-                   "on the file's write gate (bench/RESULTS.md).")
+                   "on the file's write gate; on Linux each listens on a socket of its own "
+                   "(bench/RESULTS.md).")
 @click.option("--threads", type=click.IntRange(1, MOST_THREADS), default=None,
               help=f"Threads each server process runs requests on [default: "
                    f"KIROKU_THREADS, else {DEFAULT_THREADS}]. Few is faster: the work "
@@ -73,7 +74,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     import uvicorn
 
     from replay.api import create_app, serving
-    from replay.api.connections import HTTP
+    from replay.api.connections import HTTP, run_workers
 
     url = ctx.obj["db"]
     try:
@@ -105,8 +106,13 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     os.environ["KIROKU_THREADS"] = str(threads)
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
-    uvicorn.run("replay.api:create_app_from_environment", factory=True, workers=workers,
-                host=host, port=port, log_level="info", http=HTTP)
+    config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
+                            workers=workers, host=host, port=port, log_level="info", http=HTTP)
+    try:
+        run_workers(config)
+    except OSError as exc:
+        raise click.ClickException(f"Cannot listen on {host}:{port}: {exc.strerror or exc}."
+                                   ) from None
 
 
 @main.command("games")

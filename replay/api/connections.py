@@ -1,5 +1,7 @@
 """How the server takes its connections: uvicorn's HTTP/1.1 protocol with Nagle's algorithm
-off on every connection, in one process or in each of ``--workers``.
+off on every connection, in one process or in each of ``--workers``; and, for ``--workers``
+on Linux, a listening socket of each worker's own, so that the kernel spreads the
+connections across the workers.
 
 asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on sockets whose protocol number
 says TCP. The listening socket that uvicorn binds itself for ``--workers`` has the protocol
@@ -7,14 +9,27 @@ number 0, so every connection a worker accepted kept the algorithm on: an answer
 parts (its head, then its body) waited for the client's delayed acknowledgement, about 40 ms on
 Linux, and two worker processes served fewer requests than one (issue 16: a bare FastAPI app
 answered 357 GETs a second on two workers against 2,108 on one; bench/RESULTS.md).
+
+uvicorn's supervisor gives its workers one listening socket to share. Every worker wakes when
+connections arrive, and the first to run accepts all that are waiting (asyncio accepts in a
+loop until none is left), so under a burst of clients one worker could hold twelve connections
+and the other four, the busy one at 100% and the other a quarter idle (issue 16, ninth part:
+GETs 481-504 a second at such splits, 903 at 8/8). With ``SO_REUSEPORT`` each worker listens
+on a socket of its own on the one address, and Linux picks the socket for each new connection
+by a hash of its addresses: a busy worker no longer takes what another could serve.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import sys
+from typing import Any, SupportsIndex
 
+from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.supervisors import Multiprocess
 
 HTTP = "replay.api.connections:PromptHTTPProtocol"
 """uvicorn's ``http`` setting for this protocol (an import string: workers import it)."""
@@ -29,3 +44,61 @@ class PromptHTTPProtocol(H11Protocol):
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)  # type: ignore[arg-type]
+
+
+SPREAD_BY_KERNEL = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+"""Whether each worker gets a listening socket of its own: on Linux, whose ``SO_REUSEPORT``
+spreads connections across the sockets (BSD's and macOS's give them all to one socket;
+Windows has no such option). Elsewhere the workers share uvicorn's one socket, as before."""
+
+_log = logging.getLogger("uvicorn.error")
+
+
+class WorkerListener(socket.socket):
+    """The address ``kiroku serve --workers`` listens on, bound with ``SO_REUSEPORT`` in the
+    supervising process, which never listens on it (it holds the port for the workers).
+
+    uvicorn's supervisor sends its sockets to each worker it starts by pickling them
+    (multiprocessing's spawn). This one arrives not as a copy of itself but as a new socket,
+    the worker's own, bound to the same address with ``SO_REUSEPORT``; the worker's server
+    listens on it. A worker started again after one died gets a new one in the same way."""
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickled: how to bind a socket of its own in the process that loads it."""
+        return (bound_with_reuse_port, (self.family, self.getsockname()))
+
+
+def bound_with_reuse_port(family: int, address: Any,
+                          kind: type[socket.socket] = socket.socket) -> socket.socket:
+    """A new TCP socket of class ``kind``, bound to ``address`` with ``SO_REUSEPORT`` (and
+    ``SO_REUSEADDR``, as uvicorn binds), inheritable, not yet listening."""
+    sock = kind(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def run_workers(config: Config) -> None:
+    """Serve ``config`` (an import string, ``config.workers`` > 1) in uvicorn's worker
+    processes under uvicorn's own supervisor, as ``uvicorn.run`` does, each worker on a
+    listening socket of its own where ``SPREAD_BY_KERNEL``. OSError if the address cannot
+    be bound (taken, or not this machine's)."""
+    if SPREAD_BY_KERNEL:
+        family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+        sock = bound_with_reuse_port(family, (config.host, config.port), WorkerListener)
+        _log.info("Listening on http://%s:%d, a socket for each of %d workers "
+                  "(SO_REUSEPORT)", config.host, sock.getsockname()[1], config.workers)
+    else:
+        sock = config.bind_socket()
+    try:
+        Multiprocess(config, sockets=[sock]).run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()

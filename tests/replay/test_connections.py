@@ -1,18 +1,30 @@
 """The server's connections (replay.api.connections): Nagle's algorithm is off on every TCP
 connection, also on one accepted from a listening socket of protocol number 0, which is what
-uvicorn binds for ``--workers`` (and where asyncio leaves the algorithm on)."""
+uvicorn binds for ``--workers`` (and where asyncio leaves the algorithm on); and a worker
+process given the workers' listening address gets a socket of its own on it."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import pickle
+import select
 import socket
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
+import pytest
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
-from replay.api.connections import HTTP, PromptHTTPProtocol
+from replay.api.connections import (
+    HTTP,
+    SPREAD_BY_KERNEL,
+    PromptHTTPProtocol,
+    WorkerListener,
+    bound_with_reuse_port,
+)
 
 
 async def _app(scope: Any, receive: Any, send: Any) -> None:
@@ -64,3 +76,68 @@ def test_the_setting_names_the_protocol() -> None:
     config = Config(_app, http=HTTP)
     config.load()
     assert config.http_protocol_class is PromptHTTPProtocol
+
+
+linux_only = pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="SO_REUSEPORT spreads "
+                                "connections on Linux only")
+
+
+def _as_a_worker_receives_it(listener: socket.socket) -> socket.socket:
+    """``listener`` pickled as uvicorn's supervisor sends it to a worker (multiprocessing's
+    pickler), then loaded, as the worker loads it."""
+    loaded: socket.socket = pickle.loads(bytes(ForkingPickler.dumps(listener)))
+    return loaded
+
+
+@linux_only
+def test_a_worker_gets_a_socket_of_its_own_on_the_workers_address() -> None:
+    listener = bound_with_reuse_port(socket.AF_INET, ("127.0.0.1", 0), WorkerListener)
+    first, second = (_as_a_worker_receives_it(listener) for _ in range(2))
+    try:
+        inodes = {os.fstat(s.fileno()).st_ino for s in (listener, first, second)}
+        assert len(inodes) == 3  # three sockets, not three descriptors of one
+        for own in (first, second):
+            assert type(own) is socket.socket
+            assert own.getsockname() == listener.getsockname()
+            assert own.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) != 0
+            assert own.get_inheritable()
+    finally:
+        for sock in (listener, first, second):
+            sock.close()
+
+
+@linux_only
+def test_the_kernel_spreads_connections_across_the_workers_sockets() -> None:
+    """Two workers' sockets listening on the address each accept some of 32 connections
+    (the kernel picks by a hash of each connection's addresses: all 32 on one socket has a
+    chance of 2 in 2**32); the supervisor's socket, never listened on, takes none."""
+    listener = bound_with_reuse_port(socket.AF_INET, ("127.0.0.1", 0), WorkerListener)
+    workers = [_as_a_worker_receives_it(listener) for _ in range(2)]
+    for own in workers:
+        own.listen(64)
+    clients = [socket.create_connection(listener.getsockname()) for _ in range(32)]
+    accepted = {own.fileno(): 0 for own in workers}
+    try:
+        while sum(accepted.values()) < len(clients):
+            ready, _, _ = select.select(workers, [], [], 5)
+            assert ready, f"connections left unaccepted: {accepted}"
+            for own in ready:
+                own.accept()[0].close()
+                accepted[own.fileno()] += 1
+        assert all(count > 0 for count in accepted.values()), accepted
+    finally:
+        for sock in [listener, *workers, *clients]:
+            sock.close()
+
+
+@linux_only
+def test_a_taken_address_is_an_error_and_leaves_no_socket_open() -> None:
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))  # without SO_REUSEPORT: no one may join it
+    before = len(os.listdir("/proc/self/fd"))
+    try:
+        with pytest.raises(OSError):
+            bound_with_reuse_port(socket.AF_INET, taken.getsockname(), WorkerListener)
+        assert len(os.listdir("/proc/self/fd")) == before
+    finally:
+        taken.close()

@@ -8,8 +8,10 @@ import ctypes
 import errno
 import http.client
 import os
+import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from replay.api.connections import SPREAD_BY_KERNEL
 from replay.service import Kiroku
 from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
 from tests.replay.conftest import Server, serve
@@ -64,11 +67,16 @@ def _server_process(server: Server) -> int:
     raise AssertionError("no kiroku serve process")
 
 
-def test_the_server_runs_one_process_per_worker(server: Server) -> None:
+def _workers(server: Server) -> list[int]:
+    """The server's worker processes (not multiprocessing's resource tracker)."""
     pid = _server_process(server)
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    commands = [Path(f"/proc/{child}/cmdline").read_bytes() for child in children]
-    assert sum(b"spawn_main" in c for c in commands) == WORKERS, commands
+    return [int(child) for child in children
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
+def test_the_server_runs_one_process_per_worker(server: Server) -> None:
+    assert len(_workers(server)) == WORKERS
 
 
 def _tcp_nodelay_of_peer(pid: int, peer: tuple[str, int]) -> int | None:
@@ -121,6 +129,92 @@ def test_a_workers_connections_have_nagles_algorithm_off(server: Server) -> None
     finally:
         connection.close()
     assert len(found) == 1 and found[0] != 0, found
+
+
+def _sockets_by_worker(server: Server, state: str) -> dict[int, set[int]]:
+    """The inodes of the TCP sockets on the server's port in ``state`` (/proc/net/tcp's hex
+    code: 0A listening, 01 established) that each worker process holds (Linux /proc)."""
+    port = int(server.base.rsplit(":", 1)[1])
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == state:
+            inodes.add(int(fields[9]))
+    found: dict[int, set[int]] = {}
+    for worker in _workers(server):
+        held = set()
+        for name in os.listdir(f"/proc/{worker}/fd"):
+            try:
+                link = os.readlink(f"/proc/{worker}/fd/{name}")
+            except OSError:  # closed since it was listed
+                continue
+            if link.startswith("socket:[") and int(link[8:-1]) in inodes:
+                held.add(int(link[8:-1]))
+        found[int(worker)] = held
+    return found
+
+
+def _every_worker_listening(server: Server) -> dict[int, set[int]]:
+    """The listening sockets by worker, once every worker listens (the server answered as
+    soon as its first did; the others may still be starting)."""
+    deadline = time.monotonic() + 30
+    while True:
+        listening = _sockets_by_worker(server, "0A")
+        if all(listening.values()) or time.monotonic() > deadline:
+            return listening
+        time.sleep(0.1)
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_each_worker_listens_on_a_socket_of_its_own(server: Server) -> None:
+    """Not one socket shared, which the first worker to wake empties of every waiting
+    connection (replay.api.connections)."""
+    listening = _every_worker_listening(server)
+    assert len(listening) == WORKERS and all(len(s) == 1 for s in listening.values())
+    assert len(set.union(*listening.values())) == WORKERS, listening
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_connections_opened_at_once_reach_every_worker(server: Server) -> None:
+    """32 keep-alive connections opened together, as a burst of clients opens them: each
+    worker serves some (the kernel picks a worker by a hash of each connection's addresses;
+    all on one has a chance of 2 in 2**32)."""
+    _every_worker_listening(server)
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    connections = [http.client.HTTPConnection(host, int(port), timeout=30) for _ in range(32)]
+    try:
+        for connection in connections:
+            connection.connect()
+        for connection in connections:
+            connection.request("GET", "/games")
+            assert connection.getresponse().read()
+        served = _sockets_by_worker(server, "01")
+    finally:
+        for connection in connections:
+            connection.close()
+    assert sum(len(s) for s in served.values()) == 32
+    assert all(served.values()), {w: len(s) for w, s in served.items()}
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
+        tmp_path: Path) -> None:
+    """uvicorn's supervisor replaces a worker that died; the new one binds its own socket
+    too, and the service answers through it."""
+    with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
+        before = _every_worker_listening(own)
+        dead = min(before)
+        os.kill(dead, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while dead in _workers(own) or len(_workers(own)) < WORKERS:
+            assert time.monotonic() < deadline, "the worker was not replaced"
+            time.sleep(0.2)
+        after = _every_worker_listening(own)
+        assert dead not in after and all(after.values()), after
+        assert len(set.union(*after.values())) == WORKERS
+        with own.client() as client:
+            for _ in range(8):
+                assert client.get("/games").status_code == 200
 
 
 def test_matches_recorded_at_once_through_both_processes_are_whole(server: Server) -> None:

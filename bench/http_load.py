@@ -18,11 +18,13 @@ mode with the library's defaults (``synchronous`` untouched, a 10 s busy timeout
   INSERT and COMMIT (writers take turns on a lock, as eventsourcing's connection pool has them),
   and whose GET reads one row by its primary key.
 
-The load comes from this process (not the servers'): ``--clients`` threads, each with its own
+The load comes from this process (not the servers'): ``--clients`` clients, each with its own
 keep-alive connection, sending prebuilt HTTP/1.1 requests on a raw socket and reading the
-answer by its Content-Length (the cheapest client Python has, so the client is not what is
-measured; its CPU time is printed). Every client sends ``--requests`` requests per phase and
-times each. The phases, interleaved (the order within each pair flips every repeat):
+answer by its Content-Length, all driven by one thread through the operating system's
+readiness events, as wrk drives its connections (the cheapest client Python has, so the
+client is not what is measured; its CPU time is printed). Every client sends ``--requests``
+requests per phase, each as soon as the answer before it is whole, and times each. The
+phases, interleaved (the order within each pair flips every repeat):
 
 - ``Kiroku POST action``: each client records its own World Gainer matches
   (``POST /matches/{id}/actions``), every action sent by its seat with the seat's credential
@@ -36,13 +38,16 @@ times each. The phases, interleaved (the order within each pair flips every repe
 
 A warm-up round of every phase (5 requests a client) goes first and is not counted. Printed:
 medians over ``--repeats`` (``--quick``: one run of 10 requests a client) of requests per second
-(all requests over the phase's wall time), median and p99 latency, the server's CPU time per
-request (from /proc: steadier than the rates when other work shares the machine, whose load
-average is printed), the client's CPU, the size of the answers, each busy server process's
-CPU when there are several (workers that took uneven shares of the connections show here),
-and issue 16's targets next to
-the measured figures: recording at least x0.5 of the bare POST and p99 at most 50 ms; the GET of
-a position at least x0.5 of the bare GET. Nothing is asserted: it is a measurement.
+while every client was at work (until the first client had its last answer: from then on
+fewer clients load the servers, and with several worker processes the one the kernel gave
+more of the connections works on alone, so the phase's end measures the kernel's split, not
+the servers; the whole phase's rate is printed beside it), median and p99 latency, the
+server's CPU time per request (from /proc: steadier than the rates when other work shares
+the machine, whose load average is printed), the client's CPU, the size of the answers, each
+busy server process's CPU when there are several (workers that took uneven shares of the
+connections show here), and issue 16's targets next to the measured figures: recording at
+least x0.5 of the bare POST and p99 at most 50 ms; the GET of a position at least x0.5 of the
+bare GET. Nothing is asserted: it is a measurement.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ import argparse
 import json
 import os
 import random
+import selectors
 import socket
 import sqlite3
 import statistics
@@ -306,16 +312,19 @@ class Lane:
     """What one client did in a phase."""
 
     latencies: list[float] = field(default_factory=list)
+    answered_at: list[float] = field(default_factory=list)  # perf_counter() of each answer
     received: int = 0
-    error: str | None = None
 
 
 @dataclass
 class Phase:
-    """One measured phase: every request's latency (ms), wall time and CPU times (s)."""
+    """One measured phase: every request's latency (ms), wall time, the time every client
+    was still at work and the answers it took (s), and CPU times (s)."""
 
     latencies: list[float]
     wall: float
+    at_work: float
+    answered_at_work: int
     received: int
     client_cpu: float
     server_cpu: float | None
@@ -323,7 +332,16 @@ class Phase:
 
     @property
     def rate(self) -> float:
-        """Requests per second."""
+        """Requests per second while every client was at work: until the first client sent
+        its last request's answer home. After that fewer clients load the servers, and with
+        several worker processes the one holding more of the connections works on alone
+        (the kernel assigns connections at random), so the whole phase's rate would measure
+        that split more than the servers."""
+        return self.answered_at_work / self.at_work
+
+    @property
+    def phase_rate(self) -> float:
+        """Requests per second over the whole phase."""
         return len(self.latencies) / self.wall
 
     @property
@@ -332,58 +350,102 @@ class Phase:
         return None if self.server_cpu is None else self.server_cpu / len(self.latencies) * 1000
 
 
-def drive(port: int, requests: list[bytes], expect: int, barrier: threading.Barrier,
-          lane: Lane) -> None:
-    """One client: connect, wait for the others, send ``requests`` one after the other."""
+class Driven:
+    """One client's keep-alive connection, driven by the event loop of ``drive_all``: its
+    requests sent one after the other, each as soon as the answer before it is whole."""
+
+    def __init__(self, conn: Connection, requests: list[bytes], expect: int) -> None:
+        self.conn, self.requests, self.expect = conn, requests, expect
+        self.lane, self.next, self.data, self.sent_at = Lane(), 0, b"", 0.0
+
+    def send_next(self) -> bool:
+        """Send the next request (False when none is left)."""
+        if self.next == len(self.requests):
+            return False
+        self.sent_at = time.perf_counter()
+        self.conn.sock.sendall(self.requests[self.next])
+        self.next += 1
+        return True
+
+    def received(self, chunk: bytes) -> bool:
+        """Take what arrived; True once the answer is whole (its latency then recorded)."""
+        self.data += chunk
+        end = self.data.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        head = self.data[:end + 2].lower()
+        start = head.find(b"\r\ncontent-length:")
+        if start < 0:
+            raise RuntimeError(f"an answer without Content-Length: {head[:200]!r}")
+        total = end + 4 + int(head[start + 17:head.index(b"\r\n", start + 2)])
+        if len(self.data) < total:
+            return False
+        now = time.perf_counter()
+        self.lane.latencies.append((now - self.sent_at) * 1000)
+        self.lane.answered_at.append(now)
+        status, body = int(self.data[9:12]), self.data[end + 4:total]
+        self.lane.received += len(body)
+        self.data = self.data[total:]
+        if status != self.expect:
+            raise RuntimeError(f"{status}: {body[:300]!r}")
+        return True
+
+
+def drive_all(port: int, lanes: list[list[bytes]], expect: int,
+              started: Callable[[], None]) -> list[Lane]:
+    """Every lane's requests on its own keep-alive connection, all driven by this one thread
+    through the operating system's readiness events, as wrk drives its connections: one
+    wake-up takes every answer that has arrived. (Sixteen client threads, each waking for its
+    own answer, waited for the CPU behind the servers on this 2-core machine: the worker that
+    had fewer of their connections then sat idle between their requests.) ``started`` is
+    called once every connection is open, just before the first requests go."""
+    clients: list[Driven] = []
+    chooser = selectors.DefaultSelector()
     try:
-        conn = Connection(port)
-    except OSError as exc:
-        lane.error = repr(exc)
-        barrier.abort()
-        return
-    try:
-        barrier.wait()
-        for req in requests:
-            start = time.perf_counter()
-            status, body = conn.roundtrip(req)
-            lane.latencies.append((time.perf_counter() - start) * 1000)
-            lane.received += len(body)
-            if status != expect:
-                lane.error = f"{status}: {body[:300]!r}"
-                return
-    except Exception as exc:  # reported by run_phase
-        lane.error = repr(exc)
+        for requests in lanes:
+            clients.append(Driven(Connection(port), requests, expect))
+        started()
+        for client in clients:
+            if client.send_next():
+                chooser.register(client.conn.sock, selectors.EVENT_READ, client)
+        while chooser.get_map():
+            for key, _ in chooser.select():
+                client = key.data
+                chunk = client.conn.sock.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the server closed the connection")
+                if client.received(chunk) and not client.send_next():
+                    chooser.unregister(client.conn.sock)
     finally:
-        conn.close()
+        chooser.close()
+        for client in clients:
+            client.conn.close()
+    return [client.lane for client in clients]
 
 
 def run_phase(port: int, pid: int, lanes: list[list[bytes]], expect: int) -> Phase:
-    """Every lane's requests by its own client thread at once; RuntimeError if any failed."""
-    barrier = threading.Barrier(len(lanes) + 1)
-    results = [Lane() for _ in lanes]
-    threads = [threading.Thread(target=drive, args=(port, reqs, expect, barrier, lane))
-               for reqs, lane in zip(lanes, results)]
-    for t in threads:
-        t.start()
-    try:
-        barrier.wait()
-    except threading.BrokenBarrierError:
-        pass
-    before, cpu_before, start = cpu_by_process(pid), time.process_time(), time.perf_counter()
-    for t in threads:
-        t.join()
+    """Every lane's requests by its own client connection at once (``drive_all``)."""
+    before: dict[int, float] | None = None
+    cpu_before = start = 0.0
+
+    def started() -> None:
+        nonlocal before, cpu_before, start
+        before, cpu_before, start = cpu_by_process(pid), time.process_time(), time.perf_counter()
+
+    results = drive_all(port, lanes, expect, started)
     wall = time.perf_counter() - start
+    until = min((lane.answered_at[-1] for lane in results if lane.answered_at),
+                default=start + wall)
+    answered = sum(1 for lane in results for t in lane.answered_at if t <= until)
     client_cpu, after = time.process_time() - cpu_before, cpu_by_process(pid)
-    errors = [lane.error for lane in results if lane.error]
-    if errors:
-        raise RuntimeError(f"{len(errors)} client(s) failed, first: {errors[0]}")
     server_cpu = (None if before is None or after is None
                   else sum(after.values()) - sum(before.values()))
     busy = ([] if before is None or after is None else
             sorted((share for share in ((after[p] - before.get(p, 0.0)) / wall * 100
                                         for p in after) if share >= 1), reverse=True))
-    return Phase([x for lane in results for x in lane.latencies], wall,
-                 sum(lane.received for lane in results), client_cpu, server_cpu, busy)
+    return Phase([x for lane in results for x in lane.latencies], wall, until - start,
+                 answered, sum(lane.received for lane in results), client_cpu, server_cpu,
+                 busy)
 
 
 # ----- the work: matches, positions, rows -----------------------------------------------------
@@ -513,6 +575,7 @@ def median_of(runs: list[Phase], get: Callable[[Phase], float]) -> float:
 def row(name: str, runs: list[Phase]) -> str:
     """One line of the table: medians over the runs."""
     rate = median_of(runs, lambda p: p.rate)
+    whole = median_of(runs, lambda p: p.phase_rate)
     med = median_of(runs, lambda p: statistics.median(p.latencies))
     p99 = median_of(runs, lambda p: percentile(p.latencies, 99))
     client = median_of(runs, lambda p: p.client_cpu / p.wall * 100)
@@ -520,8 +583,8 @@ def row(name: str, runs: list[Phase]) -> str:
     server = [p.server_ms for p in runs]
     server_text = ("n/a" if None in server
                    else f"{statistics.median(s for s in server if s is not None):.2f}")
-    return (f"{name:<20} {rate:7.0f} {med:7.1f} {p99:7.1f} {server_text:>8} {client:6.0f}%"
-            f" {size:7.0f}  {', '.join(f'{p.rate:.0f}' for p in runs)}")
+    return (f"{name:<20} {rate:7.0f} {whole:7.0f} {med:7.1f} {p99:7.1f} {server_text:>8}"
+            f" {client:6.0f}% {size:7.0f}  {', '.join(f'{p.rate:.0f}' for p in runs)}")
 
 
 def target(text: str, figure: float, shown: str, ok: bool, runs: list[str],
@@ -540,12 +603,13 @@ def cpu_ratio(ours: list[Phase], bare: list[Phase]) -> str:
 
 def report(results: dict[str, list[Phase]], clients: int) -> None:
     """The table, then issue 16's targets next to the figures."""
-    print(f"{'phase':<20} {'req/s':>7} {'med ms':>7} {'p99 ms':>7} {'srv ms':>8} {'client':>7}"
-          f" {'resp B':>7}  runs (req/s)")
+    print(f"{'phase':<20} {'req/s':>7} {'phase/s':>7} {'med ms':>7} {'p99 ms':>7}"
+          f" {'srv ms':>8} {'client':>7} {'resp B':>7}  runs (req/s)")
     for name in PHASES:
         print(row(name, results[name]))
-    print("(srv ms: the server's CPU ms per request; client: the load generator's CPU, % of one "
-          "core; resp B: answer body bytes)")
+    print("(req/s: while every client was at work, what the ratios use; phase/s: over the "
+          "whole phase; srv ms: the server's CPU ms per request; client: the load generator's "
+          "CPU, % of one core; resp B: answer body bytes)")
     for name in PHASES:
         if any(len(p.busy) > 1 for p in results[name]):
             print(f"{name}, each busy server process, % of a core, by run: "

@@ -20,6 +20,7 @@ Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factor
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -88,10 +89,20 @@ _gates: dict[str, WriteGate] = {}
 _gates_guard = threading.Lock()
 
 
+@functools.lru_cache(maxsize=64)
+def _file_of(db_path: str) -> str:
+    """The file ``db_path`` names, symbolic links resolved: the key of its gate. Resolved
+    once per path, not at every write (``realpath`` asks the file system about each part of
+    the path: 2.5% of recording an action on a file). A path that comes to name another file
+    while the process runs keeps its first resolution, as the process's SQLite connections
+    keep the file they opened."""
+    return os.path.realpath(db_path)
+
+
 def gate_for(db_path: str) -> WriteGate:
     """The gate of the SQLite file ``db_path`` in this process (one per file, whichever
     connection or store writes to it). OSError when the lock file cannot be opened."""
-    key = os.path.realpath(db_path)
+    key = _file_of(db_path)
     with _gates_guard:
         gate = _gates.get(key)
         if gate is None:
@@ -108,7 +119,7 @@ def open_gate(db_path: str) -> None:
 
 def close_gate(db_path: str) -> None:
     """A datastore on ``db_path`` closes: the last one closes the lock file's descriptor."""
-    key = os.path.realpath(db_path)
+    key = _file_of(db_path)
     with _gates_guard:
         gate = _gates.get(key)
         if gate is None:

@@ -84,14 +84,35 @@ def bound_with_reuse_port(family: int, address: Any,
     return sock
 
 
+def claim_for_workers(family: int, address: Any) -> WorkerListener:
+    """The workers' listening address, bound with ``SO_REUSEPORT`` (``WorkerListener``), once
+    no other server listens on it. The option lets any socket of the same user that sets it
+    join the address, so a second ``kiroku serve --workers`` started on the port by mistake
+    (on another store, say) would otherwise take a share of this one's connections, where
+    uvicorn's own bind refuses it. A plain socket is bound there first, as uvicorn binds
+    (``SO_REUSEADDR``: the closing connections of a server just stopped do not hold the
+    port): OSError "Address already in use" if a server listens there. (A server that has
+    bound the port but whose workers do not listen yet is not seen.)"""
+    probe = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(address)
+        address = probe.getsockname()  # port 0: the one the system chose
+    finally:
+        probe.close()
+    listener = bound_with_reuse_port(family, address, WorkerListener)
+    assert isinstance(listener, WorkerListener)
+    return listener
+
+
 def run_workers(config: Config) -> None:
     """Serve ``config`` (an import string, ``config.workers`` > 1) in uvicorn's worker
     processes under uvicorn's own supervisor, as ``uvicorn.run`` does, each worker on a
     listening socket of its own where ``SPREAD_BY_KERNEL``. OSError if the address cannot
-    be bound (taken, or not this machine's)."""
+    be bound (another server listens there, or it is not this machine's)."""
     if SPREAD_BY_KERNEL:
         family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-        sock = bound_with_reuse_port(family, (config.host, config.port), WorkerListener)
+        sock = claim_for_workers(family, (config.host, config.port))
         _log.info("Listening on http://%s:%d, a socket for each of %d workers "
                   "(SO_REUSEPORT)", config.host, sock.getsockname()[1], config.workers)
     else:

@@ -6,6 +6,7 @@ process given the workers' listening address gets a socket of its own on it."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import pickle
 import select
@@ -24,6 +25,7 @@ from replay.api.connections import (
     PromptHTTPProtocol,
     WorkerListener,
     bound_with_reuse_port,
+    claim_for_workers,
 )
 
 
@@ -141,3 +143,32 @@ def test_a_taken_address_is_an_error_and_leaves_no_socket_open() -> None:
         assert len(os.listdir("/proc/self/fd")) == before
     finally:
         taken.close()
+
+
+@linux_only
+def test_an_address_another_server_listens_on_is_refused_even_with_reuse_port() -> None:
+    """Another ``kiroku serve --workers`` (its workers' sockets set ``SO_REUSEPORT`` too)
+    listening on the port: a second one must not join it and take some of its connections."""
+    other = bound_with_reuse_port(socket.AF_INET, ("127.0.0.1", 0))
+    other.listen()
+    address = other.getsockname()
+    try:
+        with pytest.raises(OSError) as refused:
+            claim_for_workers(socket.AF_INET, address)
+        assert refused.value.errno == errno.EADDRINUSE
+    finally:
+        other.close()
+    claimed = claim_for_workers(socket.AF_INET, address)  # free again
+    claimed.close()
+
+
+@linux_only
+def test_port_zero_claims_one_port_for_every_worker() -> None:
+    listener = claim_for_workers(socket.AF_INET, ("127.0.0.1", 0))
+    own = _as_a_worker_receives_it(listener)
+    try:
+        assert listener.getsockname()[1] != 0
+        assert own.getsockname() == listener.getsockname()
+    finally:
+        listener.close()
+        own.close()

@@ -217,6 +217,20 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
                 assert client.get("/games").status_code == 200
 
 
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_second_server_on_the_workers_port_is_refused(server: Server,
+                                                        tmp_path: Path) -> None:
+    """Its sockets would set SO_REUSEPORT too, and could join the running server's: it must
+    say the port is taken instead, and start no worker."""
+    _every_worker_listening(server)
+    port = server.base.rsplit(":", 1)[1]
+    result = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'other.db'}", "serve",
+                                       "--no-demo", "--port", port, "--workers", "2"])
+    assert result.exit_code == 1, result.output
+    assert f"Cannot listen on 127.0.0.1:{port}: Address already in use." in result.output
+    assert len(_workers(server)) == WORKERS
+
+
 def test_matches_recorded_at_once_through_both_processes_are_whole(server: Server) -> None:
     with server.client(server.organiser_token) as client:
         ids = [new_match(client)["match_id"] for _ in range(6)]

@@ -110,6 +110,7 @@ def run_workers(config: Config) -> None:
     processes under uvicorn's own supervisor, as ``uvicorn.run`` does, each worker on a
     listening socket of its own where ``SPREAD_BY_KERNEL``. OSError if the address cannot
     be bound (another server listens there, or it is not this machine's)."""
+    sock: socket.socket
     if SPREAD_BY_KERNEL:
         family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
         sock = claim_for_workers(family, (config.host, config.port))

@@ -15,7 +15,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from replay.api import create_app, create_app_from_environment
+from replay.api import connections, create_app, create_app_from_environment
 from replay.service import Kiroku
 from replay.threads import DEFAULT_THREADS, ThreadsSettingError, threads_setting
 from tests.cli.conftest import kiroku as run_kiroku
@@ -99,6 +99,8 @@ def test_serve_hands_its_threads_to_the_app_and_to_each_worker_process(
     served: list[tuple[object, str | None]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(
         (app, os.environ.get("KIROKU_THREADS"))))
+    monkeypatch.setattr(connections, "run_workers", lambda config: served.append(
+        (config.app, os.environ.get("KIROKU_THREADS"))))
     db = f"sqlite:///{tmp_path / 'k.db'}"
     run_kiroku(db, "serve", "--no-demo", "--threads", "3")
     run_kiroku(db, "serve", "--no-demo", "--threads", "5", "--workers", "2")

@@ -14,8 +14,9 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
@@ -111,15 +112,24 @@ def now() -> str:
 @dataclass(frozen=True)
 class Recorded:
     """What a command stored: the match's new version and, if it ended, the result, with the
-    signed receipt of the match's head (ledger.keys)."""
+    signed receipt of the match's head (``receipt``)."""
 
     match_id: UUID
     version: int
     seq: int | None
     digest: str
     result: dict[str, Any] | None
-    receipt: dict[str, Any]
+    head: str  # the hash of the match's last event: what the receipt signs
+    keyring: Keyring = field(repr=False, compare=False)
     calls_judge: tuple[int, int] | None = None  # (live position, version) of a game's dispute
+
+    @cached_property
+    def receipt(self) -> dict[str, Any]:
+        """The signed receipt of the match's head at ``version`` (ledger.keys), signed when
+        first asked for: the Ed25519 signature was a tenth of recording an action, and a
+        caller recording many (an import, a simulation, a script over the library) mostly
+        never reads it. The HTTP service hands every one to the caller."""
+        return self.keyring.receipt(self.match_id, self.version, self.head)
 
 
 @dataclass(frozen=True)
@@ -333,7 +343,7 @@ class Recorder(Application):
                 self._end(match, outcome.__dict__, recorded_by)
             self._save(match)
             return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
-                            self._receipt(match), dispute)
+                            match.head_hash, self.keyring, dispute)
 
         return self._append(match_id, expected_version, over, act)
 
@@ -364,7 +374,7 @@ class Recorder(Application):
                 if back == 0:
                     return Recorded(match_id, match.version, None,
                                     get_game(match.game).digest(match.state), None,
-                                    self._receipt(match))
+                                    match.head_hash, self.keyring)
             if back is None or back < 1 or back > len(match.live):
                 raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
                                     f"action(s) here, not {back}.")
@@ -377,7 +387,8 @@ class Recorder(Application):
             match.stage(state)
             self._trigger(match, Match.ActionsUndone, payload)
             self._save(match)
-            return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+            return Recorded(match_id, match.version, None, digest, None, match.head_hash,
+                        self.keyring)
 
         return self._append(match_id, expected_version, over, void)
 
@@ -421,7 +432,8 @@ class Recorder(Application):
             except IntegrityError:
                 raise ConcurrentAppend("The match changed while it was being reopened; reload "
                                        "it and try again.", match_id=str(match_id)) from None
-        return Recorded(match_id, match.version, None, digest, None, self._receipt(match))
+        return Recorded(match_id, match.version, None, digest, None, match.head_hash,
+                        self.keyring)
 
     def save_with_pause(self, match_id: UUID, pausing: Sequence[str], recorded_by: RecordedBy,
                         *aggregates: Aggregate) -> None:

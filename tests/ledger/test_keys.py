@@ -152,6 +152,27 @@ def test_every_append_returns_a_receipt_that_verifies(memory_kiroku: Kiroku) -> 
     assert not verify_receipt(receipts[-1], Keyring.ephemeral().public_key)
 
 
+def test_a_receipt_asked_for_later_signs_its_own_action_not_the_latest(
+        memory_kiroku: Kiroku) -> None:
+    """Receipts are signed when first read (ledger.recorder.Recorded): one read after more
+    actions were recorded still signs the head its own action left, and reads the same
+    twice."""
+    match_id, _ = _record(memory_kiroku, 0)
+    done = []
+    for _ in range(3):
+        seat = memory_kiroku.recorder.get_match(match_id).state.active
+        done.append(memory_kiroku.record(match_id, memory_kiroku.legal_actions(match_id, seat)[-1],
+                                         recorded_by="judge"))
+    assert all("receipt" not in vars(d) for d in done)  # none signed yet
+    first = done[0].receipt
+    records = memory_kiroku.records(match_id)
+    assert first["version"] == done[0].version < records[-1]["version"]
+    assert first["head"] == records[done[0].version - 1]["hash"]
+    assert verify_receipt(first, memory_kiroku.recorder.keyring.public_key)
+    assert done[0].receipt is first
+    assert memory_kiroku.audit(match_id, [first]).ok
+
+
 def _delete_from(path: Path, match_id: UUID, version: int) -> None:
     with _rows(path) as con:
         con.execute("DELETE FROM stored_events WHERE originator_id = ? AND "

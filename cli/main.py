@@ -55,7 +55,7 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--demo/--no-demo", default=True, show_default=True,
               help="Record one demo match first when the store is empty.")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
@@ -74,7 +74,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     import uvicorn
 
     from replay.api import create_app, serving
-    from replay.api.connections import HTTP, run_workers
+    from replay.api.connections import HTTP, listening_socket, run_workers
 
     url = ctx.obj["db"]
     try:
@@ -109,10 +109,11 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
                             workers=workers, host=host, port=port, log_level="info", http=HTTP)
     try:
-        run_workers(config)
+        sock = listening_socket(config)
     except OSError as exc:
         raise click.ClickException(f"Cannot listen on {host}:{port}: {exc.strerror or exc}."
                                    ) from None
+    run_workers(config, sock)
 
 
 @main.command("games")

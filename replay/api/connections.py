@@ -105,19 +105,25 @@ def claim_for_workers(family: int, address: Any) -> WorkerListener:
     return listener
 
 
-def run_workers(config: Config) -> None:
-    """Serve ``config`` (an import string, ``config.workers`` > 1) in uvicorn's worker
-    processes under uvicorn's own supervisor, as ``uvicorn.run`` does, each worker on a
-    listening socket of its own where ``SPREAD_BY_KERNEL``. OSError if the address cannot
-    be bound (another server listens there, or it is not this machine's)."""
-    sock: socket.socket
-    if SPREAD_BY_KERNEL:
-        family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
-        sock = claim_for_workers(family, (config.host, config.port))
-        _log.info("Listening on http://%s:%d, a socket for each of %d workers "
-                  "(SO_REUSEPORT)", config.host, sock.getsockname()[1], config.workers)
-    else:
-        sock = config.bind_socket()
+def listening_socket(config: Config) -> socket.socket:
+    """The socket ``run_workers`` serves ``config``'s workers on: where ``SPREAD_BY_KERNEL``,
+    the address claimed for a socket per worker (``claim_for_workers``), else uvicorn's own
+    shared socket. OSError if the address cannot be bound (another server listens there, or
+    it is not this machine's)."""
+    if not SPREAD_BY_KERNEL:
+        return config.bind_socket()
+    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+    sock = claim_for_workers(family, (config.host, config.port))
+    shown = f"[{config.host}]" if family == socket.AF_INET6 else config.host
+    _log.info("Listening on http://%s:%d, a socket for each of %d workers (SO_REUSEPORT)",
+              shown, sock.getsockname()[1], config.workers)
+    return sock
+
+
+def run_workers(config: Config, sock: socket.socket) -> None:
+    """Serve ``config`` (an import string, ``config.workers`` > 1) on ``sock``
+    (``listening_socket``) in uvicorn's worker processes under uvicorn's own supervisor, as
+    ``uvicorn.run`` does, until a signal ends them; the socket is closed then."""
     try:
         Multiprocess(config, sockets=[sock]).run()
     except KeyboardInterrupt:

@@ -99,7 +99,8 @@ def test_serve_hands_its_threads_to_the_app_and_to_each_worker_process(
     served: list[tuple[object, str | None]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **_: served.append(
         (app, os.environ.get("KIROKU_THREADS"))))
-    monkeypatch.setattr(connections, "run_workers", lambda config: served.append(
+    monkeypatch.setattr(connections, "listening_socket", lambda config: None)
+    monkeypatch.setattr(connections, "run_workers", lambda config, sock: served.append(
         (config.app, os.environ.get("KIROKU_THREADS"))))
     db = f"sqlite:///{tmp_path / 'k.db'}"
     run_kiroku(db, "serve", "--no-demo", "--threads", "3")

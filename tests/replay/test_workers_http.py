@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
+from replay.api import connections
 from replay.api.connections import SPREAD_BY_KERNEL
 from replay.service import Kiroku
 from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
@@ -218,17 +219,38 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
-def test_a_second_server_on_the_workers_port_is_refused(server: Server,
-                                                        tmp_path: Path) -> None:
+def test_a_second_server_on_the_workers_port_is_refused(
+        server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Its sockets would set SO_REUSEPORT too, and could join the running server's: it must
-    say the port is taken instead, and start no worker."""
+    say the port is taken instead, and start no worker. (uvicorn's supervisor is replaced by
+    one that only counts its starts, so that a server let through ends this test at once
+    instead of serving on.)"""
     _every_worker_listening(server)
     port = server.base.rsplit(":", 1)[1]
+    started: list[object] = []
+    monkeypatch.setattr(connections, "Multiprocess",
+                        lambda config, sockets: started.append(sockets) or _Stopped())
     result = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'other.db'}", "serve",
                                        "--no-demo", "--port", port, "--workers", "2"])
-    assert result.exit_code == 1, result.output
+    assert started == [] and result.exit_code == 1, result.output
     assert f"Cannot listen on 127.0.0.1:{port}: Address already in use." in result.output
     assert len(_workers(server)) == WORKERS
+
+
+class _Stopped:
+    """A supervisor that serves nothing: ``run`` returns at once."""
+
+    def run(self) -> None:
+        """Nothing to run."""
+
+
+def test_a_port_out_of_range_is_refused_before_the_store_opens(tmp_path: Path) -> None:
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'k.db'}", "serve",
+                                           "--port", "70000", "--workers", workers])
+        assert result.exit_code == 2 and "70000 is not in the range 0<=x<=65535" in \
+            result.output, result.output
+    assert not (tmp_path / "k.db").exists()
 
 
 def test_matches_recorded_at_once_through_both_processes_are_whole(server: Server) -> None:

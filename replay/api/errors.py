@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from eventsourcing.persistence import InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
@@ -28,6 +30,8 @@ from ledger.tournaments import TournamentNotFound, TournamentRefused
 from ledger.variations import VariationNotFound
 from replay.api.wire import respond
 
+_log = logging.getLogger("uvicorn.error")
+
 
 class ErrorBody(BaseModel):
     """Every error: a stable code, the rule's reason code where one applies, and a message."""
@@ -39,7 +43,8 @@ class ErrorBody(BaseModel):
                       "annotation_not_found, concurrent_append, match_paused, "
                       "import_rejected, bad_position, credential_refused, "
                       "tournament_refused, dispute_refused, variation_refused, "
-                      "annotation_refused, payload_too_large, corrupt_record")
+                      "annotation_refused, payload_too_large, corrupt_record, "
+                      "store_unavailable")
     reason: str = Field(description="The rule's reason code (e.g. 'priority', 'deck_too_small') "
                         "or, for 403, what was refused (e.g. 'not_your_seat').")
     message: str
@@ -65,7 +70,14 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "or this server's key file is not the one that "
                                              "sealed the match's seed (key_mismatch)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
+    503: {"model": ErrorBody, "description": "store_unavailable: the store could not be reached, "
+                                             "or stayed locked by another writer past its "
+                                             "timeout; nothing was acknowledged"},
 }
+
+STORE_UNAVAILABLE = ("The store could not be reached, or another writer kept it locked too "
+                     "long; nothing was acknowledged. Reload what you were changing and try "
+                     "again.")
 
 
 def error_status(exc: Exception) -> tuple[int, str, str]:
@@ -110,6 +122,15 @@ def install(app: FastAPI) -> None:
                          details=details)
         headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
         return respond(request, body.model_dump(), status, headers)
+
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    async def store_unavailable(request: Request, exc: Exception) -> Response:
+        # the library's words may name the server or the file: the log keeps them
+        _log.warning("store unavailable: %s", exc)
+        body = ErrorBody(code="store_unavailable", reason="store_unavailable",
+                         message=STORE_UNAVAILABLE)
+        return respond(request, body.model_dump(), 503, {"Retry-After": "1"})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

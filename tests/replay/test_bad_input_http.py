@@ -3,6 +3,7 @@ never a 500, and nothing stored."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
@@ -143,3 +144,22 @@ def test_every_error_uses_the_documented_body(raw: httpx.Client, live: str, meth
     resp = raw.request(method, path, content=content, headers=headers)
     refused(resp, status)
     assert counts(raw, live) == before
+
+
+def test_a_store_kept_locked_past_its_timeout_is_a_503_and_nothing_is_stored(
+        server: Server, client: httpx.Client, live: str) -> None:
+    """Another program (here a plain sqlite3 connection, as the sqlite3 shell would) holds
+    the file's write lock past SQLite's 10 s busy timeout: the action is answered with the
+    documented body, ``store_unavailable``, never a 500, and is not stored."""
+    before = counts(client, live)
+    holder = sqlite3.connect(server.db_url.removeprefix("sqlite:///"), isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        resp = client.post(f"/matches/{live}/actions",
+                           json={"action": {"type": "end_turn", "seat": 1}})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    body = refused(resp, 503, "store_unavailable")
+    assert body["code"] == "store_unavailable" and resp.headers["retry-after"] == "1"
+    assert counts(client, live) == before

@@ -211,6 +211,22 @@ def bare_server(db: Path, port: int, workers: int) -> Iterator[subprocess.Popen[
         process.wait(10)
 
 
+def whole_answer(data: bytes) -> tuple[int, bytes, bytes] | None:
+    """The first HTTP/1.1 answer in ``data`` (its status, its body, and the bytes after it)
+    once it has arrived whole, read by its Content-Length; None before."""
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    head = data[:end + 2].lower()  # each header line ends with CRLF
+    start = head.find(b"\r\ncontent-length:")
+    if start < 0:
+        raise RuntimeError(f"an answer without Content-Length: {head[:200]!r}")
+    total = end + 4 + int(head[start + 17:head.index(b"\r\n", start + 2)])
+    if len(data) < total:
+        return None
+    return int(data[9:12]), data[end + 4:total], data[total:]
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection on a raw socket: prebuilt requests out, answers read
     by their Content-Length."""
@@ -224,17 +240,10 @@ class Connection:
         """Send one request; the answer's status and body."""
         self.sock.sendall(request)
         data = self.pending
-        while (end := data.find(b"\r\n\r\n")) < 0:
+        while (answer := whole_answer(data)) is None:
             data += self._recv()
-        head = data[:end + 2].lower()  # each header line ends with CRLF
-        start = head.find(b"\r\ncontent-length:")
-        if start < 0:
-            raise RuntimeError(f"an answer without Content-Length: {head[:200]!r}")
-        total = end + 4 + int(head[start + 17:head.index(b"\r\n", start + 2)])
-        while len(data) < total:
-            data += self._recv()
-        self.pending = data[total:]
-        return int(data[9:12]), data[end + 4:total]
+        status, body, self.pending = answer
+        return status, body
 
     def _recv(self) -> bytes:
         chunk = self.sock.recv(65536)
@@ -370,22 +379,14 @@ class Driven:
     def received(self, chunk: bytes) -> bool:
         """Take what arrived; True once the answer is whole (its latency then recorded)."""
         self.data += chunk
-        end = self.data.find(b"\r\n\r\n")
-        if end < 0:
-            return False
-        head = self.data[:end + 2].lower()
-        start = head.find(b"\r\ncontent-length:")
-        if start < 0:
-            raise RuntimeError(f"an answer without Content-Length: {head[:200]!r}")
-        total = end + 4 + int(head[start + 17:head.index(b"\r\n", start + 2)])
-        if len(self.data) < total:
+        answer = whole_answer(self.data)
+        if answer is None:
             return False
         now = time.perf_counter()
         self.lane.latencies.append((now - self.sent_at) * 1000)
         self.lane.answered_at.append(now)
-        status, body = int(self.data[9:12]), self.data[end + 4:total]
+        status, body, self.data = answer
         self.lane.received += len(body)
-        self.data = self.data[total:]
         if status != self.expect:
             raise RuntimeError(f"{status}: {body[:300]!r}")
         return True

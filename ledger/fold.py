@@ -126,6 +126,18 @@ def owning_states() -> Iterator[None]:
         _OWNED.reset(token)
 
 
+@contextmanager
+def copying_states() -> Iterator[None]:
+    """While a rebuild keeps every state it passes through: each action is replayed onto a
+    copy of the state before it, even inside a rebuild that owns its states
+    (``owning_states``: a rebuild of a past position for an undo, nested in another)."""
+    token = _OWNED.set(None)
+    try:
+        yield
+    finally:
+        _OWNED.reset(token)
+
+
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
                   outcomes: Sequence[Outcome]) -> GameState:
     """The position after ``action``, replayed with its stored outcomes, all of them used

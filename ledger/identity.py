@@ -231,7 +231,11 @@ class Credentials:
         if not token or len(token) > 200:
             raise Unauthenticated("Unknown or revoked credential.")
         try:
-            credential: Any = self.app.repository.get(credential_id(token))
+            # the cached credential itself, not the library's deep copy of it (two fifths of
+            # authenticating): nothing here changes it, and what a revocation fast-forwarded
+            # into it is read as the library's copy would have it
+            credential: Any = self.app.repository.get(credential_id(token),
+                                                      deepcopy_from_cache=False)
         except AggregateNotFoundError:
             raise Unauthenticated("Unknown or revoked credential.") from None
         if not isinstance(credential, Credential) or credential.revoked or (

@@ -52,7 +52,7 @@ from ledger.errors import (
     MatchNotFound,
     MatchPaused,
 )
-from ledger.fold import kept_setup_position, owning_states
+from ledger.fold import copying_states, kept_setup_position, owning_states
 from ledger.identity import NAME_LIMIT, RecordedBy, by_staff
 from ledger.keys import KeyfileError, Keyring, key_file
 from ledger.mapper import MatchMapper, commitments_as_stored, instant
@@ -99,7 +99,8 @@ SNAPSHOT_INTERVAL = 25
 SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
 CREATIONS_KEPT = 4096  # matches whose creation (ledger.match.Creation) is kept in memory
 POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
-# how many events back a past version is folded on from a kept one (stepping through a replay)
+# how many events back a past version is folded on from a kept one (stepping through a replay),
+# at the least: from any kept version no earlier than the snapshot a rebuild would start from
 STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
 
@@ -598,10 +599,11 @@ class Recorder(Application):
             if stepped is not None:
                 self._keep_position(stepped)
                 return stepped
+        project = _project if version is None else self._project_keeping
         try:
             with self._loading():
                 match: Any = self.repository.get(match_id, version=version,
-                                                 projector_func=_project)
+                                                 projector_func=project)
         except AggregateNotFoundError:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
         except MapperDeserialisationError as exc:
@@ -614,14 +616,31 @@ class Recorder(Application):
             self._keep_position(match)
         return match
 
+    def _project_keeping(self, aggregate: Any, events: Iterable[Any]) -> Any:
+        """``_project`` for a past version, keeping every version the rebuild passes through
+        (the snapshot's it starts from among them) as a past version of its own: a viewer
+        stepping back, or asking for any position near one asked for before, then reads it
+        kept or folds on from one kept close by (``_stepped_from_kept``). Each action is
+        replayed onto a copy of the state before it, which stays kept, rather than in place
+        (``ledger.fold.copying_states``): about a third more to fold, once."""
+        with copying_states():
+            for event in events:
+                aggregate = event.mutate(aggregate)
+                if isinstance(aggregate, Match):
+                    self._keep_position(aggregate)
+                    aggregate = copy.deepcopy(aggregate)  # its own lists, for the next event
+        return aggregate
+
     def _stepped_from_kept(self, match_id: UUID, version: int) -> Match | None:
-        """The match at ``version`` folded on from a kept version at most STEP_FROM_KEPT
-        events earlier, or None when none is kept (or the events cannot be read: the full
-        load then says why). A viewer stepping through a replay asks for the next position
-        after the one it has: that is one event read and applied, not a rebuild from the
-        last snapshot. The kept match is not changed: its copy (``Match.__deepcopy__``) has
-        its own lists, the live line among them, and the engine returns new states."""
-        for earlier in range(version - 1, max(0, version - STEP_FROM_KEPT) - 1, -1):
+        """The match at ``version`` folded on from the latest kept version that is at most
+        STEP_FROM_KEPT events earlier or no earlier than the snapshot a rebuild would start
+        from (``_fold_from``), or None when none is kept (or the events cannot be read: the
+        full load then says why). A viewer stepping through a replay asks for the next
+        position after the one it has: that is one event read and applied, not a rebuild
+        from the last snapshot. The kept match is not changed: its copy
+        (``Match.__deepcopy__``) has its own lists, the live line among them, and the engine
+        returns new states."""
+        for earlier in range(version - 1, _fold_from(version) - 1, -1):
             try:
                 kept = self._positions.get((match_id, earlier))
             except KeyError:
@@ -631,7 +650,7 @@ class Recorder(Application):
                     events = list(self.events.get(match_id, gt=earlier, lte=version))
                     if not events or events[-1].originator_version != version:
                         return None
-                    return cast(Match, _project(copy.deepcopy(kept), events))
+                    return cast(Match, self._project_keeping(copy.deepcopy(kept), events))
             except MapperDeserialisationError:
                 return None
         return None
@@ -812,6 +831,15 @@ def _list_view(app: Application[UUID]) -> type[MatchListView]:
     if isinstance(app.factory, PostgresFactory):
         return PostgresMatchListView
     return SQLiteMatchListView
+
+
+def _fold_from(version: int) -> int:
+    """The earliest kept version worth folding ``version`` on from: a rebuild of it starts
+    from the snapshot at the last multiple of SNAPSHOT_INTERVAL (from the match's creation
+    before the first), so a kept version from there on has fewer events to fold and no
+    snapshot to read; one up to STEP_FROM_KEPT events back has few to fold."""
+    snapshot = version - version % SNAPSHOT_INTERVAL
+    return max(0, min(snapshot, version - STEP_FROM_KEPT))
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

@@ -72,3 +72,21 @@ def test_a_credential_names_its_holder_and_only_a_seat_credential_a_seat(
         credentials.issue(Role.SEAT, "Ann", issued_by="organiser")
     with pytest.raises(CredentialRefused):
         credentials.issue(Role.JUDGE, "Kato", issued_by="organiser", match_id=uuid4(), seat=1)
+
+
+def test_a_credential_revoked_by_another_server_stops_working_here_at_once(
+        store_url: str) -> None:
+    """Authenticating reads the credential this server cached, fast-forwarded to what the
+    store holds (not a copy of it): another server's revocation counts on the next request."""
+    here, there = Kiroku.open(store_url), Kiroku.open(store_url)
+    try:
+        issued, token = here.credentials.issue(Role.JUDGE, "Kato", issued_by="organiser")
+        assert here.credentials.authenticate(token) == issued
+        assert here.credentials.authenticate(token) == issued  # from this server's cache
+        there.credentials.revoke(issued.credential_id, reason="left the event",
+                                 revoked_by="organiser")
+        with pytest.raises(Unauthenticated):
+            here.credentials.authenticate(token)
+    finally:
+        here.close()
+        there.close()

@@ -1,10 +1,12 @@
 """What recording and time travel must not do again (issue 16): re-apply saved actions through
-the rules, unseal a match's seed per action, rebuild a past position already read or the one
-after it, set a match up again, read the current match twice for one view, or fail a command
-whose events are committed because its snapshot could not be stored."""
+the rules, unseal a match's seed per action, rebuild a past position already read, the one
+after it or one a rebuild passed through, decode a snapshot twice, set a match up again, read
+the current match twice for one view, or fail a command whose events are committed because
+its snapshot could not be stored."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -127,6 +129,66 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
     assert len(replays) == before + 1
     assert kept.live == line  # the kept version is not changed by the step from it
     assert kiroku.recorder.get_match(match_id, version=7).live[:-1] == line
+
+
+def test_the_positions_a_rebuild_passes_through_are_kept(
+        kiroku: Kiroku, replays: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A viewer stepping back from a position reads each earlier one kept: the rebuild of
+    position 6 (version 7) from the snapshot at 4 kept versions 4 to 7 on its way."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 9)
+    kiroku.recorder.forget_positions()
+    kiroku.view(match_id, 6, JUDGE)
+    assert len(replays) == 3
+    reads = event_reads(kiroku, monkeypatch)
+    for position in (5, 4, 3):
+        kiroku.view(match_id, position, JUDGE)
+    assert len(replays) == 3  # nothing replayed again
+    assert len(reads) == 3  # each view: only the current match's fast-forward
+
+
+def test_a_snapshot_is_decoded_once_for_a_rebuild(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checking a snapshot decodes it; the rebuild starts from the match that check decoded."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    decoded: list[int] = []
+    original = Match.Snapshot.mutate
+
+    def counting(self: Any, aggregate: Any) -> Any:
+        decoded.append(self.originator_version)
+        return original(self, aggregate)
+
+    monkeypatch.setattr(Match.Snapshot, "mutate", counting)
+    kiroku.recorder.forget_positions()
+    kiroku.view(match_id, 6, JUDGE)  # version 7: from the snapshot at 4
+    assert decoded == [4]
+
+
+def test_positions_read_in_any_order_are_the_positions_recorded(tmp_path: Path) -> None:
+    """Backwards and in a shuffled order, on a fresh service, each position of a match with an
+    undo after its last snapshot has the digest its event recorded, and reads the same again:
+    the positions kept along the way are never changed by the rebuilds that follow them, not
+    even by the rebuild of the current match, which reads the undo's target back (from the
+    snapshot at 4, two actions on) in the middle of replaying actions in place."""
+    url = f"sqlite:///{tmp_path}/order.db"
+    recording = Kiroku(_OftenSnapshotting.open(url))
+    match_id = new_match(recording)
+    play(recording, match_id, 7)  # versions 2-8, snapshots at 4 and 8
+    recording.undo(match_id, 2, reason="misplayed", recorded_by="judge")  # back to version 6
+    play(recording, match_id, 2)
+    recorded = {r["version"]: r["digest"] for r in recording.records(match_id) if "digest" in r}
+    positions = list(range(len(recording.recorder.get_match(match_id).live) + 1))
+    recording.close()
+    for order in (positions[::-1], random.Random(16).sample(positions, len(positions))):
+        reading = Kiroku(_OftenSnapshotting.open(url))
+        try:
+            views = {p: reading.view(match_id, p, JUDGE) for p in order}
+            assert {p: v["digest"] for p, v in views.items()} == {
+                p: recorded[v["version"]] for p, v in views.items()}
+            assert {p: reading.view(match_id, p, JUDGE) for p in positions} == views
+        finally:
+            reading.close()
 
 
 def test_a_match_rebuilt_from_its_creation_is_set_up_once(

@@ -126,16 +126,12 @@ def owning_states() -> Iterator[None]:
         _OWNED.reset(token)
 
 
-@contextmanager
-def copying_states() -> Iterator[None]:
-    """While a rebuild keeps every state it passes through: each action is replayed onto a
-    copy of the state before it, even inside a rebuild that owns its states
-    (``owning_states``: a rebuild of a past position for an undo, nested in another)."""
-    token = _OWNED.set(None)
-    try:
-        yield
-    finally:
-        _OWNED.reset(token)
+def shared_owned() -> None:
+    """The state the rebuild under way produced last is now held elsewhere too (kept as a
+    past version): the next action replayed onto it copies it first."""
+    owned = _OWNED.get()
+    if owned is not None:
+        owned.state = None
 
 
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],

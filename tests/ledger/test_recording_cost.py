@@ -67,6 +67,19 @@ def event_reads(kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return reads
 
 
+def snapshot_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The version of each stored snapshot decoded from now on."""
+    decoded: list[int] = []
+    original = Match.Snapshot.mutate
+
+    def counting(self: Any, aggregate: Any) -> Any:
+        decoded.append(self.originator_version)
+        return original(self, aggregate)
+
+    monkeypatch.setattr(Match.Snapshot, "mutate", counting)
+    return decoded
+
+
 def new_match(kiroku: Kiroku) -> UUID:
     return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1},
                             seed=b"\x05" * 32)
@@ -131,20 +144,28 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
     assert kiroku.recorder.get_match(match_id, version=7).live[:-1] == line
 
 
-def test_the_positions_a_rebuild_passes_through_are_kept(
-        kiroku: Kiroku, replays: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    """A viewer stepping back from a position reads each earlier one kept: the rebuild of
-    position 6 (version 7) from the snapshot at 4 kept versions 4 to 7 on its way."""
-    match_id = new_match(kiroku)
-    play(kiroku, match_id, 9)
-    kiroku.recorder.forget_positions()
-    kiroku.view(match_id, 6, JUDGE)
-    assert len(replays) == 3
-    reads = event_reads(kiroku, monkeypatch)
-    for position in (5, 4, 3):
-        kiroku.view(match_id, position, JUDGE)
-    assert len(replays) == 3  # nothing replayed again
-    assert len(reads) == 3  # each view: only the current match's fast-forward
+def test_what_a_rebuild_passes_through_is_kept(
+        tmp_path: Path, replays: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rebuild of position 33 (version 34) from the snapshot at 25 keeps the state of
+    every version on its way: a viewer stepping back reads each position kept, with no
+    action replayed and no snapshot read (each would have cost the snapshot and 5 to 8
+    actions). A later position folds on from the kept version 34, though it lies more than
+    STEP_FROM_KEPT events back, rather than from the snapshot (11 actions, not 20)."""
+    kiroku = Kiroku.open(f"sqlite:///{tmp_path}/back.db")  # a snapshot every 25 events
+    try:
+        match_id = new_match(kiroku)
+        play(kiroku, match_id, 47)
+        kiroku.recorder.forget_positions()
+        kiroku.view(match_id, 33, JUDGE)
+        assert len(replays) == 34 - 25
+        decoded, reads = snapshot_decodes(monkeypatch), event_reads(kiroku, monkeypatch)
+        for position in (32, 31, 30, 29):
+            kiroku.view(match_id, position, JUDGE)
+        assert (len(replays), decoded, len(reads)) == (34 - 25, [], 4)  # reads: fast-forward
+        kiroku.view(match_id, 44, JUDGE)  # version 45
+        assert (len(replays), decoded) == (34 - 25 + 45 - 34, [])
+    finally:
+        kiroku.close()
 
 
 def test_a_snapshot_is_decoded_once_for_a_rebuild(
@@ -152,14 +173,7 @@ def test_a_snapshot_is_decoded_once_for_a_rebuild(
     """Checking a snapshot decodes it; the rebuild starts from the match that check decoded."""
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
-    decoded: list[int] = []
-    original = Match.Snapshot.mutate
-
-    def counting(self: Any, aggregate: Any) -> Any:
-        decoded.append(self.originator_version)
-        return original(self, aggregate)
-
-    monkeypatch.setattr(Match.Snapshot, "mutate", counting)
+    decoded = snapshot_decodes(monkeypatch)
     kiroku.recorder.forget_positions()
     kiroku.view(match_id, 6, JUDGE)  # version 7: from the snapshot at 4
     assert decoded == [4]

@@ -630,8 +630,8 @@ class Recorder(Application):
         (``_stepped_from_kept``). A viewer stepping back, or asking for any position near one
         asked for before, then reads it kept or folds on from one kept close by, instead of
         rebuilding from the snapshot. Each kept state is copied by the action after it
-        (``ledger.fold.shared_owned``), where a rebuild replays in place otherwise: about a
-        tenth more to rebuild a position; copying a whole kept version (its live line) at
+        (``ledger.fold.shared_owned``), where a rebuild replays in place otherwise: a few
+        per cent more to rebuild a position; copying a whole kept version (its live line) at
         every step was two fifths more on a 2,000-action match."""
         with owning_states():
             for event in events:

@@ -32,8 +32,10 @@ phases, interleaved (the order within each pair flips every repeat):
   action is legal; a client whose match ends goes on with its next one (created beforehand);
 - ``bare POST insert``: the same request bodies, to the bare app;
 - ``Kiroku GET position``: ``GET /matches/{id}/state?at=N`` with the organiser's credential (a
-  judge's view), at positions recorded in this run that no request asked for before (so not
-  served from the recorder's cache of past positions);
+  judge's view), at positions recorded in this run that no request asked for before, drawn
+  at random from all of them. None is kept because it was asked for, but a rebuild keeps the
+  states of the positions it passes (docs/architecture.md), so a position near one asked for
+  earlier is often read kept, as it is for viewers stepping through a replay;
 - ``bare GET row``: ``GET /rows/{id}``, rows inserted in this run, each asked for once.
 
 A warm-up round of every phase (5 requests a client) goes first and is not counted. Printed:

@@ -638,11 +638,12 @@ class Recorder(Application):
                 aggregate = event.mutate(aggregate)
                 if not isinstance(aggregate, Match):
                     continue
-                self._states.put((aggregate.id, aggregate.version), aggregate.state)
                 shared_owned()
                 if aggregate.version % KEEP_EVERY == 0:
-                    self._keep_position(aggregate)
+                    self._keep_position(aggregate)  # its state too
                     aggregate = copy.deepcopy(aggregate)  # its own lists, for the next event
+                else:
+                    self._states.put((aggregate.id, aggregate.version), aggregate.state)
         return aggregate
 
     def _stepped_from_kept(self, match_id: UUID, version: int) -> Match | None:

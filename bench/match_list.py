@@ -11,6 +11,9 @@ On one SQLite store, in one run:
 - both measured with ``--matches`` matches and no actions, then again after thousands of
   actions have been recorded into them (known legal World Gainer playouts): a read model's
   figures stay put as events are added;
+- a match's annotations (what ``GET /matches/{id}/annotations``, the page and the audit of
+  what lies beside a match read), through the streams' read model and by scanning every
+  annotation in the log as they were found before it, side by side;
 - the first read on a store whose list was never built (a store from before the read model,
   or one whose list table was dropped): the one-off catching up, per match.
 """
@@ -32,23 +35,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scale import scripts  # noqa: E402
 
+from ledger.annotations import Annotation  # noqa: E402
 from ledger.catalog import sample_card_set, sample_deck  # noqa: E402
+from ledger.identity import Identity  # noqa: E402
 from ledger.match import MATCH_TOPICS, Match  # noqa: E402
 from ledger.notifications import events  # noqa: E402
+from replay import annotations as annotating  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
 PAGE = 50
+JUDGE = Identity.operator("Bench Judge")
 
 
 def fill(kiroku: Kiroku, matches: int) -> None:
     """``matches`` World Gainer matches without actions, every tenth conceded (so the ended
-    ones are a tenth of the list)."""
+    ones are a tenth of the list) after an annotation of its first position."""
     cards = dict(sample_card_set("worldgainer").cards)
     decks = [sample_deck("worldgainer", n).cards for n in ("solar_vanguard", "pleiades_bloom")]
     for n in range(matches):
         match_id = kiroku.recorder.create_match(
             "worldgainer", [f"Player {n}", f"Rival {n}"], decks, cards, {"first_player": 1})
         if n % 10 == 0:
+            annotating.add(kiroku, JUDGE, match_id, 0, f"note {n}", [], [], [], "public")
             kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="bench")
 
 
@@ -90,6 +98,14 @@ def scan(kiroku: Kiroku, game: str | None = None, player: str | None = None,
     return found[:limit]
 
 
+def scan_annotations(kiroku: Kiroku, match_id: UUID) -> list[Annotation]:
+    """A match's annotations as they were found before the streams' read model: every
+    annotation's creation in the notification log, those of the match read."""
+    return [kiroku.annotations.get(e.originator_id)
+            for e in events(kiroku.recorder, Annotation.Created.TOPIC)
+            if e.match_id == str(match_id)]
+
+
 def timed(read: Callable[[], Any], reads: int) -> float:
     """The median milliseconds of ``reads`` calls of ``read``."""
     times = []
@@ -110,6 +126,11 @@ def compare(kiroku: Kiroku, reads: int, label: str) -> None:
         theirs = timed(partial(scan, kiroku, **ask), max(3, reads // 10))
         print(f"{label}, {name}: read model {ours:.2f} ms, scan {theirs:.2f} ms "
               f"(x{theirs / ours:.0f})")
+    annotated = kiroku.find_matches(limit=1)[0]["match_id"]
+    ours = timed(lambda: list(kiroku.annotations.of_match(UUID(annotated))), reads)
+    theirs = timed(partial(scan_annotations, kiroku, UUID(annotated)), max(3, reads // 10))
+    print(f"{label}, a match's annotations: read model {ours:.2f} ms, scan {theirs:.2f} ms "
+          f"(x{theirs / ours:.0f})")
 
 
 def rebuild(url: str, matches: int) -> None:

@@ -18,7 +18,6 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
-from ledger.notifications import events
 
 SYMBOLS = {"good": "!", "excellent": "!!", "mistake": "?", "blunder": "??",
            "interesting": "!?", "dubious": "?!", "key_moment": "□", "rules_question": "?R"}
@@ -148,9 +147,8 @@ class Annotations:
 
     def of_match(self, match_id: UUID) -> Iterator[Annotation]:
         """Every annotation of a match, oldest first, as it stands now."""
-        for event in events(self.app, Annotation.Created.TOPIC):
-            if event.match_id == str(match_id):
-                yield self.get(event.originator_id)
+        for annotation_id in self.app.match_streams.of_match(match_id, "annotation"):
+            yield self.get(annotation_id)
 
     def history(self, annotation_id: UUID) -> list[Any]:
         """Every event of an annotation, oldest first."""

@@ -15,6 +15,11 @@ offer, and a runner in the background would show a match created a moment ago on
 caught up. A catch-up reads up to the log's settled head, below which no notification is still
 to commit: on SQLite the log's head (one writer at a time), on PostgreSQL, where writers insert
 side by side, what ``ManyWritersRecorder.settled_notification_id`` waits for.
+
+The streams beside each match (its annotations and variations) are a second read model of the
+same kind, in a table of their own beside the list's, with a tracking position of their own
+(``MatchStreams``): a match's annotations are found by its id, not by reading every
+annotation the store holds (issue 16: that read scanned every stored event).
 """
 
 from __future__ import annotations
@@ -34,10 +39,12 @@ from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
+from ledger.annotations import Annotation
 from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match
 from ledger.pgwriters import ManyWritersRecorder
 from ledger.tournaments import Seating
+from ledger.variations import Variation
 
 SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
 PAGE = 500  # notifications read at a time while catching up
@@ -45,6 +52,8 @@ PAGE = 500  # notifications read at a time while catching up
 # past them once they are this many (one small write), so later reads skip them.
 SKIP_AHEAD = 1_000
 TABLE = "match_list"
+STREAMS = "match_streams"  # the streams beside each match: (match, kind, stream), in order
+STREAM_KINDS = {Annotation.Created.TOPIC: "annotation", Variation.Created.TOPIC: "variation"}
 
 
 @dataclass(frozen=True)
@@ -94,8 +103,8 @@ class MatchPage:
 
 
 class _Statements:
-    """The view's SQL, written once for both databases: ``{t}`` is the table (``{by_time}``
-    and ``{by_seating}`` its indexes), ``?`` a
+    """The view's SQL, written once for both databases: ``{t}`` is the list's table
+    (``{by_time}`` and ``{by_seating}`` its indexes), ``{s}`` the streams' table, ``?`` a
     parameter, ``contains`` the database's substring search function; text compares and
     sorts by its bytes (times and ids are compared as strings)."""
 
@@ -113,6 +122,8 @@ class _Statements:
             "CREATE INDEX IF NOT EXISTS {by_time} ON {t} (simulated, created_at, listed_at)",
             "CREATE INDEX IF NOT EXISTS {by_seating} ON {t} (tournament_id, round, "
             "table_number)",
+            f"CREATE TABLE IF NOT EXISTS {{s}} (match_id {text}, kind {text}, "
+            f"stream_id {text}, listed_at BIGINT, PRIMARY KEY (match_id, kind, stream_id))",
         ]
         self.created = self._marks(
             "INSERT INTO {t} (match_id, listed_at, game, players, players_folded, created_at, "
@@ -126,6 +137,10 @@ class _Statements:
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
             "tournament_id = excluded.tournament_id, seating = excluded.seating, "
             "round = excluded.round, table_number = excluded.table_number")
+        self.stream_added = self._marks(
+            "INSERT INTO {s} (match_id, kind, stream_id, listed_at) VALUES (?, ?, ?, ?)")
+        self.streams = self._marks(
+            "SELECT stream_id FROM {s} WHERE match_id = ? AND kind = ? ORDER BY listed_at")
         self.prefixed = self._marks(
             "SELECT match_id FROM {t} WHERE game IS NOT NULL AND match_id LIKE ? "
             "ORDER BY match_id")
@@ -219,6 +234,17 @@ class MatchListView(TrackingRecorder, ABC):
                                       json.dumps(seating), seating["round"], seating["table"]],
                     tracking)
 
+    def stream_added(self, match_id: str, kind: str, stream_id: UUID,
+                     tracking: Tracking) -> None:
+        """A stream of ``kind`` beside the match was started (placed by ``tracking``)."""
+        self._write(self.SQL.stream_added, [match_id, kind, str(stream_id),
+                                            tracking.notification_id], tracking)
+
+    def streams(self, match_id: UUID, kind: str) -> list[UUID]:
+        """The ids of the match's streams of ``kind``, oldest first."""
+        return [UUID(row["stream_id"]) for row in self._select(self.SQL.streams,
+                                                                [str(match_id), kind])]
+
     def search(self, query: MatchQuery) -> list[ListedMatch]:
         """The matches ``query`` asks for, by creation time (a part of a name that is not
         printable is in no player's name)."""
@@ -251,17 +277,17 @@ class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
     def construct_create_table_statements(self) -> list[str]:
         """The library's tracking table, and the list's table and indexes."""
         return [*super().construct_create_table_statements(),
-                *(s.format(t=TABLE, by_time=f"{TABLE}_by_time",
+                *(s.format(t=TABLE, s=STREAMS, by_time=f"{TABLE}_by_time",
                            by_seating=f"{TABLE}_by_seating") for s in self.SQL.create)]
 
     def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as c:
-            c.execute(sql.format(t=TABLE), params)
+            c.execute(sql.format(t=TABLE, s=STREAMS), params)
             self._insert_tracking(c, tracking)
 
     def _select(self, sql: str, params: list[Any]) -> list[Any]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(sql.format(t=TABLE), params)
+            c.execute(sql.format(t=TABLE, s=STREAMS), params)
             return list(c.fetchall())
 
 
@@ -273,12 +299,16 @@ class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
 
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
-        self.table_name = f"{self.tracking_table_name.removesuffix('_tracking')}_{TABLE}"
+        prefix = self.tracking_table_name.removesuffix("_tracking")
+        self.table_name = f"{prefix}_{TABLE}"
+        self.streams_table_name = f"{prefix}_{STREAMS}"
         self.check_identifier_length(self.table_name + "_by_seating")
+        self.check_identifier_length(self.streams_table_name)
         self.sql_create_statements += [self._sql(s) for s in self.SQL.create]
 
     def _sql(self, sql: str) -> Composed:
         return SQL(sql).format(t=Identifier(self.datastore.schema, self.table_name),
+                               s=Identifier(self.datastore.schema, self.streams_table_name),
                                by_time=Identifier(f"{self.table_name}_by_time"),
                                by_seating=Identifier(f"{self.table_name}_by_seating"))
 
@@ -329,6 +359,18 @@ class MatchListProjection(Projection[MatchListView]):
             tracking)
 
 
+class MatchStreamsProjection(Projection[MatchListView]):
+    """The events that start a stream beside a match (an annotation, a variation)."""
+
+    name = "match_streams"
+    topics = tuple(STREAM_KINDS)
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """A stream started: its row under its match and kind."""
+        self.view.stream_added(domain_event.match_id, STREAM_KINDS[domain_event.TOPIC],
+                               domain_event.originator_id, tracking)
+
+
 def settled_head(recorder: Any) -> int:
     """The highest notification id up to which every notification is committed or never
     will be (0 for an empty log): notifications become visible in id order on SQLite, where
@@ -338,18 +380,62 @@ def settled_head(recorder: Any) -> int:
     return int(recorder.max_notification_id() or 0)
 
 
-class MatchList:
-    """The match list of an application (the Recorder), brought up to date before each read."""
+class KeptInStep:
+    """A read model of an application (the Recorder): a projection into its view, brought up
+    to date before each read, its position tracked under ``tracking_name``."""
 
-    def __init__(self, app: Any, view: MatchListView) -> None:
+    def __init__(self, app: Any, projection: Projection[MatchListView],
+                 tracking_name: str) -> None:
         self.app = app
-        self.projection = MatchListProjection(view)
+        self.projection = projection
+        self.tracking_name = tracking_name
         self._catching_up = threading.Lock()
 
     @property
     def view(self) -> MatchListView:
-        """The table the list is read from."""
+        """The table the read model is read from."""
         return self.projection.view
+
+    def catch_up(self) -> None:
+        """Process every event of the projection's topics stored since the view's position
+        (each with its tracking, in one transaction). Another server catching up at the same
+        moment may record some of them first: its tracking then refuses ours, and this picks
+        up after its position."""
+        with self._catching_up:
+            head = settled_head(self.app.recorder)
+            while True:
+                done = self.view.max_tracking_id(self.tracking_name) or 0
+                if done >= head:
+                    return
+                try:
+                    self._process(done, head)
+                    return
+                except IntegrityError:
+                    continue
+
+    def _process(self, done: int, head: int) -> None:
+        last = done
+        while True:
+            page = self.app.recorder.select_notifications(
+                last + 1, PAGE, stop=head, topics=self.projection.topics)
+            for notification in page:
+                with commitments_as_stored():  # a read model never shows them
+                    event = self.app.mapper.to_domain_event(notification)
+                self.projection.process_event(event, Tracking(self.tracking_name,
+                                                              notification.id))
+                last = notification.id
+            if len(page) < PAGE:
+                break
+        if head - last >= SKIP_AHEAD:
+            self.view.insert_tracking(Tracking(self.tracking_name, head))
+
+
+class MatchList(KeptInStep):
+    """The match list, tracked under the application's name (as it was before the streams
+    beside the matches had a read model of their own)."""
+
+    def __init__(self, app: Any, view: MatchListView) -> None:
+        super().__init__(app, MatchListProjection(view), app.name)
 
     def search(self, query: MatchQuery) -> list[ListedMatch]:
         """The matches ``query`` asks for, as of now."""
@@ -367,34 +453,15 @@ class MatchList:
         self.catch_up()
         return self.view.ids_starting(prefix)
 
-    def catch_up(self) -> None:
-        """Process every list event stored since the view's position (each with its
-        tracking, in one transaction). Another server catching up at the same moment may
-        record some of them first: its tracking then refuses ours, and this picks up after
-        its position."""
-        with self._catching_up:
-            head = settled_head(self.app.recorder)
-            while True:
-                done = self.view.max_tracking_id(self.app.name) or 0
-                if done >= head:
-                    return
-                try:
-                    self._process(done, head)
-                    return
-                except IntegrityError:
-                    continue
 
-    def _process(self, done: int, head: int) -> None:
-        last = done
-        while True:
-            page = self.app.recorder.select_notifications(
-                last + 1, PAGE, stop=head, topics=self.projection.topics)
-            for notification in page:
-                with commitments_as_stored():  # the list never shows them
-                    event = self.app.mapper.to_domain_event(notification)
-                self.projection.process_event(event, Tracking(self.app.name, notification.id))
-                last = notification.id
-            if len(page) < PAGE:
-                break
-        if head - last >= SKIP_AHEAD:
-            self.view.insert_tracking(Tracking(self.app.name, head))
+class MatchStreams(KeptInStep):
+    """The streams beside each match, in the match list's view, tracked apart."""
+
+    def __init__(self, app: Any, view: MatchListView) -> None:
+        super().__init__(app, MatchStreamsProjection(view), f"{app.name}.{STREAMS}")
+
+    def of_match(self, match_id: UUID, kind: str) -> list[UUID]:
+        """The ids of the match's streams of ``kind`` (``annotation``, ``variation``), oldest
+        first, as of now."""
+        self.catch_up()
+        return self.view.streams(match_id, kind)

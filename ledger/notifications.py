@@ -1,6 +1,6 @@
 """Reading the store's notification log by topic, a page at a time: how the lists of
-credentials, annotations, variations and tournaments find their streams (the match list has
-its own read model, ledger.matchlist)."""
+credentials and tournaments find their streams (the match list, and the annotations and
+variations of a match, have read models of their own: ledger.matchlist)."""
 
 from __future__ import annotations
 

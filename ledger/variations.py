@@ -18,7 +18,6 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from ledger.errors import LedgerError
-from ledger.notifications import events
 
 
 class VariationRefused(LedgerError):
@@ -130,6 +129,5 @@ class Variations:
 
     def of_match(self, match_id: UUID) -> list[Variation]:
         """Every variation of a match, oldest first."""
-        return [self.get(event.originator_id)
-                for event in events(self.app, Variation.Created.TOPIC)
-                if event.match_id == str(match_id)]
+        return [self.get(variation_id)
+                for variation_id in self.app.match_streams.of_match(match_id, "variation")]

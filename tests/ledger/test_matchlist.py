@@ -1,5 +1,6 @@
 """The match list's read model (ledger.matchlist): a table kept in step with the events, each
-change written with its tracking, read without reading events once it has caught up."""
+change written with its tracking, read without reading events once it has caught up; and the
+streams beside each match (its annotations and variations), kept the same way."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 
 import ledger.matchlist
+from ledger.identity import Identity
 from ledger.matchlist import ListedMatch, MatchQuery
+from replay import annotations as annotating
+from replay import variations as lines
 from replay.service import Kiroku
 
 
@@ -172,3 +176,75 @@ def test_a_page_says_how_many_matches_its_filters_select(kiroku: Kiroku) -> None
         page = kiroku.recorder.match_page(query)
         assert page.total == total
         assert page.matches == kiroku.recorder.find_matches(query)
+
+
+# ----- the streams beside each match (annotations, variations) -------------------------------
+HEAD = Identity.operator("Head Judge Hana")
+
+
+def _annotate(kiroku: Kiroku, match_id: UUID, text: str) -> str:
+    made = annotating.add(kiroku, HEAD, match_id, 0, text, [], [], [], "public")
+    return str(made["annotation_id"])
+
+
+def _branch(kiroku: Kiroku, match_id: UUID, name: str) -> str:
+    return str(lines.start(kiroku, HEAD, match_id, 0, None, None, name,
+                           "private")["variation_id"])
+
+
+def test_a_match_s_annotations_and_variations_are_its_own_in_order(kiroku: Kiroku) -> None:
+    first, second = _match(kiroku), _match(kiroku, ("Cid", "Dee"))
+    notes = [_annotate(kiroku, first, "a"), _annotate(kiroku, first, "b")]
+    _annotate(kiroku, second, "elsewhere")
+    branches = [_branch(kiroku, second, "x"), _branch(kiroku, second, "y")]
+    assert [str(a.id) for a in kiroku.annotations.of_match(first)] == notes
+    assert [str(v.id) for v in kiroku.variations.of_match(second)] == branches
+    assert kiroku.variations.of_match(first) == []
+
+
+def test_another_server_finds_an_annotation_the_first_just_added(store_url: str) -> None:
+    first, second = Kiroku.open(store_url), Kiroku.open(store_url)
+    try:
+        match_id = _match(first)
+        assert list(second.annotations.of_match(match_id)) == []
+        note = _annotate(first, match_id, "seen")
+        assert [str(a.id) for a in second.annotations.of_match(match_id)] == [note]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_once_caught_up_a_match_s_annotations_are_read_without_the_log(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id = _match(kiroku)
+    _annotate(kiroku, match_id, "a")
+    _branch(kiroku, match_id, "x")
+    list(kiroku.annotations.of_match(match_id))
+    reads = _Reads(kiroku, monkeypatch)
+    assert len(list(kiroku.annotations.of_match(match_id))) == 1
+    assert len(kiroku.variations.of_match(match_id)) == 1
+    assert reads.calls == 0
+
+
+def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
+        store_url: str) -> None:
+    kiroku = Kiroku.open(store_url)
+    match_id = _match(kiroku)
+    notes = [_annotate(kiroku, match_id, "a"), _annotate(kiroku, match_id, "b")]
+    branch = _branch(kiroku, match_id, "x")
+    view: Any = kiroku.recorder.match_list.view
+    table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
+    tracking = getattr(view, "tracking_table_name", "tracking")
+    name = kiroku.recorder.match_streams.tracking_name
+    with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
+        cursor.execute(f"DROP TABLE {_qualified(view, table)}")
+        cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
+                       f"'{name}'")
+    kiroku.close()
+    reopened = Kiroku.open(store_url)
+    try:
+        assert [str(a.id) for a in reopened.annotations.of_match(match_id)] == notes
+        assert [str(v.id) for v in reopened.variations.of_match(match_id)] == [branch]
+        assert len(reopened.find_matches()) == 1  # the list's own position is untouched
+    finally:
+        reopened.close()

@@ -77,6 +77,90 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def from_data(tp: Any, data: Any) -> Any:
     """Rebuild a value of type ``tp`` (dataclass, list[X], dict[K, V], X | None) from plain data."""
+    try:
+        decode = _DECODERS[tp]
+    except KeyError:
+        made: dict[Any, Decoder] = {}
+        decode = _decoder(tp, made)
+        _DECODERS.update(made)  # only whole: another thread never finds one half made
+    except TypeError:  # a type that cannot be a key: read it as it comes
+        return _from_data_by_hints(tp, data)
+    return decode(data)
+
+
+Decoder = typing.Callable[[Any], Any]
+# per type: its decoder, which does what ``_from_data_by_hints`` does for that type with the
+# type's hints read once (issue 16: reading them at every value was half of decoding a state)
+_DECODERS: dict[Any, Decoder] = {}
+
+
+def _as_is(data: Any) -> Any:
+    return data
+
+
+def _decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
+    """The decoder of ``tp``, kept or put in ``made`` with those of the types it holds (a
+    dataclass's before its fields', so that a type that holds itself finds its own)."""
+    if tp in _DECODERS:
+        return _DECODERS[tp]
+    if tp in made:
+        return made[tp]
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        decode = _decoder(args[0], made) if len(args) == 1 else _as_is
+    elif origin is list:
+        decode = _list_decoder(tp, made)
+    elif origin is dict:
+        decode = _dict_decoder(tp, made)
+    elif isinstance(tp, type) and issubclass(tp, BaseModel):
+        decode = _model_decoder(tp)
+    elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        decode = _dataclass_decoder(tp, made)
+    else:
+        decode = _as_is
+    made[tp] = decode
+    return decode
+
+
+def _list_decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
+    (item,) = get_args(tp)
+    each = _decoder(item, made)
+    if each is _as_is:
+        return lambda data: None if data is None else [x for x in data]
+    return lambda data: None if data is None else [
+        None if x is None else each(x) for x in data]
+
+
+def _dict_decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
+    _, value = get_args(tp)
+    each = _decoder(value, made)
+    if each is _as_is:
+        return lambda data: None if data is None else {k: v for k, v in data.items()}
+    return lambda data: None if data is None else {
+        k: None if v is None else each(v) for k, v in data.items()}
+
+
+def _model_decoder(tp: type[BaseModel]) -> Decoder:
+    return lambda data: None if data is None else tp.model_validate(data)
+
+
+def _dataclass_decoder(tp: type, made: dict[Any, Decoder]) -> Decoder:
+    fields: list[tuple[str, Decoder]] = []
+
+    def decode(data: Any) -> Any:
+        if data is None:
+            return None
+        return tp(**{name: each(data[name]) for name, each in fields if name in data})
+
+    made[tp] = decode  # before its fields: one of them may hold this type
+    hints = _hints(tp)
+    fields.extend((f.name, _decoder(hints[f.name], made)) for f in dataclasses.fields(tp))
+    return decode
+
+
+def _from_data_by_hints(tp: Any, data: Any) -> Any:
+    """``from_data`` read from ``tp``'s hints at every value (for a type no decoder keeps)."""
     if data is None:
         return None
     origin = get_origin(tp)

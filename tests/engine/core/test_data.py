@@ -24,7 +24,15 @@ from pydantic import BaseModel
 
 from engine import GameState, games
 from engine.core.contract import Ruleset, _without_empty_late_fields, replace_state
-from engine.core.data import canonical, canonical_data, canonical_digest, digest, to_data
+from engine.core.data import (
+    _from_data_by_hints,
+    canonical,
+    canonical_data,
+    canonical_digest,
+    digest,
+    from_data,
+    to_data,
+)
 from tests.support import playout
 from tests.toygame import BlindBid
 
@@ -70,6 +78,16 @@ def states(ruleset: Ruleset) -> list[GameState]:
 
 
 # ----- game states ---------------------------------------------------------------------------
+def test_every_state_decodes_as_its_type_hints_read_at_every_value_decode_it(
+        ruleset: Ruleset, states: list[GameState]) -> None:
+    for state in states:
+        data = to_data(state)
+        decoded = from_data(ruleset.state_class, data)
+        assert _exact(to_data(decoded)) == _exact(to_data(_from_data_by_hints(
+            ruleset.state_class, data)))
+        assert decoded == state
+
+
 def test_canonical_data_of_every_state_is_canonical_of_to_data(states: list[GameState]) -> None:
     for state in states:
         for f in dataclasses.fields(state):
@@ -262,3 +280,39 @@ def test_keys_are_ordered_by_their_str(value: dict[Any, Any]) -> None:
 def test_generated_keys_are_ordered_by_their_str(value: dict[Any, Any]) -> None:
     assert list(canonical(value)) == sorted(value, key=str)
     assert list(canonical_data(value)) == sorted(value, key=str)
+
+
+# ----- decoding plain data (from_data) -------------------------------------------------------
+@dataclass
+class _Node:
+    """A type that holds itself, optional values, unions, and lists of lists."""
+
+    name: str
+    children: list[_Node] = field(default_factory=list)
+    parent: _Node | None = None
+    tags: dict[str, list[int]] = field(default_factory=dict)
+    either: int | str = 0
+    grid: list[list[_Node | None]] = field(default_factory=list)
+
+
+_NODE_DATA: list[dict[str, Any]] = [
+    {"name": "root"},
+    {"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}],
+     "parent": {"name": "p", "parent": None}, "tags": {"x": [1, 2], "y": []},
+     "either": "s", "grid": [[None, {"name": "g"}], []]},
+    {"name": "n", "children": None, "tags": None, "grid": [None]},
+]
+
+
+@pytest.mark.parametrize("data", _NODE_DATA)
+def test_from_data_gives_what_the_type_hints_read_at_every_value_give(
+        data: dict[str, Any]) -> None:
+    kept = from_data(_Node, data)
+    assert kept == _from_data_by_hints(_Node, data)
+    assert _exact(to_data(kept)) == _exact(to_data(_from_data_by_hints(_Node, data)))
+
+
+def test_from_data_rebuilds_a_type_that_holds_itself() -> None:
+    node = from_data(_Node, _NODE_DATA[1])
+    assert node.children[0].children[0] == _Node("c")
+    assert node.parent == _Node("p") and node.grid[0][1] == _Node("g")

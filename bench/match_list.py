@@ -25,7 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,6 @@ from ledger.annotations import Annotation  # noqa: E402
 from ledger.catalog import sample_card_set, sample_deck  # noqa: E402
 from ledger.identity import Identity  # noqa: E402
 from ledger.match import MATCH_TOPICS, Match  # noqa: E402
-from ledger.notifications import events  # noqa: E402
 from replay import annotations as annotating  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 
@@ -74,6 +73,18 @@ def add_actions(kiroku: Kiroku, actions: int) -> int:
             done += len(script)
         seed += 1
     return done
+
+
+def events(app: Any, *topics: str) -> Iterator[Any]:
+    """Every stored event of ``topics``, oldest first, read from the notification log a page
+    at a time: how the lists found their streams before their read models."""
+    start = 1
+    while True:
+        page = app.recorder.select_notifications(start, 500, topics=list(topics))
+        yield from (app.mapper.to_domain_event(n) for n in page)
+        if len(page) < 500:
+            return
+        start = page[-1].id + 1
 
 
 def scan(kiroku: Kiroku, game: str | None = None, player: str | None = None,

@@ -147,7 +147,7 @@ class Annotations:
 
     def of_match(self, match_id: UUID) -> Iterator[Annotation]:
         """Every annotation of a match, oldest first, as it stands now."""
-        for annotation_id in self.app.match_streams.of_match(match_id, "annotation"):
+        for annotation_id in self.app.streams.of_match(match_id, "annotation"):
             yield self.get(annotation_id)
 
     def history(self, annotation_id: UUID) -> list[Any]:

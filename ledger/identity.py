@@ -34,7 +34,6 @@ from eventsourcing.domain import Aggregate
 
 from engine.core.viewer import JUDGE, SPECTATOR, Viewer
 from ledger.errors import LedgerError
-from ledger.notifications import events
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://kiroku.invalid/credentials")
 NAME_LIMIT = 64
@@ -274,11 +273,8 @@ class Credentials:
 
     def issued(self) -> Iterator[Identity]:
         """Every credential ever issued, oldest first (revoked ones included)."""
-        for event in events(self.app, Credential.Created.TOPIC):
-            yield Identity(event.originator_id, Role(event.role), event.name,
-                           UUID(event.match_id) if event.match_id else None, event.seat,
-                           UUID(event.tournament_id) if event.tournament_id else None,
-                           UUID(event.player_id) if event.player_id else None)
+        for credential_id in self.app.streams.every("credential"):
+            yield self.app.repository.get(credential_id).identity()
 
     def ensure_organiser(self) -> str | None:
         """On a fresh store, the first organiser credential's token (to tell the operator

@@ -16,10 +16,11 @@ caught up. A catch-up reads up to the log's settled head, below which no notific
 to commit: on SQLite the log's head (one writer at a time), on PostgreSQL, where writers insert
 side by side, what ``ManyWritersRecorder.settled_notification_id`` waits for.
 
-The streams beside each match (its annotations and variations) are a second read model of the
-same kind, in a table of their own beside the list's, with a tracking position of their own
-(``MatchStreams``): a match's annotations are found by its id, not by reading every
-annotation the store holds (issue 16: that read scanned every stored event).
+The streams that lists find (each match's annotations and variations; the store's tournaments
+and credentials) are a second read model of the same kind, in a table of their own beside the
+list's, with a tracking position of their own (``Streams``): a match's annotations are found
+by its id, and the tournaments by their kind, not by reading the notification log by topic,
+which has no index by topic and so scans every stored event (issue 16).
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
 from ledger.annotations import Annotation
+from ledger.identity import Credential
 from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match
 from ledger.pgwriters import ManyWritersRecorder
-from ledger.tournaments import Seating
+from ledger.tournaments import Seating, Tournament
 from ledger.variations import Variation
 
 SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
@@ -52,8 +54,15 @@ PAGE = 500  # notifications read at a time while catching up
 # past them once they are this many (one small write), so later reads skip them.
 SKIP_AHEAD = 1_000
 TABLE = "match_list"
-STREAMS = "match_streams"  # the streams beside each match: (match, kind, stream), in order
-STREAM_KINDS = {Annotation.Created.TOPIC: "annotation", Variation.Created.TOPIC: "variation"}
+STREAMS = "streams"  # (match, kind, stream) in the order they were started
+# the streams kept, by the topic of the event that starts one: their kind, and whether each is
+# listed by its match (else store-wide, under the match id "")
+STREAM_KINDS: dict[str, tuple[str, bool]] = {
+    Annotation.Created.TOPIC: ("annotation", True),
+    Variation.Created.TOPIC: ("variation", True),
+    Tournament.Created.TOPIC: ("tournament", False),
+    Credential.Created.TOPIC: ("credential", False),
+}
 
 
 @dataclass(frozen=True)
@@ -236,14 +245,15 @@ class MatchListView(TrackingRecorder, ABC):
 
     def stream_added(self, match_id: str, kind: str, stream_id: UUID,
                      tracking: Tracking) -> None:
-        """A stream of ``kind`` beside the match was started (placed by ``tracking``)."""
+        """A stream of ``kind`` was started, listed under ``match_id`` ("" for a store-wide
+        one) and placed by ``tracking``."""
         self._write(self.SQL.stream_added, [match_id, kind, str(stream_id),
                                             tracking.notification_id], tracking)
 
-    def streams(self, match_id: UUID, kind: str) -> list[UUID]:
-        """The ids of the match's streams of ``kind``, oldest first."""
+    def streams(self, match_id: str, kind: str) -> list[UUID]:
+        """The ids of the streams of ``kind`` listed under ``match_id``, oldest first."""
         return [UUID(row["stream_id"]) for row in self._select(self.SQL.streams,
-                                                                [str(match_id), kind])]
+                                                                [match_id, kind])]
 
     def search(self, query: MatchQuery) -> list[ListedMatch]:
         """The matches ``query`` asks for, by creation time (a part of a name that is not
@@ -359,15 +369,17 @@ class MatchListProjection(Projection[MatchListView]):
             tracking)
 
 
-class MatchStreamsProjection(Projection[MatchListView]):
-    """The events that start a stream beside a match (an annotation, a variation)."""
+class StreamsProjection(Projection[MatchListView]):
+    """The events that start a stream that a list finds (``STREAM_KINDS``)."""
 
-    name = "match_streams"
+    name = "streams"
     topics = tuple(STREAM_KINDS)
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """A stream started: its row under its match and kind."""
-        self.view.stream_added(domain_event.match_id, STREAM_KINDS[domain_event.TOPIC],
+        """A stream started: its row under its kind, and its match where it is listed by
+        one."""
+        kind, by_match = STREAM_KINDS[domain_event.TOPIC]
+        self.view.stream_added(domain_event.match_id if by_match else "", kind,
                                domain_event.originator_id, tracking)
 
 
@@ -454,14 +466,20 @@ class MatchList(KeptInStep):
         return self.view.ids_starting(prefix)
 
 
-class MatchStreams(KeptInStep):
-    """The streams beside each match, in the match list's view, tracked apart."""
+class Streams(KeptInStep):
+    """The streams that lists find, in the match list's view, tracked apart."""
 
     def __init__(self, app: Any, view: MatchListView) -> None:
-        super().__init__(app, MatchStreamsProjection(view), f"{app.name}.{STREAMS}")
+        super().__init__(app, StreamsProjection(view), f"{app.name}.{STREAMS}")
 
     def of_match(self, match_id: UUID, kind: str) -> list[UUID]:
         """The ids of the match's streams of ``kind`` (``annotation``, ``variation``), oldest
         first, as of now."""
         self.catch_up()
-        return self.view.streams(match_id, kind)
+        return self.view.streams(str(match_id), kind)
+
+    def every(self, kind: str) -> list[UUID]:
+        """The ids of every store-wide stream of ``kind`` (``tournament``, ``credential``),
+        oldest first, as of now."""
+        self.catch_up()
+        return self.view.streams("", kind)

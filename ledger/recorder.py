@@ -73,9 +73,9 @@ from ledger.matchlist import (
     MatchListView,
     MatchPage,
     MatchQuery,
-    MatchStreams,
     PostgresMatchListView,
     SQLiteMatchListView,
+    Streams,
 )
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import (
@@ -221,7 +221,7 @@ class Recorder(Application):
         cast(MatchMapper, self.mapper).seed_of = self._seed_known
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
-        self.match_streams = MatchStreams(self, self.match_list.view)
+        self.streams = Streams(self, self.match_list.view)
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """Store the events; then the aggregates just saved become the cached ones.

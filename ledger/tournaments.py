@@ -25,7 +25,6 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from ledger.errors import ConcurrentAppend, LedgerError
-from ledger.notifications import events, notifications
 
 DECKLIST_POLICIES = ("closed", "open")
 NAME_LIMIT = 80
@@ -343,12 +342,7 @@ class Tournaments:
 
     def all_ids(self) -> Iterator[UUID]:
         """Every tournament's id, oldest first."""
-        for notification in notifications(self.app, Tournament.Created.TOPIC):
-            yield notification.originator_id
-
-    def seatings(self) -> Iterator[Seating.Created]:
-        """Every match seating ever made, oldest first (the labels of the match list)."""
-        yield from events(self.app, Seating.Created.TOPIC)
+        yield from self.app.streams.every("tournament")
 
     def history(self, tournament_id: UUID) -> list[Any]:
         """Every event of a tournament, oldest first."""

@@ -130,4 +130,4 @@ class Variations:
     def of_match(self, match_id: UUID) -> list[Variation]:
         """Every variation of a match, oldest first."""
         return [self.get(variation_id)
-                for variation_id in self.app.match_streams.of_match(match_id, "variation")]
+                for variation_id in self.app.streams.of_match(match_id, "variation")]

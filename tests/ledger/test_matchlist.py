@@ -12,9 +12,10 @@ import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 
 import ledger.matchlist
-from ledger.identity import Identity
+from ledger.identity import Identity, Role
 from ledger.matchlist import ListedMatch, MatchQuery
 from replay import annotations as annotating
+from replay import tournaments
 from replay import variations as lines
 from replay.service import Kiroku
 
@@ -178,13 +179,19 @@ def test_a_page_says_how_many_matches_its_filters_select(kiroku: Kiroku) -> None
         assert page.matches == kiroku.recorder.find_matches(query)
 
 
-# ----- the streams beside each match (annotations, variations) -------------------------------
+# ----- the streams lists find (annotations, variations, tournaments, credentials) ------------
 HEAD = Identity.operator("Head Judge Hana")
+ORGANISER = Identity.operator("Organiser Oda")
 
 
 def _annotate(kiroku: Kiroku, match_id: UUID, text: str) -> str:
     made = annotating.add(kiroku, HEAD, match_id, 0, text, [], [], [], "public")
     return str(made["annotation_id"])
+
+
+def _tournament(kiroku: Kiroku, name: str) -> UUID:
+    return UUID(str(tournaments.create(kiroku, ORGANISER, name=name,
+                                       game="worldgainer")["tournament_id"]))
 
 
 def _branch(kiroku: Kiroku, match_id: UUID, name: str) -> str:
@@ -226,16 +233,34 @@ def test_once_caught_up_a_match_s_annotations_are_read_without_the_log(
     assert reads.calls == 0
 
 
+def test_tournaments_and_credentials_are_listed_in_order_without_the_log(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.matchlist, "SKIP_AHEAD", 1)  # moves on past the revocation
+    judge = kiroku.credentials.issue(Role.JUDGE, "Kato", issued_by="organiser")[0]
+    _match(kiroku)
+    cups = [_tournament(kiroku, "Spring Cup"), _tournament(kiroku, "Summer Cup")]
+    kiroku.credentials.revoke(judge.credential_id, reason="typo", revoked_by="organiser")
+    issued = [i.credential_id for i in kiroku.credentials.issued()]
+    assert issued[-1] == judge.credential_id  # the organiser's, made at opening, comes first
+    reads = _Reads(kiroku, monkeypatch)
+    assert list(kiroku.tournaments.all_ids()) == cups
+    assert [i.credential_id for i in kiroku.credentials.issued()] == issued
+    assert kiroku.credentials.is_revoked(judge)
+    assert reads.calls == 0
+
+
 def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
         store_url: str) -> None:
     kiroku = Kiroku.open(store_url)
     match_id = _match(kiroku)
     notes = [_annotate(kiroku, match_id, "a"), _annotate(kiroku, match_id, "b")]
     branch = _branch(kiroku, match_id, "x")
+    cup = _tournament(kiroku, "Autumn Cup")
+    issued = [i.credential_id for i in kiroku.credentials.issued()]
     view: Any = kiroku.recorder.match_list.view
     table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
     tracking = getattr(view, "tracking_table_name", "tracking")
-    name = kiroku.recorder.match_streams.tracking_name
+    name = kiroku.recorder.streams.tracking_name
     with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
         cursor.execute(f"DROP TABLE {_qualified(view, table)}")
         cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
@@ -245,6 +270,8 @@ def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
     try:
         assert [str(a.id) for a in reopened.annotations.of_match(match_id)] == notes
         assert [str(v.id) for v in reopened.variations.of_match(match_id)] == [branch]
+        assert list(reopened.tournaments.all_ids()) == [cup]
+        assert [i.credential_id for i in reopened.credentials.issued()] == issued
         assert len(reopened.find_matches()) == 1  # the list's own position is untouched
     finally:
         reopened.close()

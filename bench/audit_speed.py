@@ -113,11 +113,12 @@ def report_command(url: str, empty: str, jobs: str, matches: int, actions: int,
         walls.append(time_command(url, jobs, matches))
         idle.append(time_command(empty, jobs, 0))
     wall, start = statistics.median(walls), statistics.median(idle)
+    beyond = (f"beyond the empty store's run, {actions / (wall - start):,.0f} actions/s"
+              if wall - start >= 0.1 else "too little beyond the empty store's run to tell")
     label = "" if jobs == "default" else f" --jobs {jobs}"
     print(f"kiroku audit verify{label} ({os.cpu_count()} core(s)): {wall:.2f} s wall, "
           f"{actions / wall:,.0f} actions/s ({verdict(actions / wall)}), of which "
-          f"{start:.2f} s on an empty store (runs {runs(walls, '.2f')} s); beyond the empty "
-          f"store's run, {actions / max(wall - start, 1e-9):,.0f} actions/s")
+          f"{start:.2f} s on an empty store (runs {runs(walls, '.2f')} s); {beyond}")
 
 
 def main() -> None:

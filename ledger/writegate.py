@@ -14,6 +14,14 @@ it is released (and releases by itself when a process dies). SQLite's own lock a
 are unchanged beneath it, for any writer that does not pass the gate (another program, the
 ``sqlite3`` shell). Readers never pass it: in WAL mode they do not wait for writers.
 
+A write waits at the gate no longer than SQLite's busy timeout (the library's
+``SQLITE_LOCK_TIMEOUT``, 10 s for Kiroku's stores) for each of its two locks, then fails with
+the library's ``OperationalError`` before it has begun, as SQLite's own lock would have made
+it fail: a process that stops while holding the gate (stopped by a debugger, its disk hung)
+holds up the others' writes for that long, not for ever. ``flock`` itself cannot stop
+waiting, so when another process holds the file a thread of its own waits in the kernel, and
+the write waits for that thread with a timeout (``_FileWait``).
+
 Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factory class
 (``TOPIC``), whose datastore is eventsourcing's with write transactions gated.
 """
@@ -57,20 +65,42 @@ class WriteGate:
 
     @contextmanager
     def held(self, timeout: float) -> Iterator[None]:
-        """Hold the gate: ``OperationalError`` if another thread of this process keeps it
-        longer than ``timeout`` seconds (as SQLite's busy timeout would have said)."""
+        """Hold the gate: ``OperationalError`` if another thread of this process, or another
+        process, keeps it longer than ``timeout`` seconds each (as SQLite's busy timeout would
+        have said); nothing was written then."""
         if not self._threads.acquire(timeout=timeout):
             raise OperationalError(f"database is locked: a write waited {timeout} s for the "
                                    "gate of this process")
         try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
-            try:
-                self.passed += 1
-                yield
-            finally:
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-        finally:
+            taken = self._take_file(timeout)
+        except OSError:  # the lock file failed this write: the thread lock is still ours
             self._threads.release()
+            raise
+        if not taken:  # the waiting thread lets go of the thread lock once it has the file
+            raise OperationalError(f"database is locked: a write waited {timeout} s for "
+                                   "another process's write to end")
+        try:
+            self.passed += 1
+            yield
+        finally:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            self._threads.release()
+
+    def _take_file(self, timeout: float) -> bool:
+        """Take the file's ``flock`` within ``timeout`` seconds (this thread holds the thread
+        lock). At once when no other process holds it; otherwise a thread of its own waits in
+        the kernel (which hands the lock over the moment it is released, where polling would
+        sleep), so that this one can stop waiting. False when it gave up: the waiting thread
+        then takes the lock when it comes, lets go of it at once and releases the thread lock,
+        so no other thread of this process touches the descriptor meanwhile."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            pass
+        wait = _FileWait(self._fd, self._threads)
+        threading.Thread(target=wait.run, name="kiroku-write-gate", daemon=True).start()
+        return wait.result(timeout)
 
     def close(self) -> None:
         """Close the lock file's descriptor (the file stays, as SQLite's ``-wal`` does),
@@ -83,6 +113,51 @@ class WriteGate:
                 os.close(self._fd)
             finally:
                 self._threads.release()
+
+
+class _FileWait:
+    """One wait for a file's ``flock`` in a thread of its own, which the writer that asked
+    for it may give up."""
+
+    def __init__(self, fd: int, threads: threading.Lock) -> None:
+        self._fd = fd
+        self._threads = threads  # the gate's thread lock, held by the writer
+        self._settled = threading.Condition()
+        self._taken = False
+        self._error: OSError | None = None
+        self._given_up = False
+
+    def run(self) -> None:
+        """Wait for the lock; hand it to the writer, or let it go if the writer gave up."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except OSError as exc:
+            with self._settled:
+                if not self._given_up:
+                    self._error = exc
+                    self._settled.notify()
+                    return
+            self._threads.release()
+            return
+        with self._settled:
+            if not self._given_up:
+                self._taken = True
+                self._settled.notify()
+                return
+        fcntl.flock(self._fd, fcntl.LOCK_UN)
+        self._threads.release()
+
+    def result(self, timeout: float) -> bool:
+        """Whether the writer has the lock within ``timeout`` seconds (False: given up)."""
+        with self._settled:
+            try:
+                self._settled.wait_for(lambda: self._taken or self._error is not None,
+                                       timeout)
+            finally:  # given up, also when interrupted: the waiting thread cleans up
+                self._given_up = not self._taken and self._error is None
+            if self._error is not None:
+                raise self._error
+            return self._taken
 
 
 _gates: dict[str, WriteGate] = {}

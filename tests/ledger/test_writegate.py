@@ -15,10 +15,12 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import OperationalError
 
 from engine import JUDGE
 from ledger.groupcommit import GroupCommitRecorder
 from ledger.identity import Role
+from ledger.recorder import Recorder
 from ledger.settings import SettingsError
 from ledger.writegate import SUFFIX, GatedDatastore, gate_for
 from replay.service import Kiroku
@@ -134,6 +136,41 @@ def test_a_process_that_dies_holding_the_gate_holds_up_no_one(kiroku: Kiroku, db
     assert done.wait(20), "a write waited for a process that had died"
     writer.join()
     assert kiroku.summary(match_id)["positions"] == 1
+
+
+def test_a_write_kept_waiting_past_its_timeout_by_another_process_fails_and_stores_nothing(
+        db: str) -> None:
+    service = Kiroku(Recorder.open(f"sqlite:///{db}", SQLITE_LOCK_TIMEOUT="1"))
+    try:
+        match_id = new_match(service)
+        with another_process_holding_the_gate(db):
+            started = time.monotonic()
+            with pytest.raises(OperationalError, match="another process's write"):
+                end_turn(service, match_id)
+            assert time.monotonic() - started < 5
+        # the thread that went on waiting took the lock once it came, and let it go at once
+        end_turn(service, match_id)
+        assert service.summary(match_id)["positions"] == 1
+        assert service.audit(match_id).ok
+    finally:
+        service.close()
+
+
+def test_a_gate_given_up_on_is_let_go_for_this_process_and_the_others(db: str) -> None:
+    gate = gate_for(db)
+    with another_process_holding_the_gate(db) as release:
+        with pytest.raises(OperationalError), gate.held(0.2):
+            pass  # pragma: no cover (never held)
+        with pytest.raises(OperationalError, match="gate of this process"), gate.held(0.2):
+            pass  # pragma: no cover (the thread still waiting keeps it for this process)
+        release()
+        with gate.held(5):  # once the other process lets go, the waiting thread does too
+            pass
+    answer = FORK.Queue()
+    child = FORK.Process(target=_try_gate, args=(db, answer))
+    child.start()
+    assert answer.get(timeout=20) == "taken"
+    child.join(20)
 
 
 def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,

@@ -73,7 +73,7 @@ class WriteGate:
                                    "gate of this process")
         try:
             taken = self._take_file(timeout)
-        except OSError:  # the lock file failed this write: the thread lock is still ours
+        except (OSError, OperationalError):  # the thread lock is still ours (_take_file)
             self._threads.release()
             raise
         if not taken:  # the waiting thread lets go of the thread lock once it has the file
@@ -92,14 +92,20 @@ class WriteGate:
         the kernel (which hands the lock over the moment it is released, where polling would
         sleep), so that this one can stop waiting. False when it gave up: the waiting thread
         then takes the lock when it comes, lets go of it at once and releases the thread lock,
-        so no other thread of this process touches the descriptor meanwhile."""
+        so no other thread of this process touches the descriptor meanwhile. ``OSError``
+        (the lock file failed) and ``OperationalError`` (no thread could be started to wait
+        in) leave the thread lock with the writer."""
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
             pass
         wait = _FileWait(self._fd, self._threads)
-        threading.Thread(target=wait.run, name="kiroku-write-gate", daemon=True).start()
+        try:
+            threading.Thread(target=wait.run, name="kiroku-write-gate", daemon=True).start()
+        except RuntimeError as exc:  # the process may start no more threads
+            raise OperationalError(f"database is locked, and no thread could be started to "
+                                   f"wait for another process's write to end: {exc}") from None
         return wait.result(timeout)
 
     def close(self) -> None:

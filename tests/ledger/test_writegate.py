@@ -173,6 +173,23 @@ def test_a_gate_given_up_on_is_let_go_for_this_process_and_the_others(db: str) -
     child.join(20)
 
 
+def test_a_write_that_cannot_start_its_waiting_thread_fails_and_leaves_the_gate_free(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    gate = gate_for(db)
+
+    def refused(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    with another_process_holding_the_gate(db) as release:
+        with monkeypatch.context() as patched:
+            patched.setattr(threading.Thread, "start", refused)
+            with pytest.raises(OperationalError, match="no thread"), gate.held(5):
+                pass  # pragma: no cover (never held)
+        release()
+        with gate.held(5):  # the thread lock was let go with the error
+            pass
+
+
 def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,
                                                                      db: str) -> None:
     recorder = kiroku.recorder.recorder

@@ -201,9 +201,10 @@ def _branch(kiroku: Kiroku, match_id: UUID, name: str) -> str:
 
 def test_a_match_s_annotations_and_variations_are_its_own_in_order(kiroku: Kiroku) -> None:
     first, second = _match(kiroku), _match(kiroku, ("Cid", "Dee"))
-    notes = [_annotate(kiroku, first, "a"), _annotate(kiroku, first, "b")]
+    # six of each: random ids would come back in the order they were started 1 time in 720
+    notes = [_annotate(kiroku, first, f"note {n}") for n in range(6)]
     _annotate(kiroku, second, "elsewhere")
-    branches = [_branch(kiroku, second, "x"), _branch(kiroku, second, "y")]
+    branches = [_branch(kiroku, second, f"line {n}") for n in range(6)]
     assert [str(a.id) for a in kiroku.annotations.of_match(first)] == notes
     assert [str(v.id) for v in kiroku.variations.of_match(second)] == branches
     assert kiroku.variations.of_match(first) == []

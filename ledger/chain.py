@@ -55,10 +55,12 @@ def commit(salt_bytes: bytes, value: Any) -> str:
     return hashlib.sha256(salt_bytes + canonical_bytes(value)).hexdigest()
 
 
-def commitments(seed: bytes, match_id: UUID, version: int, payload: Mapping[str, Any],
+def commitments(seed: bytes, match_id: UUID | str, version: int, payload: Mapping[str, Any],
                 paths: Iterable[str]) -> dict[str, str]:
-    """The commitments to the values of ``payload`` at ``paths``."""
-    return {path: commit(salt(seed, match_id, version, path), value_at(payload, path))
+    """The commitments to the values of ``payload`` at ``paths``; ``match_id`` as in
+    ``event_hash``."""
+    text = str(match_id)  # once, not for every path (formatting a UUID was a third of a salt)
+    return {path: commit(salt(seed, text, version, path), value_at(payload, path))
             for path in paths}
 
 

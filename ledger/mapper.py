@@ -161,6 +161,7 @@ class MatchMapper(Mapper[UUID]):
         event holds does not begin with its check."""
         derived: dict[str, str] = {}
         seeds: dict[int, bytes | None] = {}  # by segment: one lookup each (a creation has 17)
+        match_text = str(match_id)  # as the salts cover it, made once for every path
         for path, stored in fields["commitments"].items():
             if type(stored) is str:
                 derived[path] = stored
@@ -178,7 +179,8 @@ class MatchMapper(Mapper[UUID]):
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} derives its commitments from the seed of "
                     f"segment {segment}, which this store does not hold")
-            (derived[path],) = commitments(seed, match_id, version, fields, [path]).values()
+            (derived[path],) = commitments(seed, match_text, version, fields,
+                                           [path]).values()
             if bytes.fromhex(derived[path])[:CHECK_BYTES] != check:
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} holds a value at {path} that is not the "

@@ -109,6 +109,14 @@ class Creation:
     created_by: RecordedBy
     created_at: str
 
+    @classmethod
+    def of(cls, created: Match.Created, shared: dict[str, Any]) -> Creation:
+        """What ``created`` fixed, with ``shared``, the card definitions of the position it
+        set the match up to."""
+        return cls(created.game, created.chance_source == "table", created.config, shared,
+                   created.ruleset_version, created.replay_policy, created.setup_outcomes,
+                   created.recorded_by, created.recorded_at)
+
     def fixed(self) -> dict[str, Any]:
         """The match's attributes named in ``FIXED``, as its creation set them."""
         return {name: getattr(self, name) for name in FIXED}

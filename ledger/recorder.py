@@ -85,7 +85,7 @@ from ledger.settings import (
     persistence_env,
     sqlite_unavailable,
 )
-from ledger.snapshots import CheckedSnapshots
+from ledger.snapshots import CheckedSnapshots, Given
 from ledger.transcoder import MsgpackTranscoder
 from ledger.visibility import hidden_paths
 
@@ -183,13 +183,22 @@ class Recorder(Application):
         return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
             purpose="snapshots"), self.events, self.creation)
 
-    def snapshot_findings(self, match_id: UUID) -> list[str]:
-        """What is wrong with the stored snapshots of a match (each is ignored)."""
+    def snapshot_findings(self, match_id: UUID, events: Sequence[Any] | None = None,
+                          shared: dict[str, Any] | None = None) -> list[str]:
+        """What is wrong with the stored snapshots of a match (each is ignored).
+
+        The audit, which has read and verified the match's ``events`` (all of them, in order)
+        and set it up (``shared``: its card definitions), passes both: the snapshots are then
+        held to those events, and nothing but the snapshots is read again."""
         store = self.snapshots
         if not isinstance(store, CheckedSnapshots):
             return []
+        given: Given | None = None
+        if events and shared is not None and isinstance(events[0], Match.Created):
+            creation = Creation.of(events[0], shared)
+            given = Given(events, lambda _: creation)
         for snapshot in EventStore.get(store, match_id):
-            store.trusted(snapshot)
+            store.trusted(snapshot, given)
         return [f"the snapshot at v{version} was ignored: {why}"
                 for (found, version), why in sorted(store.rejected.items(),
                                                     key=lambda item: item[0][1])
@@ -717,10 +726,8 @@ class Recorder(Application):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         setup = kept_setup_position(get_game(created.game), created.config,
                                     created.setup_outcomes)
-        found = Creation(created.game, created.chance_source == "table", created.config,
-                         {name: getattr(setup, name) for name in setup.shared_fields},
-                         created.ruleset_version, created.replay_policy,
-                         created.setup_outcomes, created.recorded_by, created.recorded_at)
+        found = Creation.of(created, {name: getattr(setup, name)
+                                      for name in setup.shared_fields})
         self._creations.put(match_id, found)
         return found
 

@@ -14,7 +14,7 @@ Checking a snapshot decodes it; the match it decoded to is what the rebuild star
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -25,6 +25,20 @@ from engine.core.data import digest_format
 from engine.registry import get_game
 from ledger.mapper import commitments_as_stored
 from ledger.match import CREATIONS, Creation, Match
+
+
+@dataclass(frozen=True)
+class Given:
+    """A match's events already read (all of them, in order) and what its creation fixed:
+    what the audit, which has read and verified both, holds a snapshot to instead of reading
+    them from the store again."""
+
+    events: Sequence[Any]
+    creation: Callable[[UUID], Creation]
+
+    def near(self, version: int) -> list[Any]:
+        """The events up to ``version``, the last few (as many as a snapshot's check reads)."""
+        return list(self.events[max(0, version - 3):version])
 
 
 @dataclass(frozen=True)
@@ -70,21 +84,24 @@ class CheckedSnapshots(EventStore[UUID]):
                 self.rejected[(snapshot.originator_id, snapshot.originator_version)] = problem
         return iter(checked)
 
-    def trusted(self, snapshot: Any) -> bool:
-        """Whether ``snapshot`` may stand for its match's events (remembering why not)."""
-        problem = self.problem(snapshot)
+    def trusted(self, snapshot: Any, given: Given | None = None) -> bool:
+        """Whether ``snapshot`` may stand for its match's events (remembering why not): the
+        stored ones, or those ``given``."""
+        problem = self.problem(snapshot, given)
         if problem is not None:
             self.rejected[(snapshot.originator_id, snapshot.originator_version)] = problem
         return problem is None
 
-    def problem(self, snapshot: Any) -> str | None:
-        """Why ``snapshot`` disagrees with the events, or None."""
-        return self._read(snapshot)[1]
+    def problem(self, snapshot: Any, given: Given | None = None) -> str | None:
+        """Why ``snapshot`` disagrees with the events (the stored ones, or those ``given``),
+        or None."""
+        return self._read(snapshot, given)[1]
 
-    def _read(self, snapshot: Any) -> tuple[Any, str | None]:
+    def _read(self, snapshot: Any, given: Given | None = None) -> tuple[Any, str | None]:
         """The aggregate ``snapshot`` decodes to, and why it disagrees with the events (None
         if it agrees)."""
-        token = CREATIONS.set(self.creation) if self.creation is not None else None
+        creation = given.creation if given is not None else self.creation
+        token = CREATIONS.set(creation) if creation is not None else None
         try:
             aggregate = snapshot.mutate(None)
         except Exception as exc:  # a snapshot that no longer decodes is only ignored
@@ -95,14 +112,18 @@ class CheckedSnapshots(EventStore[UUID]):
         if not isinstance(aggregate, Match):
             return aggregate, None
         return aggregate, self._disagreement(aggregate, snapshot.originator_id,
-                                             snapshot.originator_version)
+                                             snapshot.originator_version, given)
 
-    def _disagreement(self, aggregate: Match, match_id: UUID, version: int) -> str | None:
+    def _disagreement(self, aggregate: Match, match_id: UUID, version: int,
+                      given: Given | None = None) -> str | None:
         """Why the match that the snapshot of ``match_id`` at ``version`` decoded to disagrees
-        with the events."""
-        with commitments_as_stored():  # only hashes and digests are compared
-            events = list(self.events.get(match_id, gt=max(0, version - 3),
-                                          lte=version))
+        with the events (the stored ones, or those ``given``)."""
+        if given is not None:
+            events = given.near(version)
+        else:
+            with commitments_as_stored():  # only hashes and digests are compared
+                events = list(self.events.get(match_id, gt=max(0, version - 3),
+                                              lte=version))
         if not events or events[-1].originator_version != version:
             return f"there is no event at its version {version}"
         if aggregate.head_hash != getattr(events[-1], "hash", None):

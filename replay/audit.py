@@ -71,6 +71,14 @@ class _Failed(Exception):
 
 def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
     """Verify a match given as records (see replay.records), oldest first."""
+    return verify_walked(records)[0]
+
+
+def verify_walked(records: Sequence[dict[str, Any]]) -> tuple[AuditReport, dict[str, Any] | None]:
+    """``verify_records``, and the card definitions of the position the walk set the match up
+    to (its state's ``shared_fields``; None where it did not get that far): what reading the
+    match's snapshots needs (ledger.match.Creation), which the stored match's audit would
+    otherwise set up a second time."""
     match_id = str(records[0].get("match_id")) if records else "?"
     report = AuditReport(match_id=match_id, ok=True, events=0, actions=0)
     walker = _Walker(records)
@@ -110,7 +118,7 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
         report.ok = False
         report.failure = {"version": None, "event": None, "reason": "empty",
                           "message": "the match has no events"}
-    return report
+    return report, walker.shared
 
 
 def _revealed_seeds(records: Sequence[dict[str, Any]]) -> dict[int, bytes]:
@@ -213,6 +221,7 @@ class _Walker(Visitor):
         self.returned_to = _returned_to(records)
         self.restored: GameState | None = None  # ``before`` rebuilt after a failed run in place
         self.pausing: set[str] = set()  # the disputes pausing the match (MatchPaused)
+        self.shared: dict[str, Any] | None = None  # the set-up position's card definitions
 
     @property
     def seed(self) -> bytes | None:
@@ -372,6 +381,8 @@ class _Walker(Visitor):
         ruleset = self.fold.ruleset
         self._compare_digest(state, record)
         self._rederive(record, _setting_up(ruleset, record), 0, record["setup_outcomes"])
+        # taken now: later actions replay onto this state in place (never onto these fields)
+        self.shared = {name: getattr(state, name) for name in state.shared_fields}
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
         """The action replayed (once, from the seed, where that gives the stored outcomes);

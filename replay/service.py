@@ -37,7 +37,7 @@ from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
-from replay.audit import AuditReport, check_receipts, verify_records
+from replay.audit import AuditReport, check_receipts, verify_records, verify_walked
 from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
@@ -315,6 +315,7 @@ class Kiroku:
         """Verify one stored match: readable rows, hash chain, re-projection, seed, and
         against ``receipts`` kept outside the store (truncation and rewrites)."""
         records: list[dict[str, Any]] = []
+        events: list[Any] = []
         stored = self.recorder.recorder.select_events(match_id)
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
@@ -324,6 +325,7 @@ class Kiroku:
                 event = self.recorder.mapper.to_domain_event(row)
                 prev = link(event, prev)
                 records.append(to_record(event))
+                events.append(event)
             except KeyfileError:  # this server's keys, not the match: no finding to report
                 raise
             except Exception as exc:  # a row that no longer decodes is itself the finding
@@ -335,9 +337,10 @@ class Kiroku:
                                       "reason": "unreadable",
                                       "message": f"the stored event cannot be read: {exc}"}
                 return report
-        report = verify_records(records)
+        report, shared = verify_walked(records)
         check_receipts(report, records, receipts, [self.recorder.keyring.public_key])
-        report.notes += self.recorder.snapshot_findings(match_id)
+        # held to the events just read and the setup just replayed, not read and set up again
+        report.notes += self.recorder.snapshot_findings(match_id, events, shared)
         return report
 
     def audit_all(self) -> list[AuditReport]:

@@ -14,7 +14,7 @@ import msgpack
 import pytest
 from eventsourcing.persistence import EventStore
 
-from engine import JUDGE
+from engine import JUDGE, get_game
 from ledger.match import (
     FIXED,
     LeanMatchSnapshot,
@@ -96,6 +96,37 @@ def test_untouched_snapshots_are_trusted(tmp_path: Path) -> None:
         fresh.recorder.get_match(match_id)
         assert fresh.recorder.snapshot_findings(match_id) == []
         assert not any("snapshot" in n for n in fresh.audit(match_id).notes)
+    finally:
+        fresh.close()
+
+
+def test_the_audit_holds_snapshots_to_the_events_it_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: checking a match's snapshots read its creation and the events near each
+    snapshot again, and set the match up a second time (a sixth of ``audit verify``). The
+    audit reads the match's events once and sets it up once; a changed snapshot is still
+    found (the test above)."""
+    path = tmp_path / "k.db"
+    kiroku = _open(path)
+    match_id = _record(kiroku, 9)  # snapshots at versions 4 and 8
+    kiroku.close()
+    fresh = _open(path)
+    reads: list[tuple[Any, ...]] = []
+    setups: list[Any] = []
+    events = fresh.recorder.recorder
+    read, setup = events.select_events, type(get_game("worldgainer")).setup
+    monkeypatch.setattr(events, "select_events",
+                        lambda *a, **k: reads.append((a, k)) or read(*a, **k))
+    monkeypatch.setattr(type(get_game("worldgainer")), "setup",
+                        lambda self, *a: setups.append(a) or setup(self, *a))
+    try:
+        report = fresh.audit(match_id)
+        assert report.ok and not any("snapshot" in n for n in report.notes), report.notes
+        of_match = [r for r in reads if match_id in (*r[0], r[1].get("originator_id"))]
+        assert of_match == [((match_id,), {})] and len(setups) == 1
+        store = fresh.recorder.snapshots
+        assert isinstance(store, CheckedSnapshots) and len(list(
+            EventStore.get(store, match_id))) == 2
     finally:
         fresh.close()
 

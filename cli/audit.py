@@ -57,7 +57,7 @@ def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None
             checked = [_check_match(kiroku, match_id, _receipts_of(kept, match_id))]
         else:
             every = [m.match_id for m in kiroku.list_matches()]
-            checked = _check_every(kiroku, ctx.obj, every, kept, pool)
+            checked = _check_every(kiroku, ctx.obj, every, kept, pool, workers or 1)
         _raise_first_error(checked)
     failed = sum(_print_checked(one) for one in checked)
     click.echo(f"{len(checked) - failed} verified, {failed} failed")
@@ -80,6 +80,7 @@ _REPORTED = (ActionError, LedgerError, SettingsError)
 # imports them all again (about a second). Workers are forked before the store is opened or
 # any thread started, so they inherit no connection; elsewhere than Linux, fork is unsafe.
 _START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
+CHUNK = 8  # the most matches handed to a worker at once (``_chunk``)
 
 
 def _check_match(kiroku: Kiroku, match_id: UUID,
@@ -140,9 +141,10 @@ def _leave_interrupts() -> None:
 
 
 def _check_every(kiroku: Kiroku, store: dict[str, Any], every: list[UUID],
-                 kept: list[dict[str, Any]], pool: Pool | None) -> list[_Checked]:
-    """Every match checked, by the workers of ``pool`` or here, the progress bar advancing as
-    each is done; the results in list order."""
+                 kept: list[dict[str, Any]], pool: Pool | None,
+                 workers: int) -> list[_Checked]:
+    """Every match checked, by the ``workers`` of ``pool`` or here, the progress bar advancing
+    as each is done; the results in list order."""
     checked: list[_Checked | None] = [None] * len(every)
     with render.progress() as bar:
         task = bar.add_task("verifying", total=len(every))
@@ -153,11 +155,19 @@ def _check_every(kiroku: Kiroku, store: dict[str, Any], every: list[UUID],
         else:
             found = pool.imap_unordered(_check_in_worker, [
                 (i, store["db"], store["keys"], m, _receipts_of(kept, m))
-                for i, m in enumerate(every)])
+                for i, m in enumerate(every)], chunksize=_chunk(len(every), workers))
         for i, one in found:
             checked[i] = one
             bar.advance(task)
     return [c for c in checked if c is not None]
+
+
+def _chunk(matches: int, workers: int) -> int:
+    """How many matches a worker is handed at once: enough that handing them out and sending
+    the results back costs little beside verifying them (one at a time, the workers of a
+    thousand short matches waited on the one pipe they answer through), few enough that
+    every worker still gets a share of the last of them."""
+    return max(1, min(CHUNK, matches // (workers * 4)))
 
 
 _worker: Kiroku | None = None  # a worker process's own service on the store

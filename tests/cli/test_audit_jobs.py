@@ -12,6 +12,7 @@ from uuid import UUID
 
 from click.testing import Result
 
+from cli.audit import CHUNK, _chunk
 from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
@@ -112,3 +113,25 @@ def test_the_progress_bar_follows_the_workers(db: str, progress_screen: io.Strin
     assert _verify(db, "--jobs", "2").stdout.endswith("4 verified, 0 failed\n")
     shown = progress_screen.getvalue()
     assert "verifying" in shown and "4/4" in shown
+
+
+def test_workers_handed_several_matches_at_once_report_as_one_process(db: str) -> None:
+    """Issue 16: a worker is handed a few matches at a time (``_chunk``); a failure among them
+    is still reported at its match, in list order."""
+    service = Kiroku.open(db)
+    try:
+        service.simulate("worldgainer", 18, seed=11)
+        listed = [m.match_id for m in service.list_matches()]
+    finally:
+        service.close()
+    assert _chunk(len(listed), 2) == 2
+    cut_last_event(db, listed[9])
+    here = _same_in_workers(db)
+    assert MATCH_ID.findall(here.stdout) == [str(m) for m in listed]
+    assert f"FAILED  {listed[9]}  at event" in here.stdout
+    assert here.stdout.endswith("17 verified, 1 failed\n")
+
+
+def test_a_worker_is_handed_more_matches_at_once_the_more_there_are() -> None:
+    assert [_chunk(n, 2) for n in (1, 4, 15, 16, 40, 1000)] == [1, 1, 1, 2, 5, CHUNK]
+    assert _chunk(1000, 64) == 3

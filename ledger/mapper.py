@@ -77,6 +77,25 @@ def commitments_as_stored() -> Iterator[None]:
         _DERIVING.reset(token)
 
 
+# (event version, path) -> the seed a commitment was derived from, while ``noting_derived``
+Derived = dict[tuple[int, str], bytes]
+_NOTED: ContextVar[Derived | None] = ContextVar("_NOTED", default=None)
+
+
+@contextmanager
+def noting_derived() -> Iterator[Derived]:
+    """While open, every commitment read back derived from a seed is noted in the dict it
+    gives: (event version, path) -> that seed. The audit, reading one match, holds each
+    commitment to the revealed seed; one the store derived from that very seed is the same
+    computation, not made twice (issue 16)."""
+    noted: Derived = {}
+    token = _NOTED.set(noted)
+    try:
+        yield noted
+    finally:
+        _NOTED.reset(token)
+
+
 # the events stored leaner: a match's
 _CHAINED = frozenset(EVENT_NAMES)
 # the fields a match event declares after ``prev_hash``
@@ -162,6 +181,7 @@ class MatchMapper(Mapper[UUID]):
         derived: dict[str, str] = {}
         seeds: dict[int, bytes | None] = {}  # by segment: one lookup each (a creation has 17)
         match_text = str(match_id)  # as the salts cover it, made once for every path
+        noted = _NOTED.get()
         for path, stored in fields["commitments"].items():
             if type(stored) is str:
                 derived[path] = stored
@@ -185,6 +205,8 @@ class MatchMapper(Mapper[UUID]):
                 raise MapperDeserialisationError(
                     f"v{version} of match {match_id} holds a value at {path} that is not the "
                     f"one committed to when it was recorded")
+            if noted is not None:
+                noted[(version, path)] = seed
         return derived
 
 

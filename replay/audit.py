@@ -38,6 +38,7 @@ from ledger.fold import (
 )
 from ledger.identity import by_staff
 from ledger.keys import key_id, verify_receipt
+from ledger.mapper import Derived
 from ledger.seed import SeededChance, commitment
 from ledger.visibility import hidden_paths
 from replay.records import payload_of
@@ -74,14 +75,19 @@ def verify_records(records: Sequence[dict[str, Any]]) -> AuditReport:
     return verify_walked(records)[0]
 
 
-def verify_walked(records: Sequence[dict[str, Any]]) -> tuple[AuditReport, dict[str, Any] | None]:
+def verify_walked(records: Sequence[dict[str, Any]], derived: Derived | None = None,
+                  ) -> tuple[AuditReport, dict[str, Any] | None]:
     """``verify_records``, and the card definitions of the position the walk set the match up
     to (its state's ``shared_fields``; None where it did not get that far): what reading the
     match's snapshots needs (ledger.match.Creation), which the stored match's audit would
-    otherwise set up a second time."""
+    otherwise set up a second time.
+
+    ``derived`` notes the commitments that reading the records derived, and from which seed
+    (ledger.mapper.noting_derived): one derived from the very seed the match revealed is
+    what holding it to that seed would compute again, and is not computed twice."""
     match_id = str(records[0].get("match_id")) if records else "?"
     report = AuditReport(match_id=match_id, ok=True, events=0, actions=0)
-    walker = _Walker(records)
+    walker = _Walker(records, derived or {})
     for record in records:
         try:
             walker.check(record)
@@ -193,8 +199,9 @@ class _Walker(Visitor):
     """Carries the chain head and the seed through the records, and checks what the one fold of
     the match (ledger.fold) reaches: digests, seeded outcomes, the result."""
 
-    def __init__(self, records: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, records: Sequence[dict[str, Any]], derived: Derived) -> None:
         self.match_id = records[0].get("match_id") if records else None
+        self.derived_by_reader = derived  # (version, path) -> the seed reading derived it from
         self.match_text: str | None = None  # the match id read once, by the first event
         self.prev = GENESIS
         self.version = 0
@@ -350,13 +357,16 @@ class _Walker(Visitor):
         if self.seed is None:
             return
         match_id = self._match_text(record)
+        seed, version, derived = self.seed, record["version"], self.derived_by_reader
         for path, c in committed.items():
+            if derived.get((version, path)) == seed:
+                continue  # derived from this very seed as the record was read: the same sum
             try:
                 value = value_at(record, path)
             except (KeyError, IndexError, ValueError, TypeError):
                 raise _Failed("commitment_mismatch", f"{path} is committed to but not in the "
                               "event") from None
-            if commit(salt(self.seed, match_id, record["version"], path), value) != c:
+            if commit(salt(seed, match_id, version, path), value) != c:
                 raise _Failed("commitment_mismatch", f"the recorded {path} is not the value "
                               "committed to when the event was recorded")
 

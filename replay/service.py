@@ -31,7 +31,7 @@ from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
 from ledger.keys import KeyfileError
-from ledger.mapper import commitments_as_stored
+from ledger.mapper import commitments_as_stored, noting_derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
@@ -320,24 +320,25 @@ class Kiroku:
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         prev = GENESIS
-        for row in stored:
-            try:
-                event = self.recorder.mapper.to_domain_event(row)
-                prev = link(event, prev)
-                records.append(to_record(event))
-                events.append(event)
-            except KeyfileError:  # this server's keys, not the match: no finding to report
-                raise
-            except Exception as exc:  # a row that no longer decodes is itself the finding
-                report = (verify_records(records) if records
-                          else AuditReport(str(match_id), ok=True, events=0, actions=0))
-                if report.ok:
-                    report.ok = False
-                    report.failure = {"version": row.originator_version, "event": None,
-                                      "reason": "unreadable",
-                                      "message": f"the stored event cannot be read: {exc}"}
-                return report
-        report, shared = verify_walked(records)
+        with noting_derived() as derived:
+            for row in stored:
+                try:
+                    event = self.recorder.mapper.to_domain_event(row)
+                    prev = link(event, prev)
+                    records.append(to_record(event))
+                    events.append(event)
+                except KeyfileError:  # this server's keys, not the match: no finding to report
+                    raise
+                except Exception as exc:  # a row that no longer decodes is itself the finding
+                    report = (verify_walked(records, derived)[0] if records
+                              else AuditReport(str(match_id), ok=True, events=0, actions=0))
+                    if report.ok:
+                        report.ok = False
+                        report.failure = {"version": row.originator_version, "event": None,
+                                          "reason": "unreadable",
+                                          "message": f"the stored event cannot be read: {exc}"}
+                    return report
+        report, shared = verify_walked(records, derived)
         check_receipts(report, records, receipts, [self.recorder.keyring.public_key])
         # held to the events just read and the setup just replayed, not read and set up again
         report.notes += self.recorder.snapshot_findings(match_id, events, shared)

@@ -12,9 +12,11 @@ import msgpack
 import pytest
 
 from engine import JUDGE, Viewer
+from ledger import chain
 from ledger.chain import event_hash
 from ledger.errors import CorruptRecord, MatchNotFound
 from ledger.transcoder import stored_fields
+from replay import audit
 from replay.records import payload_of
 from replay.service import Kiroku, transcript_lines
 
@@ -156,6 +158,54 @@ def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> Non
     report = verify_records(forged)
     assert report.failure == {**report.failure, "version": 1,
                               "reason": "seed_outcomes_mismatch"}
+
+
+def test_a_commitment_is_derived_once_by_the_audit_of_a_stored_match(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: reading a stored match derives its commitments from the seed the store holds,
+    and the audit held each to the revealed seed by deriving it again. Derived from that very
+    seed, it is the same sum: each salt is now made once."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
+    committed = sum(len(r.get("commitments") or {}) for r in kiroku.records(match_id))
+    fresh = Kiroku(kiroku.recorder)
+    fresh.recorder.forget_positions()
+    salts: list[str] = []
+    made = chain.salt
+
+    def counted(seed: bytes, match: Any, version: int, path: str) -> bytes:
+        salts.append(f"{version}:{path}")
+        return made(seed, match, version, path)
+
+    monkeypatch.setattr(chain, "salt", counted)
+    monkeypatch.setattr(audit, "salt", counted)
+    report = fresh.audit(match_id)
+    assert report.ok, report.failure
+    assert committed > 20 and sorted(salts) == sorted(set(salts)) and len(salts) == committed
+
+
+def test_a_commitment_derived_from_another_seed_is_derived_again() -> None:
+    """Only a commitment noted as derived from the revealed seed itself is taken as checked: a
+    changed opening draw, noted as derived from some other seed, is still found."""
+    kiroku = Kiroku.open("sqlite:///:memory:")
+    match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
+    records = kiroku.records(match_id)
+
+    def swap_two_opening_draws(created: dict[str, Any]) -> None:
+        draws = created["setup_outcomes"]
+        j = next(k for k in range(1, 7) if draws[k]["value"] != draws[0]["value"])
+        draws[0]["value"], draws[j]["value"] = draws[j]["value"], draws[0]["value"]
+
+    forged = _rechain(records, lambda r: r["event"] == "MatchCreated", swap_two_opening_draws)
+    noted = {(1, path): b"\x00" * 32 for path in forged[0]["commitments"]}
+    report, _ = audit.verify_walked(forged, noted)
+    assert (report.failure or {}).get("reason") == "commitment_mismatch"
+    seed = bytes.fromhex(next(r["seed"] for r in records if r["event"] == "SeedRevealed"))
+    trusted = {(1, path): seed for path in forged[0]["commitments"]}
+    # noted as derived from the revealed seed, the commitments are taken as checked (what the
+    # note means); the draws re-derived from that seed still find the swap
+    report, _ = audit.verify_walked(forged, trusted)
+    assert (report.failure or {}).get("reason") == "seed_outcomes_mismatch"
 
 
 def _rechain(records: list[dict[str, Any]], which: Callable[[dict[str, Any]], bool],

@@ -232,6 +232,16 @@ class Recorder(Application):
             _list_view(self))))
         self.streams = Streams(self, self.match_list.view)
 
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """The library's ``save``, its pending events collected by ``AggregatesCollected``."""
+        processing_event = AggregatesCollected()
+        processing_event.collect_events(*objs, **kwargs)
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
+        return recordings
+
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """Store the events; then the aggregates just saved become the cached ones.
 
@@ -857,6 +867,24 @@ class Recorder(Application):
     def _secret_id(match_id: UUID, segment: int = 1) -> UUID:
         """The secret of segment 1 (the match's own seed) or of a later segment (a reopening)."""
         return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
+
+
+class AggregatesCollected(ProcessingEvent[UUID]):
+    """The library's processing event, telling an aggregate (whose pending events it
+    collects) from an event by the aggregate's class: the library asks whether each object
+    is an event, then whether it collects events, by ``runtime_checkable`` protocols, which
+    Python 3.11 answers by listing the protocol's members every time (9 us a save, 2% of
+    recording an action: issue 16). Anything else is collected as the library does."""
+
+    def collect_events(self, *objs: Any, **kwargs: Any) -> None:
+        """Collect the pending events of the aggregates among ``objs``, and the rest."""
+        for obj in objs:
+            if isinstance(obj, Aggregate):
+                self.events.extend(obj.collect_events())
+                self.aggregates[obj.id] = obj
+            else:
+                super().collect_events(obj)
+        self.saved_kwargs.update(kwargs)
 
 
 def _list_view(app: Application[UUID]) -> type[MatchListView]:

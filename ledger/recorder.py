@@ -14,7 +14,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -110,9 +109,6 @@ KEEP_EVERY = 5
 # at the least: from any kept version no earlier than the snapshot a rebuild would start from
 STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
-# The match a command saves as its last change (``Recorder._save``): the cache keeps it as it
-# is instead of a copy (issue 16: a copy of the match for every action recorded)
-HANDED_OVER: ContextVar[Match | None] = ContextVar("HANDED_OVER", default=None)
 
 
 def now() -> str:
@@ -256,12 +252,9 @@ class Recorder(Application):
         """
         recordings = super()._record(processing_event)
         if self.repository.cache and self.repository.fastforward:
-            handed_over = HANDED_OVER.get()
             for aggregate_id, aggregate in processing_event.aggregates.items():
-                # a copy, unless the caller changes its object no more: it may otherwise
-                # go on changing it under the readers of the cache
-                self.repository.cache.put(aggregate_id, aggregate if aggregate is handed_over
-                                          else copy.deepcopy(aggregate))
+                # a copy: the caller keeps its own object and may go on changing it
+                self.repository.cache.put(aggregate_id, copy.deepcopy(aggregate))
         return recordings
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
@@ -603,17 +596,12 @@ class Recorder(Application):
         match.trigger_event(cls, **sealed, timestamp=instant(payload["recorded_at"]))
 
     def _save(self, match: Match) -> None:
-        """Save a command's match, its last change: the command only reads it afterwards, so
-        the cache may keep this very object (``HANDED_OVER``)."""
-        token = HANDED_OVER.set(match)
         try:
             self.save(match)
         except IntegrityError:
             raise ConcurrentAppend("Another action was recorded on this match at the same "
                                    "time; reload the match and try again.",
                                    match_id=str(match.id)) from None
-        finally:
-            HANDED_OVER.reset(token)
 
     @staticmethod
     def _check_expected(match: Match, expected_version: int | None) -> None:

@@ -20,7 +20,6 @@ from eventsourcing.persistence import OperationalError
 
 import ledger.fold as fold_module
 from engine import JUDGE
-from engine.core.errors import ActionError
 from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import MatchNotFound
@@ -103,33 +102,6 @@ def test_recording_applies_each_action_once_and_snapshots_without_replaying(
     assert [s.originator_version for s in kiroku.recorder.snapshots.get(  # type: ignore[union-attr]
         match_id)] == [4, 8]
     assert replays == []
-
-
-def test_recording_copies_the_match_once_an_action(kiroku: Kiroku,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command works on a copy of the cached match (so that a refused action leaves the
-    cache as it was); the match it saves, its last change, is what the cache then keeps, not a
-    second copy (``HANDED_OVER``). Reads and commands after it see every action."""
-    match_id = new_match(kiroku)
-    copies: list[int] = []
-    copy_match = Match.__deepcopy__
-
-    def counted(self: Match, memo: dict[int, Any]) -> Match:
-        copies.append(self.version)
-        return copy_match(self, memo)
-
-    monkeypatch.setattr(Match, "__deepcopy__", counted)
-    for _ in range(6):
-        seat = kiroku.recorder.get_match(match_id).state.active
-        copies.clear()
-        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="judge")
-        assert len(copies) == 1, copies
-    monkeypatch.undo()
-    with pytest.raises(ActionError):  # a refused action changes no match the cache holds
-        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="judge")
-    assert kiroku.recorder.get_match(match_id).version == 7
-    assert [r["seq"] for r in kiroku.records(match_id) if r["event"] == "ActionRecorded"] == [
-        1, 2, 3, 4, 5, 6]
 
 
 def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,

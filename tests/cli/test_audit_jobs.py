@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+from multiprocessing.pool import Pool
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
+import pytest
 from click.testing import Result
 
 from cli.audit import CHUNK, _chunk
@@ -115,7 +119,8 @@ def test_the_progress_bar_follows_the_workers(db: str, progress_screen: io.Strin
     assert "verifying" in shown and "4/4" in shown
 
 
-def test_workers_handed_several_matches_at_once_report_as_one_process(db: str) -> None:
+def test_workers_handed_several_matches_at_once_report_as_one_process(
+        db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16: a worker is handed a few matches at a time (``_chunk``); a failure among them
     is still reported at its match, in list order."""
     service = Kiroku.open(db)
@@ -124,9 +129,18 @@ def test_workers_handed_several_matches_at_once_report_as_one_process(db: str) -
         listed = [m.match_id for m in service.list_matches()]
     finally:
         service.close()
-    assert _chunk(len(listed), 2) == 2
+    handed: list[int] = []
+    imap = Pool.imap_unordered
+
+    def spied(pool: Pool, func: Any, iterable: Any, chunksize: int = 1) -> Any:
+        handed.append(chunksize)
+        return imap(pool, func, iterable, chunksize)
+
+    monkeypatch.setattr(Pool, "imap_unordered", spied)
     cut_last_event(db, listed[9])
     here = _same_in_workers(db)
+    # --jobs 2, --jobs 3, then the default (a worker a core)
+    assert handed == [2, 1, _chunk(len(listed), os.cpu_count() or 1)], handed
     assert MATCH_ID.findall(here.stdout) == [str(m) for m in listed]
     assert f"FAILED  {listed[9]}  at event" in here.stdout
     assert here.stdout.endswith("17 verified, 1 failed\n")

@@ -8,7 +8,9 @@ build can reproduce it). Anything else, or a snapshot that cannot be read, is ig
 is rebuilt from its events) and remembered in ``rejected``, which the audit reports.
 
 Checking a snapshot decodes it; the match it decoded to is what the rebuild starts from
-(``CheckedSnapshot``), so a snapshot is decoded once per use, not twice.
+(``CheckedSnapshot``), so a snapshot is decoded once per use, not twice. The audit, which has
+read the match's events and set it up already, hands both over (``Given``): its check of a
+snapshot reads nothing else from the store.
 """
 
 from __future__ import annotations
@@ -37,8 +39,14 @@ class Given:
     creation: Callable[[UUID], Creation]
 
     def near(self, version: int) -> list[Any]:
-        """The events up to ``version``, the last few (as many as a snapshot's check reads)."""
-        return list(self.events[max(0, version - 3):version])
+        """The events after ``version - 3`` up to ``version``, by their versions (what the
+        store gives a snapshot's check): where they are, in a match with no gap, or found
+        among all of them in one with a gap (whose audit has failed already)."""
+        window = list(self.events[max(0, version - 3):version])
+        if [e.originator_version for e in window] == list(range(max(1, version - 2),
+                                                                version + 1)):
+            return window
+        return [e for e in self.events if version - 3 < e.originator_version <= version]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
@@ -23,7 +24,7 @@ from ledger.match import (
     WholeMatchSnapshot,
 )
 from ledger.recorder import Recorder
-from ledger.snapshots import CheckedSnapshots
+from ledger.snapshots import CheckedSnapshots, Given
 from ledger.transcoder import spelled_out, stored_fields
 from replay.service import Kiroku
 
@@ -263,3 +264,19 @@ def test_a_snapshot_read_without_its_match_creation_is_ignored(tmp_path: Path) -
         assert store.trusted(snapshot)
     finally:
         kiroku.close()
+
+
+def test_the_events_handed_to_a_snapshot_check_are_found_by_version() -> None:
+    """The audit hands its events to the snapshot check (``Given``), which takes the ones the
+    store would give it, by version: also in a match with a gap (event 2 removed), where they
+    no longer stand at their version's place."""
+    def events(*versions: int) -> list[SimpleNamespace]:
+        return [SimpleNamespace(originator_version=v) for v in versions]
+
+    def near(given: Given, version: int) -> list[int]:
+        return [e.originator_version for e in given.near(version)]
+
+    whole = Given(events(1, 2, 3, 4, 5), lambda _: None)  # type: ignore[arg-type,return-value]
+    assert near(whole, 4) == [2, 3, 4] and near(whole, 1) == [1]
+    gap = Given(events(1, 3, 4, 5), lambda _: None)  # type: ignore[arg-type,return-value]
+    assert near(gap, 4) == [3, 4] and near(gap, 5) == [3, 4, 5] and near(gap, 2) == [1]

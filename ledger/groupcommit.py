@@ -6,13 +6,20 @@ plugged in through eventsourcing's own ``APPLICATION_RECORDER_TOPIC`` setting, t
 that finds no commit under way commits alone, as before; saves that arrive while a commit is
 under way queue, and the next of them commits them all in one transaction:
 
-- each save stays atomic: its events go in under their own SAVEPOINT, and a save that breaks
-  a uniqueness constraint (another command appended to that match first) is rolled back to
-  its savepoint and refused with the library's ``IntegrityError``, alone;
+- each save stays atomic: in a group, its events go in under their own SAVEPOINT, and a save
+  that breaks a uniqueness constraint (another command appended to that match first) is rolled
+  back to its savepoint and refused with the library's ``IntegrityError``, alone; a save that
+  commits alone (the usual case of one match recorded at a time) needs no savepoint: its
+  transaction is rolled back whole, as the library's recorder does;
 - order holds: saves are inserted in the order they queued, and one match's commands are
   serialised by the recorder's per-match lock before they get here;
 - across processes on one file, the file's write gate (``ledger.writegate``) lets one commit
   at a time, and the queue is taken once the gate is passed, so what queued meanwhile goes in;
+- a save may bring snapshots (``SNAPSHOTS``, the snapshots of the matches it takes across a
+  snapshot interval, ledger.recorder): they go into the library's snapshot table in the same
+  transaction, under a savepoint of their own, so that a snapshot costs no commit (and sync)
+  of its own. A snapshot is a cache: one that cannot be stored is rolled back to its
+  savepoint alone and logged, and the save's events commit;
 - durability is unchanged: ``save()`` returns (and the action is acknowledged) only after the
   COMMIT that holds its events has returned, under the same SQLite settings (WAL journal,
   the library's ``synchronous`` default). A failed commit fails every save in it, none of
@@ -21,6 +28,7 @@ under way queue, and the next of them commits them all in one transaction:
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -28,9 +36,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
+    SQLiteApplicationRecorder,
+    SQLiteCursor,
+)
 
 TOPIC = "ledger.groupcommit:GroupCommitRecorder"
+SNAPSHOTS = "kiroku_snapshots"  # the save's keyword: its stored snapshots
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -54,6 +68,17 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
         self._committing = threading.Lock()
         self.commits = 0  # transactions committed (the bench reports saves per commit)
         self.saves = 0
+        # the library's recorder of snapshots on the same database, once ``snapshots_beside``
+        self.snapshots: SQLiteAggregateRecorder | None = None
+
+    def snapshots_beside(self, recorder: SQLiteAggregateRecorder) -> bool:
+        """Store the snapshots saves bring through ``recorder`` (the library's snapshot
+        recorder), in their own transactions: only where it writes to this recorder's
+        database, through the same datastore. Whether it does."""
+        if recorder.datastore is not self.datastore:
+            return False
+        self.snapshots = recorder
+        return True
 
     def insert_events(self, stored_events: Sequence[StoredEvent],
                       **kwargs: Any) -> Sequence[int] | None:
@@ -76,8 +101,13 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
         try:
             with self.datastore.transaction(commit=True) as cursor:
                 batch = self._take_queue()
-                for save in batch:
-                    self._insert_one(cursor, save)
+                if len(batch) == 1:  # alone: a failure rolls the transaction back
+                    save = batch[0]
+                    save.ids = self._insert_events(cursor, save.events, **save.kwargs)
+                    self._insert_snapshots(cursor, save)
+                else:
+                    for save in batch:
+                        self._insert_one(cursor, save)
             self.commits += 1
             self.saves += len(batch)
         except BaseException as exc:  # the commit failed: no save of it is acknowledged
@@ -102,4 +132,22 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
         except sqlite3.IntegrityError as exc:
             cursor.execute("ROLLBACK TO kiroku_save")
             save.error = IntegrityError(exc)
+        else:
+            self._insert_snapshots(cursor, save)
         cursor.execute("RELEASE kiroku_save")
+
+    def _insert_snapshots(self, cursor: SQLiteCursor, save: _Save) -> None:
+        """The save's snapshots, by the library's snapshot recorder, under a savepoint: one
+        that cannot be stored is rolled back alone (the save's events stay) and logged."""
+        snapshots = save.kwargs.get(SNAPSHOTS)
+        if not snapshots or self.snapshots is None:
+            return
+        cursor.execute("SAVEPOINT kiroku_snapshots")
+        try:
+            self.snapshots._insert_events(cursor, snapshots)
+        except sqlite3.Error:  # the cache is missed, nothing is lost
+            cursor.execute("ROLLBACK TO kiroku_snapshots")
+            _log.warning("the snapshots of %s were not stored",
+                         ", ".join(f"{s.originator_id} at v{s.originator_version}"
+                                   for s in snapshots), exc_info=True)
+        cursor.execute("RELEASE kiroku_snapshots")

@@ -3,6 +3,7 @@ share the next transaction, each still atomic, in order, and exactly once."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.sqlite import SQLiteCursor
 
 from ledger.errors import ConcurrentAppend
 from ledger.groupcommit import GroupCommitRecorder
@@ -93,6 +96,37 @@ def test_a_refused_save_in_a_group_stores_nothing_of_its_own(kiroku: Kiroku) -> 
     assert results[0].version == 2 and results[2].version == 2
     assert type(results[1]).__name__ == "IntegrityError"
     assert len(list(kiroku.recorder.events.get(matches[0]))) == len(stored)
+
+
+def test_a_refused_save_committing_alone_stores_none_of_its_events(kiroku: Kiroku) -> None:
+    """A save alone in its commit goes in without a savepoint: when its second event breaks
+    the store's uniqueness, the whole transaction is rolled back, its first event with it."""
+    match_id = new_match(kiroku)
+    recorder = group_recorder(kiroku)
+    stored = [kiroku.recorder.mapper.to_stored_event(e)
+              for e in kiroku.recorder.events.get(match_id)]
+    after = dataclasses.replace(stored[-1], originator_version=stored[-1].originator_version + 1)
+    with pytest.raises(IntegrityError):
+        recorder.insert_events([after, stored[0]])
+    assert len(list(kiroku.recorder.events.get(match_id))) == len(stored)
+    assert end_turn(kiroku, match_id).version == len(stored) + 1  # the store goes on
+
+
+def test_a_save_committing_alone_sets_no_savepoint(kiroku: Kiroku,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Savepoints are for saves that share a commit; one alone costs none (two statements of
+    an action's few)."""
+    match_id = new_match(kiroku)
+    statements: list[str] = []
+    execute = SQLiteCursor.execute
+
+    def spy(cursor: SQLiteCursor, statement: str, *args: Any, **kwargs: Any) -> Any:
+        statements.append(statement.split()[0])
+        return execute(cursor, statement, *args, **kwargs)
+
+    monkeypatch.setattr(SQLiteCursor, "execute", spy)
+    end_turn(kiroku, match_id)
+    assert "INSERT" in statements and "SAVEPOINT" not in statements
 
 
 def test_threads_recording_one_match_append_each_action_once(kiroku: Kiroku) -> None:

@@ -7,6 +7,7 @@ its snapshot could not be stored."""
 from __future__ import annotations
 
 import random
+import sqlite3
 import typing
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,13 +17,14 @@ from uuid import UUID
 import pytest
 from eventsourcing.application import LRUCache, ProcessingEvent
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError
 
 import ledger.fold as fold_module
 from engine import JUDGE
 from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import MatchNotFound
+from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.match import Match
 from ledger.recorder import SEEDS_KEPT, AggregatesCollected, Recorder
 from replay.service import Kiroku
@@ -288,28 +290,82 @@ def test_a_view_of_a_kept_position_reads_the_store_once(kiroku: Kiroku,
     assert len(reads) == 1  # the current match's fast-forward; the position is kept
 
 
+def _broken(*args: Any, **kwargs: Any) -> None:
+    raise OperationalError("disk I/O error")
+
+
+def _broken_sqlite(*args: Any, **kwargs: Any) -> None:
+    raise sqlite3.OperationalError("disk I/O error")
+
+
+@pytest.mark.parametrize("breaks", ["insert", "encoding", "apart"])
 def test_a_snapshot_that_cannot_be_stored_does_not_fail_the_command(
-        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The action's events are committed before the snapshot is taken: the command succeeds
-    (a client told otherwise would retry and record the action twice), the match reads back
-    from its events, and the audit is clean."""
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch, breaks: str) -> None:
+    """Where the snapshot fails (its insert in the save's transaction, its encoding before
+    it, or its own save where it is stored apart, as on PostgreSQL), the action's events are
+    committed: the command succeeds (a client told otherwise would retry and record the
+    action twice), the match reads back from its events, and the audit is clean."""
     match_id = new_match(kiroku)
     play(kiroku, match_id, 2)
-
-    def broken(*args: Any, **kwargs: Any) -> None:
-        raise OperationalError("disk I/O error")
-
-    monkeypatch.setattr(kiroku.recorder.snapshots, "put", broken)
+    snapshots = kiroku.recorder.snapshots
+    assert snapshots is not None
+    if breaks == "insert":
+        monkeypatch.setattr(snapshots.recorder, "_insert_events", _broken_sqlite)
+    elif breaks == "encoding":
+        monkeypatch.setattr(Match.Snapshot, "take", _broken)
+    else:
+        monkeypatch.setattr(kiroku.recorder, "_snapshots_ride", False)
+        monkeypatch.setattr(snapshots, "put", _broken)
     seat = kiroku.recorder.get_match(match_id).state.active
     done = kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by="test")
     assert done.version == 4  # the save crossing the interval of 4
-    assert list(kiroku.recorder.snapshots.get(match_id)) == []  # type: ignore[union-attr]
+    assert list(snapshots.get(match_id)) == []
     fresh = Recorder(env=dict(kiroku.recorder.env), keyring=kiroku.recorder.keyring)
     try:
         assert fresh.get_match(match_id).version == 4
     finally:
         fresh.close()
     assert kiroku.audit(match_id).ok
+
+
+def test_a_snapshot_is_stored_in_the_transaction_of_the_save_that_takes_it(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On SQLite the save crossing the interval commits its snapshot with its events: one
+    commit (and sync), not a second for the snapshot."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 2)
+    store = kiroku.recorder.recorder
+    assert isinstance(store, GroupCommitRecorder)
+    snapshots = kiroku.recorder.snapshots
+    assert snapshots is not None
+    monkeypatch.setattr(snapshots, "put", _broken)  # the library's own way: not taken
+    commits = store.commits
+    play(kiroku, match_id, 1)
+    assert store.commits == commits + 1
+    assert [s.originator_version for s in snapshots.get(match_id)] == [4]
+    fresh = _OftenSnapshotting(env=dict(kiroku.recorder.env), keyring=kiroku.recorder.keyring)
+    try:  # a fresh process starts from it, and it is the match its events give
+        decoded = snapshot_decodes(monkeypatch)
+        assert fresh.get_match(match_id).version == 4 and decoded == [4]
+    finally:
+        fresh.close()
+    assert kiroku.audit(match_id).ok
+
+
+def test_a_refused_save_stores_none_of_its_snapshots(kiroku: Kiroku) -> None:
+    """A snapshot goes in with its save's events or not at all."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 2)  # at version 3, before the first snapshot (at 4)
+    recorder = kiroku.recorder
+    assert recorder.snapshots is not None
+    store = recorder.recorder
+    assert isinstance(store, GroupCommitRecorder)
+    taken = recorder.snapshots.mapper.to_stored_event(
+        Match.Snapshot.take(recorder.get_match(match_id)))
+    duplicate = recorder.mapper.to_stored_event(next(iter(recorder.events.get(match_id))))
+    with pytest.raises(IntegrityError):
+        store.insert_events([duplicate], **{SNAPSHOTS: [taken]})
+    assert list(recorder.snapshots.get(match_id)) == []
 
 
 def test_a_matchs_creation_is_read_once_from_its_creation_event(

@@ -96,6 +96,34 @@ def noting_derived() -> Iterator[Derived]:
         _NOTED.reset(token)
 
 
+# (match id, version) -> the segment whose seed the recorder derived the commitments of the
+# event it is about to store from, while ``sealing`` is open
+Sealed = dict[tuple[UUID, int], int]
+_SEALED: ContextVar[Sealed | None] = ContextVar("_SEALED", default=None)
+
+
+@contextmanager
+def sealing() -> Iterator[None]:
+    """While open, the recorder notes (``sealed_from``) which segment's seed derived the
+    commitments of each event it makes, and storing that event takes its segment from the
+    note instead of deriving every commitment again to find it (issue 16: the same HMACs,
+    computed twice for every action that hides a value, 17 times for a creation). Opened
+    around one command: its notes go with it."""
+    token = _SEALED.set({})
+    try:
+        yield
+    finally:
+        _SEALED.reset(token)
+
+
+def sealed_from(match_id: UUID, version: int, segment: int) -> None:
+    """Note, for ``sealing``, that the commitments of the match's event at ``version`` were
+    just derived from the seed of ``segment``, exactly as ``commitments`` derives them."""
+    noted = _SEALED.get()
+    if noted is not None:
+        noted[(match_id, version)] = segment
+
+
 # the events stored leaner: a match's
 _CHAINED = frozenset(EVENT_NAMES)
 # the fields a match event declares after ``prev_hash``
@@ -125,8 +153,8 @@ class MatchMapper(Mapper[UUID]):
             del fields["timestamp"]
         committed = fields.get("commitments")
         if committed and _DERIVING.get():
-            segment = self._deriving_segment(domain_event.originator_id,
-                                             domain_event.originator_version, fields)
+            segment = self._sealed_segment(domain_event.originator_id,
+                                           domain_event.originator_version, fields)
             if segment is not None:
                 fields["commitments"] = {path: [segment, bytes.fromhex(c)[:CHECK_BYTES]]
                                          for path, c in committed.items()}
@@ -153,6 +181,16 @@ class MatchMapper(Mapper[UUID]):
             fields["commitments"] = self._derived(event.originator_id,
                                                   event.originator_version, fields)
         return event
+
+    def _sealed_segment(self, match_id: UUID, version: int,
+                        fields: dict[str, Any]) -> int | None:
+        """The segment the recorder noted deriving the event's commitments from
+        (``sealing``), else the one ``_deriving_segment`` finds."""
+        noted = _SEALED.get()
+        segment = noted.get((match_id, version)) if noted is not None else None
+        if segment is not None:
+            return segment
+        return self._deriving_segment(match_id, version, fields)
 
     def _deriving_segment(self, match_id: UUID, version: int,
                           fields: dict[str, Any]) -> int | None:

@@ -460,8 +460,15 @@ EVENT_NAMES: dict[type[Any], str] = {
 
 
 def commits(cls: type[Any]) -> bool:
-    """Whether events of ``cls`` carry commitments to hidden values (ledger.chain)."""
-    return any(f.name == "commitments" for f in dataclasses.fields(cls))
+    """Whether events of ``cls`` carry commitments to hidden values (ledger.chain). Asked at
+    every event recorded; a class's fields never change, so it is answered once a class."""
+    known = _COMMITS.get(cls)
+    if known is None:
+        known = _COMMITS[cls] = any(f.name == "commitments" for f in dataclasses.fields(cls))
+    return known
+
+
+_COMMITS: dict[type[Any], bool] = {}
 
 
 def linked(events: list[Any]) -> list[Any]:

@@ -58,7 +58,7 @@ from ledger.fold import kept_setup_position, owning_states, shared_owned
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.identity import NAME_LIMIT, RecordedBy, by_staff
 from ledger.keys import KeyfileError, Keyring, key_file
-from ledger.mapper import MatchMapper, commitments_as_stored, instant
+from ledger.mapper import MatchMapper, commitments_as_stored, instant, sealed_from, sealing
 from ledger.match import (
     CREATIONS,
     EVENT_NAMES,
@@ -371,7 +371,10 @@ class Recorder(Application):
         # saved with the match: kept first, so that storing the creation finds the seed that
         # derives its commitments (ledger.mapper)
         self._seeds.put((match_id, 1), seed)
-        self.save(match, secret)
+        with sealing():
+            if sealed["commitments"]:
+                sealed_from(match_id, 1, 1)
+            self.save(match, secret)
         return match_id
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
@@ -586,7 +589,8 @@ class Recorder(Application):
         self._check_expected(match, expected_version)
         if match.ended:
             raise IllegalAction("match_over", when_over)
-        return command(match)
+        with sealing():
+            return command(match)
 
     def _for_append(self, match_id: UUID) -> Match:
         """A copy of the cached match (which another process may have appended past), or the
@@ -628,6 +632,8 @@ class Recorder(Application):
             sealed = _sealed(EVENT_NAMES[cls], match.id, version, payload,
                              get_game(match.game), self._seed_if_kept(match),
                              len(match.players))
+            if sealed["commitments"]:  # from the seed of the match's segment
+                sealed_from(match.id, version, match.segment)
         else:
             sealed = {**payload, "hash": event_hash(EVENT_NAMES[cls], match.id, version,
                                                     payload)}

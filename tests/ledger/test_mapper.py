@@ -172,6 +172,45 @@ def test_commitments_are_stored_as_their_seed_and_a_check_and_read_back_whole(
     assert report.ok, report.to_dict()
 
 
+def test_recording_stores_commitments_derivable_without_deriving_them_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorder has just derived an event's commitments from its segment's seed, and says
+    so (``sealing``): storing the event does not derive them again to find the segment."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    searched: list[int] = []
+    search = MatchMapper._deriving_segment
+
+    def spy(mapper: MatchMapper, match_id: UUID, version: int, fields: Any) -> Any:
+        searched.append(version)
+        return search(mapper, match_id, version, fields)
+
+    monkeypatch.setattr(MatchMapper, "_deriving_segment", spy)
+    with _fresh(url) as kiroku:
+        match_id = _conceded(kiroku)  # a creation and four draws from the seed
+    committed = [f["commitments"] for f in _stored(url, match_id) if f.get("commitments")]
+    assert len(committed) == 5
+    assert all(segment == 1 for stored in committed for segment, _ in stored.values())
+    assert searched == []
+    with _fresh(url) as kiroku:
+        assert kiroku.audit(match_id).ok
+    assert searched == []  # reading derives each commitment from its stored segment
+
+
+def test_an_event_saved_outside_a_command_finds_its_segment_by_deriving(
+        tmp_path: Path) -> None:
+    """Without the recorder's note, the mapper tries each segment's seed, as before: a note
+    is never needed for an event to be stored derivable."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    with _fresh(url) as kiroku:
+        match_id = _conceded(kiroku)
+        recorder = kiroku.recorder
+        drawn = next(e for e in recorder.events.get(match_id)
+                     if e.originator_version > 1 and getattr(e, "commitments", None))
+        stored = recorder.mapper.to_stored_event(drawn)  # no command: no note
+    fields = MsgpackTranscoder().decode(stored.state)
+    assert {segment for segment, _ in fields["commitments"].values()} == {1}
+
+
 def test_a_reopened_match_derives_its_later_commitments_from_its_new_seed(
         tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'k.db'}"

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from ledger.transcoder import stored_fields
+from ledger.transcoder import READ, stored_fields
 from tests.cli.conftest import kiroku
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -197,7 +197,7 @@ def _tamper(db_file: Path, match_id: str, version: int) -> None:
         rows = [r for r in rows if str(uuid.UUID(str(r[0]))) == match_id]
         assert len(rows) == 1, rows
         originator_id, _, blob = rows[0]
-        assert blob[0] in (1, 2, 3)  # the storage format byte
+        assert blob[0] in READ  # the storage format byte
         obj = stored_fields(blob)
         assert obj["recorded_by"]["name"] == "tester"
         assert obj["recorded_by"]["role"] == "organiser"  # the command line acts as organiser

@@ -16,10 +16,14 @@ import pytest
 
 from ledger.transcoder import (
     COMPACT,
+    DEFLATE_FROM,
     DICTIONARY,
     PLAIN,
     SHAPED,
     SHAPES,
+    WORDED,
+    WORDED_DEFLATED,
+    WORDS,
     MsgpackTranscoder,
     UnknownStorageFormat,
     _deflate,
@@ -83,11 +87,54 @@ ACTION = {"seq": 7, "seat": 2, "action": {"seat": 2, "type": "end_turn"},
 
 def test_a_map_of_a_known_shape_is_stored_as_its_values_and_reads_back() -> None:
     stored = MsgpackTranscoder().encode(ACTION)
-    assert stored[0] == SHAPED
+    assert stored[0] == WORDED
     assert tuple(ACTION) in SHAPES and tuple(ACTION["action"]) in SHAPES
-    assert b"chance_source" not in payload(stored) and b"end_turn" in payload(stored)
+    assert b"chance_source" not in payload(stored) and b"Ann" in payload(stored)
     assert MsgpackTranscoder().decode(stored) == ACTION
     assert stored_fields(stored)["action"] == ACTION["action"]
+
+
+def test_words_are_stored_as_their_index_values_and_keys_alike() -> None:
+    fields = {"outcomes.0.value": "end_turn", "note": ["seed", "not a word"]}
+    stored = MsgpackTranscoder().encode(fields)
+    assert stored[0] == WORDED
+    for word in ("end_turn", "seed", "outcomes.0.value"):
+        assert word.encode() not in stored
+    assert b"not a word" in stored and b"note" in stored
+    back = MsgpackTranscoder().decode(stored)
+    assert back == fields and list(back) == list(fields)
+    assert stored_fields(stored) == fields  # spelled out for tools, words and all
+
+
+def test_a_long_record_is_deflated_and_a_short_one_is_not() -> None:
+    short = MsgpackTranscoder().encode(ACTION)
+    notes = {"notes": ["the same note"] * DEFLATE_FROM}
+    long = MsgpackTranscoder().encode(notes)
+    assert short[0] == WORDED and payload(short) == short[1:]
+    assert long[0] == WORDED_DEFLATED and len(long) < DEFLATE_FROM
+    assert MsgpackTranscoder().decode(long) == notes
+
+
+# Written by the last version to write format 3 (2492914): ACTION, and shaped maps in a tuple
+FORMAT_3_ACTION = bytes.fromhex(
+    "039b738583919d69f2150e5e26b8b7264eb9c2c1030e8be5e1eec1ba0606868c60db8f2bb316185ac51d7e6e"
+    "38452c42e675e6b2672117ab39ee944e7460dbf4f04df6c9a361660b444d173be6e501551e5e4950e5710556"
+    "424a1a31ea9f498c47380c8d8c4d4ccdcc2d9800")
+FORMAT_3_PAIR = bytes.fromhex("036b04ba29b3e8b838f3a4c957387819c12e9c0864f281c362613200")
+
+
+def test_a_format_3_record_still_reads() -> None:
+    assert FORMAT_3_ACTION[0] == SHAPED
+    assert MsgpackTranscoder().decode(FORMAT_3_ACTION) == ACTION
+    assert stored_fields(FORMAT_3_ACTION)["action"] == ACTION["action"]
+    assert MsgpackTranscoder().decode(FORMAT_3_PAIR) == {
+        "pair": ({"seat": 1, "type": "pass"}, [{"kind": "draw", "value": "c"}])}
+
+
+def test_a_word_this_version_does_not_know_is_refused() -> None:
+    unknown = bytes([WORDED]) + msgpack.packb({"type": msgpack.ExtType(9, bytes([len(WORDS)]))})
+    with pytest.raises(UnknownStorageFormat):
+        MsgpackTranscoder().decode(unknown)
 
 
 def test_shaped_maps_inside_lists_and_tuples_read_back() -> None:

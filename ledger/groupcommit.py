@@ -73,8 +73,8 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
 
     def snapshots_beside(self, recorder: SQLiteAggregateRecorder) -> bool:
         """Store the snapshots saves bring through ``recorder`` (the library's snapshot
-        recorder), in their own transactions: only where it writes to this recorder's
-        database, through the same datastore. Whether it does."""
+        recorder), each in the transaction of the save that brings it: only where it writes
+        to this recorder's database, through the same datastore. Whether it does."""
         if recorder.datastore is not self.datastore:
             return False
         self.snapshots = recorder

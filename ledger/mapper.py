@@ -34,8 +34,8 @@ is derived for it, so whoever changed it cannot rebuild the hash chain around it
 value that passes needs a commitment that begins with the 8 stored bytes: about 2**63 tries,
 each a change to the database and a read through a server that holds the key file. An event
 whose seed this store does not hold (imported without it) keeps its commitments whole. A store
-written so is format 3 (ledger.transcoder): a version that knows nothing of derived commitments
-refuses it instead of misreading them.
+written so is format 3 or later (ledger.transcoder): a version that knows nothing of derived
+commitments refuses it instead of misreading them.
 
 Events stored before keep their fields and read as they were written. Everything else, and every
 other stream (seeds, credentials, annotations, snapshots), is stored as the library stores it.

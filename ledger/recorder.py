@@ -242,8 +242,8 @@ class Recorder(Application):
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """The library's ``save``, its pending events collected by ``AggregatesCollected``;
-        on SQLite, the snapshots it takes are stored in its own transaction
-        (``_riding_snapshots``)."""
+        on SQLite, the snapshots it takes go into the transaction that stores its events
+        (``_riding_snapshots``), elsewhere after it, as the library stores them."""
         processing_event = AggregatesCollected()
         processing_event.collect_events(*objs, **kwargs)
         if self._snapshots_ride:

@@ -15,7 +15,8 @@ from eventsourcing.persistence import IntegrityError
 from eventsourcing.sqlite import SQLiteCursor
 
 from ledger.errors import ConcurrentAppend
-from ledger.groupcommit import GroupCommitRecorder
+from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
+from ledger.match import Match
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -127,6 +128,35 @@ def test_a_save_committing_alone_sets_no_savepoint(kiroku: Kiroku,
     monkeypatch.setattr(SQLiteCursor, "execute", spy)
     end_turn(kiroku, match_id)
     assert "INSERT" in statements and "SAVEPOINT" not in statements
+
+
+def test_in_a_group_a_snapshot_goes_in_with_its_save_or_not_at_all(kiroku: Kiroku) -> None:
+    """Saves that share a commit each bring their snapshot: the one whose events go in stores
+    it, the one refused stores none."""
+    refused, kept = new_match(kiroku), new_match(kiroku)
+    recorder = group_recorder(kiroku)
+    store = kiroku.recorder
+    assert store.snapshots is not None
+
+    def stored(match_id: UUID) -> list[Any]:
+        return [store.mapper.to_stored_event(e) for e in store.events.get(match_id)]
+
+    def snapshot(match_id: UUID) -> Any:
+        return store.snapshots.mapper.to_stored_event(  # type: ignore[union-attr]
+            Match.Snapshot.take(store.get_match(match_id)))
+
+    duplicate = stored(refused)[0]
+    last = stored(kept)[-1]
+    after = dataclasses.replace(last, originator_version=last.originator_version + 1)
+    results = queued_while_held(kiroku, [
+        lambda: recorder.insert_events([duplicate], **{SNAPSHOTS: [snapshot(refused)]}),
+        lambda: recorder.insert_events([after], **{SNAPSHOTS: [snapshot(kept)]}),
+    ])
+    assert type(results[0]).__name__ == "IntegrityError"
+    assert not isinstance(results[1], Exception)
+    assert list(store.snapshots.get(refused)) == []
+    assert [s.originator_version for s in store.snapshots.get(kept)] == [
+        last.originator_version]
 
 
 def test_threads_recording_one_match_append_each_action_once(kiroku: Kiroku) -> None:

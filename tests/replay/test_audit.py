@@ -265,8 +265,14 @@ def test_transcript_redacts_draws_for_the_opponent() -> None:
     assert name not in closed[1], "closed policy keeps hidden cards hidden after the end"
 
 
+@pytest.mark.parametrize("garbage", [
+    b"\x01\xc1garbage",  # format 1, not msgpack
+    b"\x04\xc1garbage",  # format 4, not msgpack
+    b"\x04" + msgpack.packb([msgpack.ExtType(9, b"\xff")]),  # a word no version knows
+    b"\x05garbage",  # format 5, does not inflate
+])
 def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
-        finished: tuple[str, UUID]) -> None:
+        finished: tuple[str, UUID], garbage: bytes) -> None:
     url, match_id = finished
     run, table = _rows(url)
     key = match_id.hex if url.startswith("sqlite") else match_id
@@ -274,7 +280,7 @@ def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
     last = opened.recorder.get_match(match_id).version  # read after any snapshot
     opened.close()
     run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
-        (b"\x01\xc1garbage", key, last))
+        (garbage, key, last))
     fresh = Kiroku.open(url)
     try:
         with pytest.raises(CorruptRecord) as info:

@@ -24,6 +24,12 @@ This recorder, plugged in with the library's own ``APPLICATION_RECORDER_TOPIC`` 
   Readers pay this, once per catch-up (``ledger/matchlist.py``), instead of every insert.
 - **Nothing is notified.** Kiroku follows the log by reading it on demand and has no
   subscriber, so the ``NOTIFY`` that wakes the library's subscriptions is not sent.
+- **An insert is one statement.** With the library's ``POSTGRES_ENABLE_DB_FUNCTIONS`` setting
+  (which ``ledger/settings.py`` turns on), the library inserts a save's events by calling a
+  database function in one autocommit statement, instead of a pipelined transaction of
+  several. Its function sends ``NOTIFY``, so this recorder defines its own,
+  ``<events table>_insert``, the library's body without it. Without the setting, the
+  library's pipelined transaction runs, equally without lock or notification.
 """
 
 from __future__ import annotations
@@ -48,6 +54,32 @@ class ManyWritersRecorder(PostgresApplicationRecorder):
         self.lock_table_statements = [timeout]  # the library's timeout, without its LOCK TABLE
         self._settle_statements = [timeout, SQL("LOCK TABLE {0}.{1} IN SHARE MODE").format(
             Identifier(datastore.schema), Identifier(events_table_name))]
+        self._define_insert_function(datastore, events_table_name)
+
+    def _define_insert_function(self, datastore: PostgresDatastore, table: str) -> None:
+        """The library's insert function under a name of this table's, without ``NOTIFY``:
+        replaces the library's definition among the statements that create the tables, and
+        its call."""
+        name = f"{table}_insert"
+        self.check_identifier_length(name)
+        self.pg_function_name_insert_events = name
+        schema, function = Identifier(datastore.schema), Identifier(name)
+        # the events go in binary (%b): their state as raw bytes, not hex text escaped here
+        # and parsed back by the server
+        self.sql_invoke_pg_function_insert_events = SQL(
+            "SELECT * FROM {0}.{1}((%b))").format(schema, function)
+        self.sql_create_pg_function_insert_events = SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
+            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
+            "RETURN QUERY INSERT INTO {schema}.{table} AS t "
+            "(originator_id, originator_version, topic, state) "
+            "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+            "RETURNING notification_id; END; $BODY$").format(
+            schema=schema, function=function, lock_timeout=datastore.lock_timeout,
+            event=Identifier(self.stored_event_type_name), table=Identifier(table))
+        self.sql_create_statements[self.create_insert_function_statement_index] = (
+            self.sql_create_pg_function_insert_events)
 
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
         """No ``NOTIFY``: nothing listens, and it would serialise the commits."""

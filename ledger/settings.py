@@ -73,6 +73,7 @@ def persistence_env(url: str) -> dict[str, str]:
                "POSTGRES_USER": unquote(parts.username or "postgres"),
                "POSTGRES_PASSWORD": unquote(parts.password or ""),
                "POSTGRES_CONNECT_TIMEOUT": "5", "POSTGRES_POOL_SIZE": "5",
+               "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # an insert in one statement (pgwriters)
                "APPLICATION_RECORDER_TOPIC": MANY_WRITERS}
         schema = parse_qs(parts.query).get("schema")
         if schema:

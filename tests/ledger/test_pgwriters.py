@@ -5,6 +5,7 @@ the log never passes over a notification that commits after a later one."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -66,10 +67,42 @@ def test_the_store_uses_the_recorder_without_the_table_lock(store: tuple[str, st
         kiroku.close()
 
 
+def test_an_action_is_inserted_in_one_statement_that_calls_the_recorders_function(
+        store: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's insert function, under the recorder's own name: one statement, and no
+    ``LOCK TABLE`` or ``NOTIFY`` with it (the library's function would notify)."""
+    kiroku = _open(store[0])
+    match_id = _match(kiroku)
+    sent: list[str] = []
+    execute = psycopg.Cursor.execute
+
+    def spy(self: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(query.as_string(self) if hasattr(query, "as_string") else str(query))
+        return execute(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", spy)
+    try:
+        kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="P1")
+    finally:
+        monkeypatch.undo()
+        kiroku.close()
+    assert sent == [f'SELECT * FROM "{store[1]}"."kiroku_events_insert"((%b))']
+    with psycopg.connect(POSTGRES_URL) as conn:
+        row = conn.execute("SELECT prosrc FROM pg_proc JOIN pg_namespace n ON n.oid = "
+                           "pronamespace WHERE nspname = %s AND proname = %s",
+                           (store[1], "kiroku_events_insert")).fetchone()
+    assert row is not None
+    body = row[0].upper()
+    assert "INSERT INTO" in body and "LOCK_TIMEOUT" in body
+    assert "NOTIFY" not in body and "LOCK TABLE" not in body
+
+
+@pytest.mark.parametrize("one_statement", ["y", "n"])
 def test_an_insert_does_not_wait_for_another_writers_open_transaction(
-        store: tuple[str, str]) -> None:
+        store: tuple[str, str], one_statement: str) -> None:
+    """Both ways the library inserts (its function, or its pipelined transaction)."""
     url, schema = store
-    kiroku = _open(url)
+    kiroku = _open(url, POSTGRES_ENABLE_DB_FUNCTIONS=one_statement)
     match_id = _match(kiroku)
     other = _OpenInsert(schema)
     try:
@@ -96,9 +129,11 @@ def test_the_table_lock_of_the_librarys_recorder_would_wait_for_it(
         other.end()
 
 
+@pytest.mark.parametrize("one_statement", ["y", "n"])
 def test_racing_appends_to_one_match_from_two_servers_store_one(
-        store: tuple[str, str]) -> None:
-    first, second = _open(store[0]), _open(store[0])
+        store: tuple[str, str], one_statement: str) -> None:
+    first = _open(store[0], POSTGRES_ENABLE_DB_FUNCTIONS=one_statement)
+    second = _open(store[0], POSTGRES_ENABLE_DB_FUNCTIONS=one_statement)
     try:
         match_id = _match(first)
         second.recorder.get_match(match_id)  # both servers hold the match at version 1
@@ -126,41 +161,86 @@ def test_racing_appends_to_one_match_from_two_servers_store_one(
         second.close()
 
 
+class _HeldInsert:
+    """Holds the next insert into the events table open, in the server: a statement trigger
+    makes that insert, its rows in and its notification ids drawn, wait for an advisory lock
+    this object holds until ``release``. Inserts while it waits pass (the first holds the
+    other advisory lock); inserts after ``release`` pass too."""
+
+    FIRST, GATE = (16, 1), (16, 2)  # two-key advisory locks, apart from Kiroku's own
+
+    def __init__(self, schema: str) -> None:
+        self.schema = schema
+        self.conn = psycopg.connect(POSTGRES_URL, autocommit=True)
+        self.conn.execute(f"""
+            CREATE FUNCTION {schema}.hold_first_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF pg_try_advisory_xact_lock({self.FIRST[0]}, {self.FIRST[1]}) THEN
+                    PERFORM pg_advisory_xact_lock({self.GATE[0]}, {self.GATE[1]});
+                END IF;
+                RETURN NULL;
+            END $$""")
+        self.conn.execute(f"CREATE TRIGGER hold_first_insert AFTER INSERT ON "
+                          f"{schema}.kiroku_events FOR EACH STATEMENT "
+                          f"EXECUTE FUNCTION {schema}.hold_first_insert()")
+        self.conn.execute("SELECT pg_advisory_lock(%s, %s)", self.GATE)
+        self.released = False
+
+    def waiting(self, within: float = 30.0) -> bool:
+        """Whether an insert is held at the gate (waiting up to ``within`` seconds)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            row = self.conn.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted "
+                "AND classid = %s AND objid = %s", self.GATE).fetchone()
+            if row and row[0]:
+                return True
+            time.sleep(0.02)
+        return False
+
+    def release(self) -> None:
+        if not self.released:
+            self.released = True
+            self.conn.execute("SELECT pg_advisory_unlock(%s, %s)", self.GATE)
+
+    def close(self) -> None:
+        self.release()
+        self.conn.execute(f"DROP TRIGGER hold_first_insert ON {self.schema}.kiroku_events")
+        self.conn.close()
+
+
 def test_a_list_read_waits_for_an_earlier_insert_and_lists_it(
-        store: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+        store: tuple[str, str]) -> None:
     """Match X draws its notification ids first but commits after match Y. A list read
     between the two must not move past X's ids: it waits for X's commit, then lists both,
     and X stays listed afterwards."""
-    kiroku = _open(store[0])
-    recorder = kiroku.recorder.recorder
-    inserted, commit = threading.Event(), threading.Event()
-    fetch_ids = recorder._fetch_ids_after_insert_events
-
-    def held_open(*args: Any, **kwargs: Any) -> Any:
-        ids = fetch_ids(*args, **kwargs)
-        if threading.current_thread().name == "slow":
-            inserted.set()
-            commit.wait(30)
-        return ids
-
-    monkeypatch.setattr(recorder, "_fetch_ids_after_insert_events", held_open)
+    url, schema = store
+    kiroku = _open(url)
+    held = _HeldInsert(schema)
     created: dict[str, UUID] = {}
     listed: list[set[str]] = []
-    slow = threading.Thread(name="slow", target=lambda: created.update(x=_match(kiroku, (
+    slow = threading.Thread(target=lambda: created.update(x=_match(kiroku, (
         "Xena", "Xavier"))))
     reader = threading.Thread(target=lambda: listed.append(
         {m["match_id"] for m in kiroku.find_matches()}))
     try:
         slow.start()
-        assert inserted.wait(30)
+        assert held.waiting(), "the creation of X was not held open"
         created["y"] = _match(kiroku, ("Yuki", "Yves"))
         reader.start()
         reader.join(timeout=0.5)
         assert reader.is_alive(), "the list read did not wait for the open insert"
     finally:
-        commit.set()
+        held.release()
         slow.join(timeout=30)
-        reader.join(timeout=30)
+        if reader.is_alive() or reader.ident is not None:
+            reader.join(timeout=30)
+        held.close()
+    with psycopg.connect(POSTGRES_URL) as conn:
+        first = {str(row[0]) for row in conn.execute(
+            f"SELECT originator_id FROM {schema}.kiroku_events ORDER BY notification_id "
+            "LIMIT 1")}
+    assert first == {str(created["x"])}, "X did not draw its ids first"
     both = {str(created["x"]), str(created["y"])}
     assert listed == [both]
     assert {m["match_id"] for m in kiroku.find_matches()} == both
@@ -172,12 +252,14 @@ def test_a_list_read_passes_over_an_insert_that_was_rolled_back(
     url, schema = store
     kiroku = _open(url)
     other = _OpenInsert(schema)
-    match_id = _match(kiroku)
-    reader = threading.Thread(target=kiroku.find_matches)
-    reader.start()
-    reader.join(timeout=0.5)
-    assert reader.is_alive()
-    other.end()
+    try:
+        match_id = _match(kiroku)
+        reader = threading.Thread(target=kiroku.find_matches)
+        reader.start()
+        reader.join(timeout=0.5)
+        assert reader.is_alive()
+    finally:
+        other.end()
     reader.join(timeout=30)
     assert [m["match_id"] for m in kiroku.find_matches()] == [str(match_id)]
     assert kiroku.recorder.recorder.settled_notification_id() >= 2

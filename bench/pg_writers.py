@@ -1,7 +1,7 @@
 """Issue 16's PostgreSQL figures: recording throughput by number of writer processes.
 
     python bench/pg_writers.py [--quick] [--writers 1,2] [--threads 1,4] [--repeats 3]
-                               [--url postgresql://postgres@127.0.0.1:5432/test]
+                               [--matches 32] [--url postgresql://postgres@127.0.0.1:5432/test]
 
 Each run uses a fresh schema on the server (dropped afterwards). ``--writers`` processes
 record known legal World Gainer playouts through ``Kiroku.record`` on that one store, each
@@ -10,12 +10,15 @@ concurrent requests); the figure is every action recorded divided by the time fr
 start to the last writer's end. With one thread a writer waits for each round trip and
 commit, which another writer can fill; with several, one writer process already keeps both
 cores of this machine busy (its own and the PostgreSQL server's), which bounds what a second
-one can add. Two recorders, runs alternating so machine noise hits both:
+one can add. Three recorders, runs alternating so machine noise hits each:
 
-- ``table lock``: eventsourcing's own PostgreSQL recorder (``LOCK TABLE ... IN EXCLUSIVE
-  MODE`` and ``NOTIFY`` in every insert: one insert commits at a time);
-- ``kiroku``: ``ledger.pgwriters.ManyWritersRecorder``, what Kiroku uses (inserts side by
-  side).
+- ``table lock``: eventsourcing's own PostgreSQL recorder as it comes (``LOCK TABLE ... IN
+  EXCLUSIVE MODE`` and ``NOTIFY`` in every insert: one insert commits at a time);
+- ``kiroku, pipelined``: ``ledger.pgwriters.ManyWritersRecorder`` inserting with the
+  library's pipelined transaction (``POSTGRES_ENABLE_DB_FUNCTIONS`` off), as before the
+  fifteenth part of issue 16;
+- ``kiroku``: ``ManyWritersRecorder`` as Kiroku opens it (inserts side by side, each one
+  statement calling the recorder's insert function).
 
 It prints actions per second, medians of ``--repeats`` runs, each writer count's ratio to
 one writer, and issue 16's target next to Kiroku's figure (2 writers at least 1.6x one, on
@@ -51,7 +54,9 @@ from replay.service import Kiroku  # noqa: E402
 
 URL = "postgresql://postgres@127.0.0.1:5432/test"
 RECORDERS = {"table lock": {"APPLICATION_RECORDER_TOPIC":
-                            "eventsourcing.postgres:PostgresApplicationRecorder"},
+                            "eventsourcing.postgres:PostgresApplicationRecorder",
+                            "POSTGRES_ENABLE_DB_FUNCTIONS": "n"},
+             "kiroku, pipelined": {"POSTGRES_ENABLE_DB_FUNCTIONS": "n"},
              "kiroku": {}}
 
 
@@ -79,19 +84,35 @@ def writer(url: str, extra: Mapping[str, str], plays: list[Script], threads: int
 
     ready.put(os.getpid())
     go.wait()
+    cpu = time.process_time()
     pool = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
     for t in pool:
         t.start()
     for t in pool:
         t.join()
-    finished.put(time.monotonic())
+    finished.put((time.monotonic(), time.process_time() - cpu))
     kiroku.close()
 
 
+def cores_busy() -> tuple[float, float]:
+    """CPU seconds the whole machine has spent busy (every process, the PostgreSQL server's
+    among them) and in all, from Linux's ``/proc/stat``; (0, 0) elsewhere."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(t) for t in stat.readline().split()[1:]]
+    except OSError:
+        return 0.0, 0.0
+    hz = os.sysconf("SC_CLK_TCK")
+    idle = ticks[3] + ticks[4]  # idle and waiting for I/O
+    return (sum(ticks) - idle) / hz, sum(ticks) / hz
+
+
 def one_run(base: str, extra: Mapping[str, str], plays: list[Script], writers: int,
-            threads: int) -> float:
+            threads: int) -> tuple[float, float, float]:
     """Actions per second of ``writers`` processes recording ``plays`` (split between them)
-    on a fresh schema."""
+    on a fresh schema, the writers' CPU seconds per action (every thread's, system time
+    among them; the PostgreSQL server's not), and the share of the machine's cores busy
+    meanwhile."""
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
@@ -108,8 +129,12 @@ def one_run(base: str, extra: Mapping[str, str], plays: list[Script], writers: i
         for _ in procs:
             ready.get(timeout=300)
         start = time.monotonic()
+        busy, total = cores_busy()
         go.set()
-        end = max(finished.get(timeout=600) for _ in procs)
+        ends = [finished.get(timeout=600) for _ in procs]
+        end = max(at for at, _ in ends)
+        busy_after, total_after = cores_busy()
+        busy_share = (busy_after - busy) / (total_after - total) if total_after > total else 0.0
         for p in procs:
             p.join()
             assert p.exitcode == 0, f"a writer failed ({p.exitcode})"
@@ -117,7 +142,8 @@ def one_run(base: str, extra: Mapping[str, str], plays: list[Script], writers: i
         listed = len(check.find_matches(limit=None))
         check.close()
         assert listed == len(plays), f"{listed} of {len(plays)} matches listed"
-        return sum(len(p[4]) for p in plays) / (end - start)
+        actions = sum(len(p[4]) for p in plays)
+        return actions / (end - start), sum(cpu for _, cpu in ends) / actions, busy_share
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
@@ -129,22 +155,27 @@ def main() -> None:
     parser.add_argument("--writers", default="1,2")
     parser.add_argument("--threads", default="1,4")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--matches", type=int, default=32, help="matches per run")
     parser.add_argument("--url", default=os.environ.get("KIROKU_TEST_POSTGRES_URL", URL))
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
     counts = [int(w) for w in args.writers.split(",")]
     threads = [1] if args.quick else [int(t) for t in args.threads.split(",")]
-    plays = scripts("worldgainer", 4 if args.quick else 16, seed=5)
+    plays = scripts("worldgainer", 4 if args.quick else args.matches, seed=5)
     print(f"{len(plays)} World Gainer matches, {sum(len(p[4]) for p in plays)} actions")
     with tempfile.TemporaryDirectory() as keys:
         os.environ["KIROKU_KEY_FILE"] = str(Path(keys) / "bench.keys")
         rates: dict[tuple[int, str, int], list[float]] = {}
+        cpus: dict[tuple[int, str, int], list[float]] = {}
+        busy: dict[tuple[int, str, int], list[float]] = {}
         for _ in range(repeats):
             for each in threads:
                 for label, extra in RECORDERS.items():
                     for writers in counts:
-                        rate = one_run(args.url, extra, plays, writers, each)
+                        rate, cpu, share = one_run(args.url, extra, plays, writers, each)
+                        busy.setdefault((each, label, writers), []).append(share)
                         rates.setdefault((each, label, writers), []).append(rate)
+                        cpus.setdefault((each, label, writers), []).append(cpu)
     for each in threads:
         for label in RECORDERS:
             one = statistics.median(rates[(each, label, counts[0])])
@@ -152,8 +183,10 @@ def main() -> None:
                 runs = rates[(each, label, writers)]
                 rate = statistics.median(runs)
                 print(f"{label}, {writers} writer(s) of {each} thread(s): {rate:.0f} actions/s, "
-                      f"x{rate / one:.2f} of {counts[0]} (runs "
-                      f"{', '.join(f'{r:.0f}' for r in runs)})")
+                      f"x{rate / one:.2f} of {counts[0]}, writers' CPU "
+                      f"{statistics.median(cpus[(each, label, writers)]) * 1e6:.0f} us per "
+                      f"action, cores {statistics.median(busy[(each, label, writers)]):.0%} "
+                      f"busy (runs {', '.join(f'{r:.0f}' for r in runs)})")
     if 1 in counts and 2 in counts:
         for each in threads:
             two = (statistics.median(rates[(each, "kiroku", 2)])

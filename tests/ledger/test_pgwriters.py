@@ -209,13 +209,14 @@ class _HeldInsert:
         self.conn.close()
 
 
+@pytest.mark.parametrize("one_statement", ["y", "n"])
 def test_a_list_read_waits_for_an_earlier_insert_and_lists_it(
-        store: tuple[str, str]) -> None:
+        store: tuple[str, str], one_statement: str) -> None:
     """Match X draws its notification ids first but commits after match Y. A list read
     between the two must not move past X's ids: it waits for X's commit, then lists both,
     and X stays listed afterwards."""
     url, schema = store
-    kiroku = _open(url)
+    kiroku = _open(url, POSTGRES_ENABLE_DB_FUNCTIONS=one_statement)
     held = _HeldInsert(schema)
     created: dict[str, UUID] = {}
     listed: list[set[str]] = []
@@ -233,7 +234,7 @@ def test_a_list_read_waits_for_an_earlier_insert_and_lists_it(
     finally:
         held.release()
         slow.join(timeout=30)
-        if reader.is_alive() or reader.ident is not None:
+        if reader.ident is not None:  # started
             reader.join(timeout=30)
         held.close()
     with psycopg.connect(POSTGRES_URL) as conn:

@@ -28,8 +28,9 @@ This recorder, plugged in with the library's own ``APPLICATION_RECORDER_TOPIC`` 
   (which ``ledger/settings.py`` turns on), the library inserts a save's events by calling a
   database function in one autocommit statement, instead of a pipelined transaction of
   several. Its function sends ``NOTIFY``, so this recorder defines its own,
-  ``<events table>_insert``, the library's body without it. Without the setting, the
-  library's pipelined transaction runs, equally without lock or notification.
+  ``<events table>_insert``, the library's body without it, which sets the lock timeout each
+  server's call passes. Without the setting, the library's pipelined transaction runs,
+  equally without lock or notification.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from typing import Any
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import Cursor
 from psycopg.rows import DictRow
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 
 TOPIC = "ledger.pgwriters:ManyWritersRecorder"
 
@@ -59,7 +60,10 @@ class ManyWritersRecorder(PostgresApplicationRecorder):
     def _define_insert_function(self, datastore: PostgresDatastore, table: str) -> None:
         """The library's insert function under a name of this table's, without ``NOTIFY``:
         replaces the library's definition among the statements that create the tables, and
-        its call."""
+        its call.
+
+        The library writes its ``lock_timeout`` into the function's body, so the last server
+        to open a store would set every server's. Here each server's call passes its own."""
         name = f"{table}_insert"
         self.check_identifier_length(name)
         self.pg_function_name_insert_events = name
@@ -67,17 +71,18 @@ class ManyWritersRecorder(PostgresApplicationRecorder):
         # the events go in binary (%b): their state as raw bytes, not hex text escaped here
         # and parsed back by the server
         self.sql_invoke_pg_function_insert_events = SQL(
-            "SELECT * FROM {0}.{1}((%b))").format(schema, function)
+            "SELECT * FROM {0}.{1}((%b), {2})").format(
+            schema, function, Literal(f"{datastore.lock_timeout}s"))
         self.sql_create_pg_function_insert_events = SQL(
-            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
-            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
-            "SET LOCAL lock_timeout = '{lock_timeout}s'; "
+            "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[], "
+            "wait_at_most text) RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
+            "PERFORM set_config('lock_timeout', wait_at_most, true); "
             "RETURN QUERY INSERT INTO {schema}.{table} AS t "
             "(originator_id, originator_version, topic, state) "
             "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
             "RETURNING notification_id; END; $BODY$").format(
-            schema=schema, function=function, lock_timeout=datastore.lock_timeout,
-            event=Identifier(self.stored_event_type_name), table=Identifier(table))
+            schema=schema, function=function, event=Identifier(self.stored_event_type_name),
+            table=Identifier(table))
         self.sql_create_statements[self.create_insert_function_statement_index] = (
             self.sql_create_pg_function_insert_events)
 

@@ -86,15 +86,34 @@ def test_an_action_is_inserted_in_one_statement_that_calls_the_recorders_functio
     finally:
         monkeypatch.undo()
         kiroku.close()
-    assert sent == [f'SELECT * FROM "{store[1]}"."kiroku_events_insert"((%b))']
+    assert sent == [f'SELECT * FROM "{store[1]}"."kiroku_events_insert"((%b), \'1s\')']
     with psycopg.connect(POSTGRES_URL) as conn:
         row = conn.execute("SELECT prosrc FROM pg_proc JOIN pg_namespace n ON n.oid = "
                            "pronamespace WHERE nspname = %s AND proname = %s",
                            (store[1], "kiroku_events_insert")).fetchone()
     assert row is not None
     body = row[0].upper()
-    assert "INSERT INTO" in body and "LOCK_TIMEOUT" in body
+    assert "INSERT INTO" in body
     assert "NOTIFY" not in body and "LOCK TABLE" not in body
+
+
+def test_each_servers_inserts_wait_for_locks_as_long_as_its_own_setting_says(
+        store: tuple[str, str]) -> None:
+    """The library writes its lock timeout into its function, so the last server to open a
+    store would decide every server's; Kiroku's servers each pass their own."""
+    first = _open(store[0])  # POSTGRES_LOCK_TIMEOUT 1
+    second = Kiroku(Recorder.open(store[0], POSTGRES_LOCK_TIMEOUT="7"))
+    try:
+        for kiroku, expected in ((first, "1s"), (second, "7s")):
+            recorder = kiroku.recorder.recorder
+            with recorder.datastore.transaction(commit=False) as curs:
+                curs.execute(recorder.sql_invoke_pg_function_insert_events, ([],))
+                curs.execute("SHOW lock_timeout")
+                row: Any = curs.fetchone()
+                assert row["lock_timeout"] == expected
+    finally:
+        first.close()
+        second.close()
 
 
 @pytest.mark.parametrize("one_statement", ["y", "n"])

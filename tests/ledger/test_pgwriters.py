@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -186,10 +187,12 @@ class _HeldInsert:
     this object holds until ``release``. Inserts while it waits pass (the first holds the
     other advisory lock); inserts after ``release`` pass too."""
 
-    FIRST, GATE = (16, 1), (16, 2)  # two-key advisory locks, apart from Kiroku's own
-
     def __init__(self, schema: str) -> None:
         self.schema = schema
+        # two-key advisory locks, apart from Kiroku's one-key ones and from another test
+        # run's on the same server (keyed by this run's schema)
+        key = zlib.crc32(schema.encode()) & 0x7FFFFFFF
+        self.FIRST, self.GATE = (key, 1), (key, 2)
         self.conn = psycopg.connect(POSTGRES_URL, autocommit=True)
         self.conn.execute(f"""
             CREATE FUNCTION {schema}.hold_first_insert() RETURNS trigger LANGUAGE plpgsql AS $$

@@ -266,11 +266,15 @@ class Recorder(Application):
         that state; fast-forward still picks up anything another server appended after it.
         """
         recordings = super()._record(processing_event)
-        if self.repository.cache and self.repository.fastforward:
-            for aggregate_id, aggregate in processing_event.aggregates.items():
-                # a copy: the caller keeps its own object and may go on changing it
-                self.repository.cache.put(aggregate_id, copy.deepcopy(aggregate))
+        self._cache_saved(processing_event.aggregates.values())
         return recordings
+
+    def _cache_saved(self, aggregates: Iterable[Any]) -> None:
+        """The aggregates just saved become the cached ones (see ``_record``)."""
+        if self.repository.cache and self.repository.fastforward:
+            for aggregate in aggregates:
+                # a copy: the caller keeps its own object and may go on changing it
+                self.repository.cache.put(aggregate.id, copy.deepcopy(aggregate))
 
     def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
         """Snapshot a match whose save crossed a multiple of its interval, from the aggregate
@@ -640,12 +644,27 @@ class Recorder(Application):
         match.trigger_event(cls, **sealed, timestamp=instant(payload["recorded_at"]))
 
     def _save(self, match: Match) -> None:
+        sealed = [(e.originator_version, cast(Any, e).hash) for e in match.pending_events]
         try:
             self.save(match)
         except IntegrityError:
+            if self._landed(match.id, sealed):
+                self._cache_saved([match])
+                return
             raise ConcurrentAppend("Another action was recorded on this match at the same "
                                    "time; reload the match and try again.",
                                    match_id=str(match.id)) from None
+
+    def _landed(self, match_id: UUID, sealed: list[tuple[int, str]]) -> bool:
+        """Whether the store holds exactly the events ``sealed`` (their versions and hashes):
+        a save refused for a key its own insert had filled. On PostgreSQL the library runs
+        an insert again when the connection is lost (its ``retry``); when the first run had
+        committed and only its answer was lost, the second meets the first's rows. The save
+        then stands, once, rather than the command running again on the match as stored."""
+        if not sealed:
+            return False
+        stored = self.events.get(match_id, gt=sealed[0][0] - 1, lte=sealed[-1][0])
+        return [(e.originator_version, getattr(e, "hash", None)) for e in stored] == sealed
 
     @staticmethod
     def _check_expected(match: Match, expected_version: int | None) -> None:

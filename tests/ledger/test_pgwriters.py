@@ -287,3 +287,55 @@ def test_a_list_read_passes_over_an_insert_that_was_rolled_back(
     assert [m["match_id"] for m in kiroku.find_matches()] == [str(match_id)]
     assert kiroku.recorder.recorder.settled_notification_id() >= 2
     kiroku.close()
+
+
+def test_an_insert_whose_answer_was_lost_after_its_commit_is_recorded_once(
+        store: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connection drops after the server committed an action, before its answer
+    arrives: the library runs the insert again (its ``retry``), which meets the rows it
+    had just written. The action stands, once; the command is not run again on the match
+    as stored (where the same seat ending its turn again would be refused, or another
+    action recorded twice)."""
+    kiroku = _open(store[0])
+    match_id = _match(kiroku)
+    execute, lost = psycopg.Cursor.execute, []
+
+    def answer_lost(self: psycopg.Cursor[Any], query: Any, *args: Any, **kwargs: Any) -> Any:
+        done = execute(self, query, *args, **kwargs)  # autocommit: committed as it ends
+        if not lost and "kiroku_events_insert" in (
+                query.as_string(self) if hasattr(query, "as_string") else str(query)):
+            lost.append(query)
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return done
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", answer_lost)
+    try:
+        done = kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="P1")
+    finally:
+        monkeypatch.undo()
+    assert lost, "no insert lost its answer"
+    assert done.version == 2
+    assert [r["event"] for r in kiroku.records(match_id)] == ["MatchCreated", "ActionRecorded"]
+    assert kiroku.record(match_id, {"type": "end_turn", "seat": 2},
+                         recorded_by="P2").version == 3
+    kiroku.close()
+
+
+def test_a_save_refused_for_another_servers_action_is_not_taken_for_its_own(
+        store: tuple[str, str]) -> None:
+    """The other side of the check above: the rows at the refused versions are another
+    server's action, so the command runs again on the match as stored (and, asked for at
+    the version it expected, is refused)."""
+    first, second = _open(store[0]), _open(store[0])
+    try:
+        match_id = _match(first)
+        second.recorder.get_match(match_id)  # cached at version 1
+        first.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="P1")
+        with pytest.raises(ConcurrentAppend):
+            second.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="P1",
+                          expected_version=1)
+        assert [r["event"] for r in first.records(match_id)] == ["MatchCreated",
+                                                                 "ActionRecorded"]
+    finally:
+        first.close()
+        second.close()

@@ -3,11 +3,24 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticUndefined
 
 from engine.core.zones import CardFlow
+
+NAMES_CARDS = "x-card"
+"""The JSON-schema mark of an action field whose value names cards (``card_field``)."""
+
+
+def card_field(default: Any = PydanticUndefined, **constraints: Any) -> Any:
+    """A field of an action that names cards: a card id or instance id, a list of them, or a
+    mapping whose values are. The kernel judges a refusal of the action by it (a card the
+    asker cannot know gets the same refusal as one that does not exist, ``Ruleset.refusal_for``)
+    and the JSON schema marks it ``x-card``, so a form can offer a card picker."""
+    extra = {NAMES_CARDS: True}
+    return Field(default, json_schema_extra=extra, **constraints)  # type: ignore[arg-type]
 
 
 class Action(BaseModel):
@@ -40,7 +53,7 @@ class CardMove(BaseModel):
     opponent holds, or into their hand, as card texts do at real tables."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    card: str = Field(min_length=1, max_length=80)
+    card: str = card_field(min_length=1, max_length=80)
     from_zone: str = Field(min_length=1, max_length=120)
     to_zone: str = Field(min_length=1, max_length=120)
     from_seat: int | None = Field(default=None, ge=1, description="Whose zone the card leaves "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine.core.actions import Action, Adjust, Concede, TurnChange
+from engine.core.actions import NAMES_CARDS, Action, Adjust, Concede, TurnChange
 from engine.core.chance import (
     Chance,
     Outcome,
@@ -50,7 +51,7 @@ from engine.core.effects import (
     moves,
     take,
 )
-from engine.core.errors import IllegalAction, MalformedAction, SetupError
+from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone, ZoneTable, flow_visible
@@ -234,6 +235,9 @@ class Ruleset(ABC):
     outcome_kinds: ClassVar[tuple[OutcomeKind, ...]] = ()  # every chance request of the game
     setup_consumes: ClassVar[tuple[str, ...]] = ()  # outcome kinds setup asks for, in order
     position_format: ClassVar[int] = 1  # bumped when what a position holds changes
+    # words an action may put for a card of the acting seat's own (Illuminati's
+    # ``illuminati``): always known to the asker, so never refused as unseen
+    card_aliases: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
@@ -242,6 +246,11 @@ class Ruleset(ABC):
         self._adapter: TypeAdapter[Any] = TypeAdapter(union)
         self._models: dict[str, type[Action]] = {
             str(m.model_fields["type"].default): m for m in models}
+        self._card_fields: dict[str, tuple[str, ...]] = {
+            kind: tuple(name for name, f in m.model_fields.items()
+                        if isinstance(f.json_schema_extra, dict)
+                        and f.json_schema_extra.get(NAMES_CARDS))
+            for kind, m in self._models.items()}
         self.zone_table = ZoneTable(self.zones)
 
     # ----- input -------------------------------------------------------------------------
@@ -484,7 +493,11 @@ class Ruleset(ABC):
         return [] if state.result is not None else [state.active]
 
     def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        """What ``viewer`` may see of ``state``: hidden cards are counted, not named."""
+        """What ``viewer`` may see of ``state``: hidden cards are counted, not named. The
+        game renders its view (``_view``, asking the zone table which zones to show); the
+        kernel then holds the whole of it to the zone table: a card in no place the viewer
+        may see is never named, whatever the game renders (a card's rendering naming it, such
+        as ``{"id": ...}``, becomes None, and so does a bare id)."""
         common: dict[str, Any] = {
             "game": self.game_id,
             "players": [{"seat": s, "name": n} for s, n in zip(state.seats(), state.players)],
@@ -497,11 +510,74 @@ class Ruleset(ABC):
             "viewer": str(viewer),
         }
         common.update(self._view(state, viewer))
-        return common
+        if viewer.is_judge:
+            return common
+        hidden = self.hidden_cards(state, viewer)
+        return _unshown(common, hidden) if hidden else common
+
+    def hidden_cards(self, state: GameState, viewer: Viewer) -> frozenset[str]:
+        """The instance ids and card ids in places ``viewer`` may not see, except those it
+        sees in another place (a card id that is both in its hand and in another's)."""
+        seen: set[str] = set()
+        unseen: set[str] = set()
+        for place, cards in self.places(state).items():
+            into = seen if self.sees(viewer, place.zone, place.seat) else unseen
+            into.update(cards)
+            into.update(card.partition("@")[0] for card in cards)
+        return frozenset(unseen - seen)
 
     def sees(self, viewer: Viewer, zone: str, seat: int | None) -> bool:
         """Whether ``viewer`` may see the cards in ``seat``'s ``zone`` (the zone table)."""
         return self.zone_table.sees(viewer, zone, seat)
+
+    def known_cards(self, state: GameState, viewer: Viewer) -> frozenset[str]:
+        """The cards ``viewer`` may know in ``state``, as instance ids and card ids: those in
+        every place it may see, and for a seat those in its own places too (it knows its own
+        deck list, though not the order of its deck). Judges know every card."""
+        known: set[str] = set()
+        for place, cards in self.places(state).items():
+            if (viewer.seat is not None and place.seat == viewer.seat) or self.sees(
+                    viewer, place.zone, place.seat):
+                known.update(cards)
+                known.update(card.partition("@")[0] for card in cards)
+        return frozenset(known)
+
+    def named_cards(self, action: Action | Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Each card ``action`` names, as (field, value), from its declared card fields
+        (``engine.core.actions.card_field``); values that are not text are left out (the
+        action's own validation refuses them)."""
+        data = action.model_dump() if isinstance(action, BaseModel) else action
+        found: list[tuple[str, str]] = []
+        for name in self._card_fields.get(str(data.get("type")), ()):
+            value = data.get(name)
+            values = (value.values() if isinstance(value, Mapping) else
+                      value if isinstance(value, list | tuple) else [value])
+            found += [(name, v) for v in values
+                      if isinstance(v, str) and v not in self.card_aliases]
+        return found
+
+    def refusal_for(self, error: ActionError, state: GameState,
+                    action: Action | Mapping[str, Any], viewer: Viewer) -> ActionError:
+        """The refusal of ``action`` in ``state`` as ``viewer`` (who asked) may read it: a
+        refusal is a read too. Where the action names a card the viewer cannot know (one
+        hidden from it, or one that does not exist: the same to it), every refusal is the one
+        ``card_not_seen``, whatever the rules found, so that trying card ids tells nothing.
+        Otherwise the rules' own refusal, with any card the viewer cannot know that it names
+        (by id or instance) put as "a hidden card", but for the texts the action itself holds
+        (an echo of what the asker wrote tells it nothing). Judges read every refusal as it
+        is."""
+        if viewer.is_judge:
+            return error
+        known = self.known_cards(state, viewer)
+        unseen = [name for name, card in self.named_cards(action) if card not in known]
+        if unseen:
+            return IllegalAction("card_not_seen", "This action names a card you cannot see: "
+                                 "name the cards in your hand, your own zones or on the table.",
+                                 field=unseen[0])
+        hidden = {c for place, cards in self.places(state).items() for card in cards
+                  for c in (card, card.partition("@")[0])} - known
+        # what the asker wrote is echoed as written: unnaming it would tell it from the rest
+        return _unnamed(error, hidden - _texts(action))
 
     def redact_action(self, action: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
         """A recorded action as ``viewer`` may see it: the cards of its declared card flows, and
@@ -798,6 +874,64 @@ def _canonical_without_empty_late_fields(state: GameState,
 def _string_keys(scores: dict[int, int] | None) -> dict[str, int] | None:
     """Views are JSON-shaped: seat keys become strings (as JSON and msgpack clients expect)."""
     return None if scores is None else {str(seat): value for seat, value in scores.items()}
+
+
+def _texts(value: Any) -> set[str]:
+    """Every text in ``value`` (an action, as a model or as data), however deeply held."""
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, Mapping):
+        return {t for k, v in value.items() for t in (*_texts(k), *_texts(v))}
+    if isinstance(value, list | tuple):
+        return {t for v in value for t in _texts(v)}
+    return set()
+
+
+_CARD_KEYS = ("id", "card")  # the keys under which a game's rendering of a card names it
+
+
+def _unshown(value: Any, hidden: frozenset[str]) -> Any:
+    """``value`` (a view) with every card of ``hidden`` unnamed: a bare id becomes None, and so
+    does a card's rendering that names one under ``id`` or ``card``; an entry keyed by one
+    goes."""
+    if isinstance(value, str):
+        return None if value in hidden else value
+    if isinstance(value, dict):
+        if any(isinstance(value.get(k), str) and value[k] in hidden for k in _CARD_KEYS):
+            return None
+        return {k: _unshown(v, hidden) for k, v in value.items() if k not in hidden}
+    if isinstance(value, list):
+        return [_unshown(v, hidden) for v in value]
+    return value
+
+
+_WORDS = re.compile(r"[\w@.:-]*\w")  # a card id or instance id as a message writes it
+
+
+def _unnamed(error: ActionError, hidden: set[str]) -> ActionError:
+    """``error`` with every card of ``hidden`` it names (a whole word of its message or of
+    its details' text) put as "a hidden card"; ``error`` itself when it names none."""
+    def scrub(text: str) -> str:
+        return _WORDS.sub(lambda m: "a hidden card" if m[0] in hidden else m[0], text)
+
+    def scrub_value(value: Any) -> Any:
+        if isinstance(value, str):
+            return scrub(value)
+        if isinstance(value, list | tuple):
+            return [scrub_value(v) for v in value]
+        if isinstance(value, Mapping):
+            return {k: scrub_value(v) for k, v in value.items()}
+        return value
+
+    message = scrub(error.message)
+    details = {k: scrub_value(v) for k, v in error.details.items()}
+    if message == error.message and details == error.details:
+        return error
+    cleaned = type(error).__new__(type(error))  # its class's own __init__ may take other args
+    ActionError.__init__(cleaned, error.reason, message, **details)
+    return cleaned
 
 
 def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:

@@ -9,11 +9,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 
-Instance = Field(min_length=3, max_length=60, description="A card instance id (card@seat.n).")
+Instance = card_field(min_length=3, max_length=60, description="A card instance id (card@seat.n).")
 Pull = Field(default=0, ge=0, le=99)
 Cell = Field(ge=0, le=100)
 
@@ -22,7 +23,7 @@ class DiscardUnplayable(Action):
     """§ディスカード (OQ5): cards uniqueness blocks, face up to the dead pile; as many drawn."""
 
     type: Literal["discard_unplayable"] = "discard_unplayable"
-    cards: list[str] = Field(min_length=1, max_length=20)
+    cards: list[str] = card_field(min_length=1, max_length=20)
     card_flows = (CardFlow("cards", ("hand",), "dead"),)
     consumes = ("draw",)
 

@@ -9,11 +9,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, CardRevealed, DieRolled, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 
-Instance = Field(min_length=3, max_length=60, description="A card instance id (card@seat.n).")
+Instance = card_field(min_length=3, max_length=60, description="A card instance id (card@seat.n).")
 Modifier = Field(default=0, ge=-99, le=99)
 
 
@@ -76,7 +77,7 @@ class PayUpkeep(Action):
     """アップキープ L87-88, G5: the warriors left unpaid are destroyed."""
 
     type: Literal["pay_upkeep"] = "pay_upkeep"
-    unpaid: list[str] = Field(default_factory=list, max_length=60)
+    unpaid: list[str] = card_field(default_factory=list, max_length=60)
 
 
 class AttemptQuest(Action):
@@ -95,7 +96,7 @@ class TakeQuestReward(Action):
 
     type: Literal["take_quest_reward"] = "take_quest_reward"
     mode: Literal["valor", "rewards", "draw"]
-    cards: list[str] = Field(default_factory=list, max_length=20)
+    cards: list[str] = card_field(default_factory=list, max_length=20)
     card_flows = (CardFlow("cards", ("hand",), "field"),)
     consumes = ("draw",)
 
@@ -126,7 +127,7 @@ class AnswerHonour(Action):
 
     type: Literal["answer_honour"] = "answer_honour"
     accept: bool
-    champion: str | None = Field(default=None, min_length=3, max_length=60)
+    champion: str | None = card_field(default=None, min_length=3, max_length=60)
 
 
 class ChallengeMortal(Action):
@@ -194,7 +195,7 @@ class NameChampion(Action):
     """OQ-17 (``title_champion: on``): a king in a title challenge names a champion, or none."""
 
     type: Literal["name_champion"] = "name_champion"
-    champion: str | None = Field(default=None, min_length=3, max_length=60)
+    champion: str | None = card_field(default=None, min_length=3, max_length=60)
 
 
 class RequestSurrender(Action):

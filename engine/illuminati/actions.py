@@ -11,21 +11,26 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, CardRevealed, DieRolled, OutcomeKind
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 from engine.illuminati.model import Side
 
-CardRef = Field(min_length=1, max_length=60)
+CardRef = card_field(min_length=1, max_length=60)
 
 
 # ----- setup (開始準備)  -------------------------------------------------
 class RevealIlluminati(Action):
-    """All players reveal the Illuminati they laid face down, together (one action per table)."""
+    """All players reveal the Illuminati they laid face down, together (one action per table).
+    It names every seat's face-down card, which no one seat may know: a judge's (or the
+    organiser's) to record."""
 
+    judges_only = True
     consumes = ("plot_draw",)
     type: Literal["reveal_illuminati"] = "reveal_illuminati"
-    choices: dict[int, str] = Field(description="Seat -> the Illuminati card from its plot deck.")
+    choices: dict[int, str] = card_field(
+        description="Seat -> the Illuminati card from its plot deck.")
 
 
 class ChooseIlluminati(Action):
@@ -35,8 +40,8 @@ class ChooseIlluminati(Action):
     card_flows = (CardFlow("card", ("plot_deck",), "chosen"),)
     consumes = ("plot_draw",)
     type: Literal["choose_illuminati"] = "choose_illuminati"
-    card: str = Field(min_length=1, max_length=60,
-                      description="An Illuminati card from your plot deck.")
+    card: str = card_field(min_length=1, max_length=60,
+                           description="An Illuminati card from your plot deck.")
 
 
 class ChooseGroup(Action):
@@ -46,17 +51,19 @@ class ChooseGroup(Action):
     card_flows = (CardFlow("card", ("group_deck",), "chosen"),)
     consumes = ("group_draw", "order_roll")
     type: Literal["choose_group"] = "choose_group"
-    card: str = Field(min_length=1, max_length=60,
-                      description="A group card from your group deck.")
+    card: str = card_field(min_length=1, max_length=60,
+                           description="A group card from your group deck.")
 
 
 class RevealGroups(Action):
     """One round of the simultaneous initial-group choice (I9): every seat still without a
-    group reveals one; duplicated names are set aside and those seats choose again."""
+    group reveals one; duplicated names are set aside and those seats choose again. It names
+    every seat's face-down card: a judge's to record, as ``reveal_illuminati``."""
 
+    judges_only = True
     consumes = ("group_draw", "order_roll")
     type: Literal["reveal_groups"] = "reveal_groups"
-    choices: dict[int, str] = Field(description="Seat -> a group card from its group deck.")
+    choices: dict[int, str] = card_field(description="Seat -> a group card from its group deck.")
 
 
 # ----- beginning of turn ---------------------------------------------------------------------
@@ -66,8 +73,8 @@ class DrawPlot(Action):
 
     consumes = ("plot_draw",)
     type: Literal["draw_plot"] = "draw_plot"
-    pay: list[str] = Field(default_factory=list, max_length=2,
-                           description="Cards whose token pays; empty for the free draw.")
+    pay: list[str] = card_field(default_factory=list, max_length=2,
+                                description="Cards whose token pays; empty for the free draw.")
 
 
 class DrawGroup(Action):
@@ -76,7 +83,8 @@ class DrawGroup(Action):
 
     consumes = ("group_draw",)
     type: Literal["draw_group"] = "draw_group"
-    pay: str | None = Field(default=None, description="Card whose token pays (main phase).")
+    pay: str | None = card_field(default=None,
+                                 description="Card whose token pays (main phase).")
 
 
 class AutoControl(Action):
@@ -85,7 +93,8 @@ class AutoControl(Action):
 
     type: Literal["auto_control"] = "auto_control"
     card: str = CardRef
-    parent: str | None = Field(default=None, description="Groups: the card to hang it from.")
+    parent: str | None = card_field(default=None,
+                                    description="Groups: the card to hang it from.")
     arrow: Side | None = Field(default=None, description="Groups: the parent's free arrow; the "
                                "first free one when omitted.")
 
@@ -101,8 +110,8 @@ class DeclareAttack(Action):
     """Declare an attack to control or destroy; it can still be aborted until it is paid."""
 
     type: Literal["attack"] = "attack"
-    attacker: str = Field(description="Your Illuminati or a group of yours holding a token.")
-    target: str = Field(description="A group in a structure, or (control only) in your hand.")
+    attacker: str = card_field(description="Your Illuminati or a group of yours holding a token.")
+    target: str = card_field(description="A group in a structure, or (control only) in your hand.")
     purpose: Literal["control", "destroy"]
     power: Literal["power", "global"] = Field(
         default="power", description="Which of the attacker's power values to use.")
@@ -114,8 +123,8 @@ class PayAttack(Action):
     """Start the declared attack by removing the attacker's token or playing an attack plot."""
 
     type: Literal["pay_attack"] = "pay_attack"
-    plot: str | None = Field(default=None, description="An attack plot from hand; the "
-                             "attacker's token when omitted.")
+    plot: str | None = card_field(default=None, description="An attack plot from hand; the "
+                                  "attacker's token when omitted.")
 
 
 class AbortAttack(Action):
@@ -166,7 +175,7 @@ class MoveGroup(Action):
     group: str = CardRef
     parent: str = CardRef
     arrow: Side | None = None
-    pay: str = Field(description="The card of your structure whose token pays.")
+    pay: str = card_field(description="The card of your structure whose token pays.")
 
 
 class PlaceResource(Action):
@@ -214,8 +223,8 @@ class MoveLink(Action):
     type: Literal["move_link"] = "move_link"
     a: str = CardRef
     b: str = CardRef
-    old: str = Field(description="The end that moves (a or b).")
-    new: str = Field(description="The card it moves to.")
+    old: str = card_field(description="The end that moves (a or b).")
+    new: str = card_field(description="The card it moves to.")
 
 
 class PlaceAgent(Action):
@@ -231,7 +240,8 @@ class PlayPlot(Action):
 
     type: Literal["play_plot"] = "play_plot"
     card: str = CardRef
-    link: str | None = Field(default=None, description="Permanent plots: a card to link it to.")
+    link: str | None = card_field(default=None,
+                                  description="Permanent plots: a card to link it to.")
 
 
 # ----- anytime actions (いつでもできる行動)  ----------------------------------
@@ -242,7 +252,7 @@ class Discard(Action):
     # discard pile)
     card_flows = (CardFlow("cards", ("plot_hand", "group_hand"), "plot_deck"),)
     type: Literal["discard"] = "discard"
-    cards: list[str] = Field(min_length=1)
+    cards: list[str] = card_field(min_length=1)
 
 
 class GiveCards(Action):
@@ -252,7 +262,7 @@ class GiveCards(Action):
                            to_seat_field="to"),)
     type: Literal["give_cards"] = "give_cards"
     to: int = Field(ge=1)
-    cards: list[str] = Field(min_length=1)
+    cards: list[str] = card_field(min_length=1)
 
 
 # ----- victory (勝利条件)  -----------------------------------------------
@@ -262,7 +272,8 @@ class DeclareVictory(Action):
 
     type: Literal["declare_victory"] = "declare_victory"
     goal: Literal["basic", "special", "goal_card"]
-    card: str | None = Field(default=None, description="goal_card: the goal card from hand.")
+    card: str | None = card_field(default=None,
+                                  description="goal_card: the goal card from hand.")
 
 
 class DisputeClaim(Action):
@@ -288,7 +299,7 @@ class EndTurn(Action):
 
     card_flows = (CardFlow("plots_to_bottom", ("plot_hand",), "plot_deck"),)
     type: Literal["end_turn"] = "end_turn"
-    plots_to_bottom: list[str] = Field(
+    plots_to_bottom: list[str] = card_field(
         default_factory=list, description="I7: the excess plots, in the order they go under "
                                           "the plot deck.")
 

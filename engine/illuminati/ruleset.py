@@ -102,6 +102,7 @@ class Illuminati(Ruleset):
     options_model = IlluminatiOptions
     actions = act.ACTIONS
     zones = ZONES
+    card_aliases = ("illuminati",)  # the acting seat's own Illuminati, wherever a card goes
     outcome_kinds = act.OUTCOME_KINDS
     phases = TURN_PHASES
 

@@ -10,11 +10,12 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, HiddenCard, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
 
-CardId = Field(min_length=1, max_length=40, description="A card id in the seat's hand.")
+CardId = card_field(min_length=1, max_length=40, description="A card id in the seat's hand.")
 HexId = Field(pattern=r"^A[12]:(1L|1R|2L|2C|2R|3L|3R)$", description="A hex, e.g. A1:2C.")
 
 
@@ -89,7 +90,7 @@ class EndForce(Action):
     """kami Q-18: a lasting force of one's own goes to the discard pile."""
 
     type: Literal["end_force"] = "end_force"
-    card: str = Field(min_length=1, max_length=40, description="A card in the seat's forces.")
+    card: str = card_field(min_length=1, max_length=40, description="A card in the seat's forces.")
 
 
 class ActivateAbility(Action):
@@ -158,7 +159,7 @@ class DiscardToLimit(Action):
     """§補充フェイズ: discard down to the hand limit."""
 
     type: Literal["discard_to_limit"] = "discard_to_limit"
-    cards: list[str] = Field(min_length=1, max_length=40)
+    cards: list[str] = card_field(min_length=1, max_length=40)
     card_flows = (CardFlow("cards", ("hand",), "discard"),)
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, OutcomeKind, SeatChosen
 from engine.core.contract import Action
 
@@ -42,7 +43,7 @@ class PlaceStun(Action):
     """Stand-by phase: place a card from hand as a stun (once a turn, ready at once)."""
 
     type: Literal["stun"] = "stun"
-    card: str = Field(description="Card id from the hand.")
+    card: str = card_field(description="Card id from the hand.")
     slot: int | None = Field(default=None, ge=1, le=5,
                              description="Stun slot 1-5; the first free one when omitted.")
 
@@ -51,7 +52,7 @@ class Gain(Action):
     """Gain phase: place a card from hand on a square, paying its cost (once a turn)."""
 
     type: Literal["gain"] = "gain"
-    card: str = Field(description="Card id from the hand.")
+    card: str = card_field(description="Card id from the hand.")
     field: str = Field(description="Square: M1-1..M1-3, B-1..B-3, M2-1..M2-3.")
     payment: list[Payment] = Field(default_factory=list,
                                    description="Cost sources, used in the order given.")

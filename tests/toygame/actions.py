@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
+from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, OutcomeKind
 from engine.core.contract import Action
 from engine.core.zones import CardFlow
@@ -16,7 +15,7 @@ class Bid(Action):
     then every seat draws a card (if its deck is not empty)."""
 
     type: Literal["bid"] = "bid"
-    card: str = Field(min_length=1, max_length=40, description="The card id bid from hand.")
+    card: str = card_field(min_length=1, max_length=40, description="The card id bid from hand.")
 
     card_flows = (CardFlow("card", ("hand",), "bid"),)
     consumes = ("draw",)

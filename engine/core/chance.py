@@ -82,6 +82,11 @@ class Outcome:
         """Whether ``viewer`` may see the value."""
         return may_see(viewer, *self.visibility())
 
+    def enterable_by(self, viewer: Viewer) -> bool:
+        """Whether ``viewer`` may enter the value at a physical table: it sees the value, and
+        checking it tells nothing it may not know (the default: whoever sees it)."""
+        return self.seen_by(viewer)
+
     def to_data(self) -> dict[str, Any]:
         """The stored form."""
         return {"kind": self.kind, "value": self.value}
@@ -150,6 +155,11 @@ class HiddenCard(Outcome):
 @dataclass(frozen=True)
 class CardRevealed(Outcome):
     """A card taken at random and shown to everyone (an agent's cost)."""
+
+    def enterable_by(self, viewer: Viewer) -> bool:
+        """A judge's to enter: everyone sees the card, but whether a value is possible says
+        what the hidden place it is taken from holds."""
+        return viewer.is_judge
 
     def needed(self) -> str:
         """What a physical table enters for it."""
@@ -306,16 +316,20 @@ class SuppliedChance(Chance):
     """Outcomes entered at a physical table (dice thrown, cards seen), checked as they are used.
 
     A supplied value that is impossible (a card not in the deck, a 7 on a six-sided die) is an
-    ``IllegalAction``; so is running out of supplied values or supplying too many. The refusal
-    of an impossible card names the cards it could have been only with ``show_cards`` (for a
-    judge: a seat entering outcomes must not learn what a hidden place holds).
+    ``IllegalAction``; so is running out of supplied values or supplying too many. Who enters
+    them (``entered_by``) enters only the outcomes it may see: a seat its own draws and public
+    dice, a judge any (``outcome_not_yours`` before the value is looked at, so the refusal
+    tells nothing of it). The refusal of an impossible card names the cards it could have been
+    only to a judge (a seat entering outcomes must not learn what a hidden place holds);
+    ``entered_by`` None (a test, a pure check) accepts every outcome and names no card.
     """
 
-    def __init__(self, supplied: Sequence[Any], *, show_cards: bool = False) -> None:
+    def __init__(self, supplied: Sequence[Any], *, entered_by: Viewer | None = None) -> None:
         super().__init__()
         self._supplied = list(supplied)
         self._next = 0
-        self.show_cards = show_cards
+        self.entered_by = entered_by
+        self.show_cards = entered_by is not None and entered_by.is_judge
         self.missing: Outcome | None = None  # the request no supplied outcome was left for
 
     @property
@@ -325,6 +339,11 @@ class SuppliedChance(Chance):
 
     def _pick(self, request: Outcome, options: Sequence[Any]) -> Any:
         kind = request.kind
+        if self.entered_by is not None and not request.enterable_by(self.entered_by):
+            raise IllegalAction(
+                "outcome_not_yours",
+                f"This action needs {request.needed()} as outcome {self._next + 1}, which "
+                "only a judge enters here: ask a judge to record the action.", kind=kind)
         if self._next >= len(self._supplied):
             self.missing = request
             given = len(self._supplied)
@@ -338,11 +357,14 @@ class SuppliedChance(Chance):
         self._next += 1
         if isinstance(value, dict):
             value = value.get("value")
-        if value not in options:
+        if value not in options:  # the value entered is not echoed to a seat
+            echo = self.entered_by is None or self.entered_by.is_judge
+            what = f"{shown(value)} (outcome {self._next})" if echo else \
+                f"Outcome {self._next}"
             raise IllegalAction(
                 "outcome_impossible",
-                f"{shown(value)} (outcome {self._next}) "
-                f"{request.impossible(options, show_cards=self.show_cards)}.", kind=kind)
+                f"{what} {request.impossible(options, show_cards=self.show_cards)}.",
+                kind=kind)
         return value
 
     def finish(self) -> None:

@@ -10,6 +10,7 @@ import pytest
 from engine.core.chance import ChanceError, ReplayChance, SuppliedChance
 from engine.core.contract import MatchConfig
 from engine.core.errors import IllegalAction, SetupError
+from engine.core.viewer import JUDGE
 from engine.registry import get_game
 from tests.support import RandomChance, sample_config
 
@@ -54,7 +55,7 @@ def test_a_card_not_in_the_deck_is_named_with_where_it_would_come_from() -> None
     deck = sorted(config.decks[0])
     absent = next(c for c in sorted(config.cards) if c not in config.decks[0])
     with pytest.raises(IllegalAction) as refused:  # a judge sees the deck: its cards are named
-        WG.setup(config, SuppliedChance([absent], show_cards=True))
+        WG.setup(config, SuppliedChance([absent], entered_by=JUDGE))
     assert refused.value.reason == "outcome_impossible"
     count = sum(config.decks[0].values())
     assert refused.value.message == (

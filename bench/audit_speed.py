@@ -62,7 +62,7 @@ def runs(values: list[float], fmt: str = ".0f") -> str:
 def time_records(url: str, ids: list[UUID], repeats: int) -> tuple[list[float], int]:
     """Actions per second of ``verify_records`` on records read beforehand, and the actions."""
     kiroku = Kiroku.open(url)
-    every = [kiroku.records(m) for m in ids]
+    every = [kiroku.records(kiroku.seen_by(m)) for m in ids]
     kiroku.close()
     verify_records(every[0])  # what the first audit of a process prepares once (copiers)
     rates, actions = [], 0

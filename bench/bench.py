@@ -41,7 +41,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import JUDGE, MatchConfig, get_game  # noqa: E402
+from engine import JUDGE, MatchConfig, Viewer, get_game  # noqa: E402
 from engine.core import contract  # noqa: E402
 from ledger.catalog import sample_card_set, sample_decks  # noqa: E402
 from ledger.identity import Role  # noqa: E402
@@ -57,19 +57,29 @@ def library_rate(folder: Path, matches: int) -> tuple[float, int]:
     start = time.perf_counter()
     ids = kiroku.simulate("worldgainer", matches, seed=1)
     elapsed = time.perf_counter() - start
-    actions = sum(kiroku.summary(m)["positions"] for m in ids)
+    actions = sum(kiroku.summary(kiroku.seen_by(m))["positions"] for m in ids)
     kiroku.close()
     return actions / elapsed, actions
 
 
-def playout_script(seed: int) -> tuple[list[Any], list[tuple[dict[str, Any], list[Any]]]]:
-    """A recorded playout as (setup outcomes, [(action, outcomes)]) to replay through HTTP."""
+PlayoutStep = tuple[dict[str, Any], list[Any], bool]
+"""An action of a playout, its table outcomes, and whether a judge enters them (not its seat)."""
+
+
+def playout_script(seed: int) -> tuple[list[Any], list[PlayoutStep]]:
+    """A recorded playout as (setup outcomes, [(action, outcomes, judged)]) to replay through
+    HTTP: ``judged`` where an outcome is one the acting seat may not enter (another seat's
+    draw: a seat enters only the outcomes it may see, else ``outcome_not_yours``), so a
+    judge records that action."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.simulate("worldgainer", 1, seed=seed)[0]
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     kiroku.close()
+    ruleset = get_game("worldgainer")
     setup = [o["value"] for o in records[0]["setup_outcomes"]]
-    steps = [(r["action"], [o["value"] for o in r["outcomes"]])
+    steps = [(r["action"], [o["value"] for o in r["outcomes"]],
+              not all(o.enterable_by(Viewer("seat", r["action"]["seat"]))
+                      for o in ruleset.typed_outcomes(r["outcomes"])))
              for r in records if r["event"] == "ActionRecorded"]
     return setup, steps
 
@@ -82,7 +92,8 @@ def free_port() -> int:
 
 def http_rate(folder: Path, matches: int) -> float:
     """Actions per second through a real HTTP server (table outcomes replay known playouts),
-    each action sent by its seat with the seat's own credential."""
+    each action sent by its seat with the seat's own credential, or by the organiser where its
+    outcomes are not the seat's to enter (another seat's draw)."""
     port = free_port()
     store = Kiroku.open(f"sqlite:///{folder}/http.db")
     organiser = store.credentials.issue(Role.ORGANISER, "bench", issued_by="bench")[1]
@@ -111,8 +122,9 @@ def http_rate(folder: Path, matches: int) -> float:
             match_id = created.json()["match_id"]
             seats = {s["seat"]: {"authorization": f"Bearer {s['token']}"}
                      for s in created.json()["seats"]}
-            for action, outcomes in steps:
-                r = client.post(f"/matches/{match_id}/actions", headers=seats[action["seat"]],
+            for action, outcomes, judged in steps:
+                r = client.post(f"/matches/{match_id}/actions",
+                                headers=None if judged else seats[action["seat"]],
                                 json={"action": action, "outcomes": outcomes})
                 if r.status_code != 201:
                     raise RuntimeError(f"record failed: {r.text}")
@@ -146,13 +158,13 @@ def long_match(folder: Path, actions: int) -> tuple[Any, float]:
 def position_ms(folder: Path, match_id: Any, samples: int, db: str = "long.db") -> list[float]:
     """Milliseconds per state-at-random-position query on a fresh service (no warm cache)."""
     kiroku = Kiroku.open(f"sqlite:///{folder}/{db}")
-    positions = kiroku.summary(match_id)["positions"]
+    positions = kiroku.summary(kiroku.seen_by(match_id))["positions"]
     rng = random.Random(7)
     times = []
     for _ in range(samples):
         n = rng.randint(0, positions)
         start = time.perf_counter()
-        view = kiroku.view(match_id, n, JUDGE)
+        view = kiroku.view(kiroku.seen_by(match_id, JUDGE), n)
         times.append((time.perf_counter() - start) * 1000)
         assert view["position"] == n
     kiroku.close()
@@ -226,7 +238,7 @@ def illuminati_recorded(folder: Path, matches: int, players: int) -> tuple[float
     ids = kiroku.simulate("illuminati", matches, seed=1, players=players,
                           options=ILLUMINATI_OPTIONS)
     elapsed = time.perf_counter() - start
-    sizes = {m: kiroku.summary(m)["positions"] for m in ids}
+    sizes = {m: kiroku.summary(kiroku.seen_by(m))["positions"] for m in ids}
     kiroku.close()
     return sum(sizes.values()) / elapsed, max(sizes, key=lambda m: sizes[m])
 

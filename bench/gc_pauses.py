@@ -56,9 +56,9 @@ def line(label: str, base: int | None = None, per: int = 0) -> int:
 def play(kiroku: Kiroku, game: str, count: int, players: int) -> None:
     """Record ``count`` simulated matches and view ten positions of each as a judge."""
     for match_id in kiroku.simulate(game, count, seed=11, players=players):
-        positions = kiroku.summary(match_id)["positions"]
+        positions = kiroku.summary(kiroku.seen_by(match_id))["positions"]
         for n in range(0, positions, max(1, positions // 10)):
-            kiroku.view(match_id, n, JUDGE)
+            kiroku.view(kiroku.seen_by(match_id, JUDGE), n)
 
 
 def main() -> None:

@@ -28,6 +28,7 @@ phases, interleaved (the order within each pair flips every repeat):
 
 - ``Kiroku POST action``: each client records its own World Gainer matches
   (``POST /matches/{id}/actions``), every action sent by its seat with the seat's credential
+  (by the organiser's where its outcomes are not the seat's to enter: another seat's draw)
   and the table's chance outcomes of a known random playout (``bench.playout_script``), so every
   action is legal; a client whose match ends goes on with its next one (created beforehand);
 - ``bare POST insert``: the same request bodies, to the bare app;
@@ -82,7 +83,7 @@ sys.path.insert(0, str(BENCH.parent))
 
 from scale import percentile  # noqa: E402
 
-from bench import DECKS, free_port, playout_script  # noqa: E402
+from bench import DECKS, PlayoutStep, free_port, playout_script  # noqa: E402
 from ledger.identity import Role  # noqa: E402
 from replay.service import Kiroku  # noqa: E402
 from replay.threads import threads_setting  # noqa: E402
@@ -91,7 +92,7 @@ WARM_UP = 5  # requests per client per phase before the measured repeats
 TARGET_RATIO = 0.5  # issue 16: at least x0.5 of the bare app
 TARGET_P99_MS = 50.0  # issue 16: recording p99 at most 50 ms
 PHASES = ("Kiroku POST action", "bare POST insert", "Kiroku GET position", "bare GET row")
-Script = tuple[list[Any], list[tuple[dict[str, Any], list[Any]]]]
+Script = tuple[list[Any], list[PlayoutStep]]
 
 
 # ----- the bare app ---------------------------------------------------------------------------
@@ -493,8 +494,9 @@ def create_matches(port: int, organiser: str, script: Script, count: int) -> lis
         match_id = created["match_id"]
         seats = {s["seat"]: s["token"] for s in created["seats"]}
         path = f"/matches/{match_id}/actions"
-        for n, (action, outcomes) in enumerate(actions):
-            steps.append(Step(match_id, n, request("POST", path, seats[action["seat"]], {
+        for n, (action, outcomes, judged) in enumerate(actions):
+            by = organiser if judged else seats[action["seat"]]
+            steps.append(Step(match_id, n, request("POST", path, by, {
                 "action": action, "outcomes": outcomes})))
     conn.close()
     return steps

@@ -55,7 +55,8 @@ def fill(kiroku: Kiroku, matches: int) -> None:
         match_id = kiroku.recorder.create_match(
             "worldgainer", [f"Player {n}", f"Rival {n}"], decks, cards, {"first_player": 1})
         if n % 10 == 0:
-            annotating.add(kiroku, JUDGE, match_id, 0, f"note {n}", [], [], [], "public")
+            annotating.add(kiroku, kiroku.audience(match_id, JUDGE), 0, f"note {n}", [], [], [],
+                           "public")
             kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="bench")
 
 

@@ -88,7 +88,7 @@ def scripts(game: str, count: int, seed: int) -> list[Script]:
     for i, match_id in enumerate(kiroku.simulate(game, count, seed=seed, players=players,
                                                  options=options)):
         match_seed = hashlib.sha256(f"kiroku-simulate:{game}:{seed}:{i}".encode()).digest()
-        records = kiroku.records(match_id)
+        records = kiroku.records(kiroku.seen_by(match_id))
         decks = list(records[0]["config"]["decks"])
         actions = [r["action"] for r in records if r["event"] == "ActionRecorded"]
         out.append((game, decks, options, match_seed, actions))
@@ -160,18 +160,18 @@ def percentile(values: list[float], p: float) -> float:
 def time_travel(url: str, match_id: Any, samples: int) -> None:
     """Cold then warm ``view`` at random positions, medians and p99."""
     kiroku = Kiroku.open(url)
-    positions = kiroku.summary(match_id)["positions"]
+    positions = kiroku.summary(kiroku.seen_by(match_id))["positions"]
     picks = random.Random(7).sample(range(positions + 1), min(samples, positions + 1))
     for name in ("cold", "warm"):
         if name == "warm":  # every position kept (the cold pass forgot each before the next)
             for n in picks:
-                kiroku.view(match_id, n, JUDGE)
+                kiroku.view(kiroku.seen_by(match_id, JUDGE), n)
         times = []
         for n in picks:
             if name == "cold":  # no kept position to start from: rebuilt from storage
                 kiroku.recorder.forget_positions()
             start = time.perf_counter()
-            kiroku.view(match_id, n, JUDGE)
+            kiroku.view(kiroku.seen_by(match_id, JUDGE), n)
             times.append((time.perf_counter() - start) * 1000)
         print(f"time travel, {positions}-action match, {name}: median "
               f"{statistics.median(times):.2f} ms, p99 {percentile(times, 99):.2f} ms, "

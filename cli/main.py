@@ -27,6 +27,7 @@ from replay import annotations as annotating
 from replay import disputes as hearing
 from replay import study as studies
 from replay import variations as lines
+from replay.audience import Audience
 from replay.service import Kiroku
 from replay.threads import DEFAULT_THREADS, MOST_THREADS, ThreadsSettingError, threads_setting
 
@@ -36,6 +37,17 @@ def _viewer(text: str) -> Viewer:
         return Viewer.parse(text)
     except ActionError as exc:
         raise click.BadParameter(exc.message, param_hint="--as") from None
+
+
+def _as(kiroku: Kiroku, match_id: UUID, viewer: str = "judge") -> Audience:
+    """The operator's audience for a match, narrowed to ``--as``."""
+    return kiroku.seen_by(match_id, _viewer(viewer))
+
+
+def _reader(kiroku: Kiroku, match_id: UUID, viewer: str) -> Audience:
+    """The audience of whoever reads a match's annotations and disputes as ``--as`` would:
+    the judge, no credential, or the seat's team (``annotating.reader_as``)."""
+    return kiroku.audience(match_id, annotating.reader_as(_viewer(viewer), match_id))
 
 
 @click.group()
@@ -238,7 +250,7 @@ def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
             print_json({"version": done.version, "seq": done.seq, "digest": done.digest,
                         "result": done.result})
             return
-        said = kiroku.sentences(match_id)
+        said = kiroku.sentences(_as(kiroku, match_id))
         mine = max((v for v in said if v <= done.version), default=None)
         click.echo(f"#{done.seq} (version {done.version}) {said.get(mine, '') if mine else ''}")
         click.echo(_standing(kiroku, match_id))
@@ -246,7 +258,7 @@ def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
 
 def _standing(kiroku: Kiroku, match_id: UUID) -> str:
     """Where a match stands now, in words: who is to act, or its result; and the score."""
-    data = kiroku.summary(match_id)
+    data = kiroku.summary(_as(kiroku, match_id))
     players = data["players"]
     ended = render.result_text(data["result"], players)
     state = ended or (" and ".join(render.seat_name(players, s) for s in data["to_act"])
@@ -289,9 +301,9 @@ def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
         if as_json:
             print_json({"version": done.version, "digest": done.digest})
             return
+        positions = kiroku.summary(_as(kiroku, match_id))["positions"]
         click.echo(f"Undone (version {done.version}): the match stands at position "
-                   f"{kiroku.summary(match_id)['positions']}; the voided actions stay in the "
-                   "record, marked.")
+                   f"{positions}; the voided actions stay in the record, marked.")
         click.echo(_standing(kiroku, match_id))
 
 
@@ -302,7 +314,7 @@ def match_undo(ctx: click.Context, match_ref: str, to_position: int | None,
 def match_show(ctx: click.Context, match_ref: str, as_json: bool) -> None:
     """Show a match's summary: players, where it stands, the score, who is to act."""
     with service(ctx) as kiroku:
-        data = kiroku.summary(find_match(kiroku, match_ref))
+        data = kiroku.summary(_as(kiroku, find_match(kiroku, match_ref)))
         if as_json:
             print_json(data)
         else:
@@ -362,7 +374,8 @@ def match_legal(ctx: click.Context, match_ref: str, seat: int, as_json: bool) ->
     """List the actions SEAT may take now, in words (numbered), or as JSON."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
-        found = kiroku.legal_actions(match_id, seat)
+        audience = _as(kiroku, match_id)
+        found = kiroku.legal_actions(audience, seat)
         if as_json:
             for action in found:
                 click.echo(json.dumps(action))
@@ -370,7 +383,7 @@ def match_legal(ctx: click.Context, match_ref: str, seat: int, as_json: bool) ->
         if not found:
             click.echo(f"Seat {seat} has no action to take now. {_standing(kiroku, match_id)}")
             return
-        render.console().print(render.legal(kiroku.describe_actions(match_id, found)))
+        render.console().print(render.legal(kiroku.describe_actions(audience, found)))
 
 
 @main.command()
@@ -386,13 +399,14 @@ def replay(ctx: click.Context, match_ref: str, position: int | None, viewer: str
     """Show the position as a viewer saw it: a board, or JSON."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
-        view = kiroku.view(match_id, position, _viewer(viewer))
+        audience = _as(kiroku, match_id, viewer)
+        view = kiroku.view(audience, position)
         if as_json:
             print_json(view)
             return
         ruleset = get_game(view["game"])
-        to_act = kiroku.to_act_at(match_id, view["position"])
-        render.console().print(render.position(view, ruleset, kiroku.card_names(match_id),
+        to_act = kiroku.to_act_at(audience, view["position"])
+        render.console().print(render.position(view, ruleset, kiroku.card_names(audience),
                                                to_act))
 
 
@@ -407,10 +421,8 @@ def transcript(ctx: click.Context, match_ref: str, viewer: str, annotated: bool)
     """Print one line per event, as the viewer may see it."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
-        seen_as = _viewer(viewer)
-        lines = (studies.annotated_transcript(kiroku, annotating.reader_as(seen_as, match_id),
-                                              match_id) if annotated
-                 else kiroku.transcript(match_id, seen_as))
+        lines = (studies.annotated_transcript(kiroku, _reader(kiroku, match_id, viewer))
+                 if annotated else kiroku.transcript(_as(kiroku, match_id, viewer)))
         for line in lines:
             click.echo(line)
 
@@ -439,9 +451,9 @@ def annotate(ctx: click.Context, match_ref: str, text: str, position: int | None
              operator: str) -> None:
     """Annotate a position of a match: text, symbols, highlighted cards or zones, arrows."""
     with service(ctx) as kiroku:
-        made = annotating.add(kiroku, Identity.operator(operator), find_match(kiroku, match_ref),
-                              position, text, symbols, highlights, [list(a) for a in arrows],
-                              visibility, variation)
+        audience = kiroku.audience(find_match(kiroku, match_ref), Identity.operator(operator))
+        made = annotating.add(kiroku, audience, position, text, symbols, highlights,
+                              [list(a) for a in arrows], visibility, variation)
         click.echo(made["annotation_id"])
 
 
@@ -454,8 +466,7 @@ def annotations_list(ctx: click.Context, match_ref: str, viewer: str) -> None:
     """List a match's annotations as a viewer may read them, one per line."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
-        for note in annotating.listing(kiroku, annotating.reader_as(_viewer(viewer), match_id),
-                                       match_id):
+        for note in annotating.listing(kiroku, _reader(kiroku, match_id, viewer)):
             click.echo(annotating.line(note))
 
 
@@ -490,7 +501,7 @@ def dispute_open(ctx: click.Context, match_ref: str, claim: str, position: int |
 def dispute_list(ctx: click.Context, match_ref: str) -> None:
     """A match's disputes, one per line."""
     with service(ctx) as kiroku:
-        for d in hearing.listing(kiroku, Identity.operator(), find_match(kiroku, match_ref)):
+        for d in hearing.listing(kiroku, _as(kiroku, find_match(kiroku, match_ref))):
             last = d["rulings"][-1]["decision"] if d["rulings"] else ""
             click.echo(f"{d['dispute_id']}  at {d['position']:<4} {d['status']:<9} "
                        f"{'paused ' if d['pausing'] else ''}{d['claim'][:60]}"
@@ -514,8 +525,9 @@ def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str, as_json: boo
         if as_json:
             print_json(data)
             return
-        ruleset = get_game(kiroku.summary(match_id)["game"])
-        names = kiroku.card_names(match_id)
+        audience = _reader(kiroku, match_id, viewer)
+        ruleset = get_game(audience.match.game)
+        names = kiroku.card_names(audience)
     out = render.console()
     out.print(render.dispute(data))
     for seen_by, state in data["evidence"]["positions"].items():
@@ -608,8 +620,9 @@ def variation_start(ctx: click.Context, match_ref: str, name: str, position: int
                     operator: str) -> None:
     """Branch a what-if line; prints its id."""
     with service(ctx) as kiroku:
-        made = lines.start(kiroku, Identity.operator(operator), find_match(kiroku, match_ref),
-                           position, parent, parent_position, name, visibility)
+        audience = kiroku.audience(find_match(kiroku, match_ref), Identity.operator(operator))
+        made = lines.start(kiroku, audience, position, parent, parent_position, name,
+                           visibility)
         click.echo(made["variation_id"])
 
 
@@ -656,9 +669,9 @@ def variation_show(ctx: click.Context, variation_id: UUID, position: int | None,
         if as_json:
             print_json(data)
             return
-        match_id = UUID(data["match_id"])
-        ruleset = get_game(kiroku.summary(match_id)["game"])
-        names = kiroku.card_names(match_id)
+        audience = _as(kiroku, UUID(data["match_id"]))
+        ruleset = get_game(audience.match.game)
+        names = kiroku.card_names(audience)
     click.echo(f"Variation {data['name']!r} ({data['visibility']}) from position "
                f"{data['from_position']} of match {data['match_id'][:8]}: "
                f"{len(data['line'])} action(s)")
@@ -675,7 +688,7 @@ def variation_show(ctx: click.Context, variation_id: UUID, position: int | None,
 def variation_list(ctx: click.Context, match_ref: str) -> None:
     """A match's variations, one per line."""
     with service(ctx) as kiroku:
-        for v in lines.listing(kiroku, Identity.operator(), find_match(kiroku, match_ref)):
+        for v in lines.listing(kiroku, _as(kiroku, find_match(kiroku, match_ref))):
             where = (f"from {v['parent'][:8]} at {v['parent_position']}" if v["parent"]
                      else f"from position {v['from_position']}")
             click.echo(f"{v['variation_id']}  {where:<24} {len(v['line']):>4} action(s)  "
@@ -696,8 +709,7 @@ def study_export(ctx: click.Context, match_ref: str, viewer: str) -> None:
     """Print the study of a match."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
-        click.echo(studies.export_study(kiroku, annotating.reader_as(_viewer(viewer), match_id),
-                                        match_id), nl=False)
+        click.echo(studies.export_study(kiroku, _reader(kiroku, match_id, viewer)), nl=False)
 
 
 @study.command("import")
@@ -730,7 +742,7 @@ def export_match(ctx: click.Context, match_ref: str, fmt: str, output: str | Non
     """Export a whole match."""
     with service(ctx) as kiroku, render.status("exporting"):
         match_id = find_match(kiroku, match_ref)
-        data = kiroku.export(match_id, fmt, _viewer(viewer))
+        data = kiroku.export(_as(kiroku, match_id, viewer), fmt)
     path = Path(output or f"{match_id}.{'kiroku' if fmt == 'msgpack' else 'jsonl'}")
     path.write_bytes(data)
     click.echo(f"wrote {path} ({len(data)} bytes)")
@@ -761,7 +773,7 @@ def simulate(ctx: click.Context, game: str, count: int, seed: int, players: int,
     with service(ctx) as kiroku, render.progress() as bar:
         task = bar.add_task(f"simulating {game}", total=count)
         for match_id in kiroku.simulated(game, count, seed, players, parse_options(options)):
-            s = kiroku.summary(match_id)
+            s = kiroku.summary(_as(kiroku, match_id))
             r = s["result"] or {}
             click.echo(f"{match_id}  {s['positions']} actions  {r.get('reason')} "
                        f"winners={r.get('winners')}")
@@ -774,7 +786,9 @@ def credentials() -> None:
 
 
 @credentials.command("issue")
-@click.option("--role", type=click.Choice(["judge", "organiser"]), required=True)
+@click.option("--role", type=click.Choice(["judge", "organiser", "commentator"]), required=True,
+              help="commentator: reads as a spectator (the delay included), writes public "
+                   "annotations and studies.")
 @click.option("--name", required=True, help="The display name events recorded with it carry.")
 @click.pass_context
 def credentials_issue(ctx: click.Context, role: str, name: str) -> None:

@@ -12,6 +12,8 @@ up without a scan and can never be read back. Roles:
 - ``seat``: seat N of match M: acts and reads legal actions for that seat only, sees its view;
 - ``player``: a player registered to a tournament: submits and reads their own decklist and
   reads the tournament's rounds and standings (each round's seat credentials act in its matches);
+- ``commentator``: reads every match as a spectator does (its delay included) and writes
+  public annotations and studies beside it, nothing else;
 - anyone without a credential is a spectator (public views under the match's policy).
 
 Revoking appends an event; a revoked token no longer authenticates. The HTTP service
@@ -57,6 +59,7 @@ class Role(StrEnum):
     JUDGE = "judge"
     SEAT = "seat"
     PLAYER = "player"
+    COMMENTATOR = "commentator"
 
 
 def by_staff(recorded_by: RecordedBy) -> bool:

@@ -44,6 +44,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.errors import ActionError, IllegalAction, SetupError
+from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
 from ledger.errors import (
@@ -350,7 +351,7 @@ class Recorder(Application):
                              cards={cid: dict(cards[cid]) for cid in sorted(used) if cid in cards},
                              options=ruleset.new_match_options(options or {}))
         seed = seed if seed is not None else new_seed()
-        chance: Chance = (SuppliedChance(setup_outcomes, show_cards=True)  # organisers only
+        chance: Chance = (SuppliedChance(setup_outcomes, entered_by=JUDGE)  # organisers only
                           if setup_outcomes is not None
                           else SeededChance(seed, 0))
         state = ruleset.setup(config, chance)
@@ -383,11 +384,14 @@ class Recorder(Application):
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,
-               expected_version: int | None = None) -> Recorded:
+               expected_version: int | None = None, asker: Viewer = JUDGE) -> Recorded:
         """Validate ``action`` through the rules and store it; IllegalAction stores nothing.
 
         ``outcomes`` are chance outcomes entered at a physical table; without them the match's
         seeded generator decides. ``expected_version`` makes the append conditional.
+        ``asker`` is who asks, as the match shows itself to them (a seat's credential: its
+        seat): it enters only the outcomes it may see, and a refusal names nothing it may not
+        know (``Ruleset.refusal_for``).
         """
         over = "The match is over; no more actions can be recorded."
 
@@ -398,10 +402,13 @@ class Recorder(Application):
                                   "for the ruling.", disputes=list(match.pausing))
             ruleset = get_game(match.game)
             parsed = ruleset.parse_action(action)
-            chance = self._chance(match, outcomes, by_staff(recorded_by))
-            state = ruleset.apply(match.state, parsed, chance)
-            if isinstance(chance, SuppliedChance):
-                chance.finish()
+            chance = self._chance(match, outcomes, asker)
+            try:
+                state = ruleset.apply(match.state, parsed, chance)
+                if isinstance(chance, SuppliedChance):
+                    chance.finish()
+            except ActionError as refused:
+                raise ruleset.refusal_for(refused, match.state, parsed, asker) from None
             digest = ruleset.digest(state)
             payload = {"seq": match.next_seq, "seat": parsed.seat,
                        "action": parsed.model_dump(mode="json"), "outcomes": chance.stored(),
@@ -546,14 +553,15 @@ class Recorder(Application):
         return self.keyring.receipt(match.id, match.version, match.head_hash)
 
     def _chance(self, match: Match, outcomes: Sequence[Any] | None,
-                staff: bool = False) -> Chance:
+                entered_by: Viewer) -> Chance:
         """Where the next action's chance comes from: the outcomes supplied; in a match set up
         from a physical table, or imported without its seed, only ever from the table (a
         forgotten outcome is refused, saying what to enter, never drawn from a seed); else
-        the match's seed. An impossible outcome's refusal names the cards it could have been
-        only to ``staff`` (a judge may see every deck; a seat must not learn another's)."""
+        the match's seed. Supplied outcomes are ``entered_by``'s: only those it may see, and
+        an impossible one's refusal names the cards it could have been only to a judge (a
+        judge may see every deck; a seat must not learn another's)."""
         if outcomes is not None or match.setup_from_table:
-            return SuppliedChance(outcomes or [], show_cards=staff)
+            return SuppliedChance(outcomes or [], entered_by=entered_by)
         seed = self._seed_if_kept(match)
         return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
 

@@ -1,8 +1,9 @@
 """Who may see and do what: the one access policy behind every channel (issue 8).
 
 The caller is an authenticated ``Identity``, or None for a request without a credential (a
-spectator). The policy decides the viewer of every read and who may record, undo, adjust,
-import and manage credentials; the request only ever narrows what its credential allows.
+spectator). What a caller may see and do in one match is its ``replay.audience.Audience``,
+built once per request; the checks here are those outside any one match (staff, organisers,
+a tournament's judges, decklists). The request only ever narrows what its credential allows.
 
 ======================  ==========================================================
 organiser               everything a judge may do; creates matches; issues and
@@ -15,18 +16,16 @@ seat N of match M       that seat's view of M and its legal actions; actions of
                         spectator of every other match
 player of tournament T  their own decklist of T (``replay.tournaments``); a
                         spectator of every match
+commentator             a spectator of every match (the delay included) who
+                        writes public annotations and studies beside it
 no credential           a spectator: public views under each match's policy
 ======================  ==========================================================
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 from uuid import UUID
 
-from engine.core.errors import ActionError
-from engine.core.viewer import SPECTATOR, Viewer
 from ledger.errors import Forbidden
 from ledger.identity import Identity, Role, Unauthenticated
 from ledger.tournaments import Tournament
@@ -40,16 +39,6 @@ def signed_in(caller: Caller, what: str) -> Identity:
     if caller is None:
         raise Unauthenticated(f"{what} needs a credential: send 'Authorization: Bearer TOKEN'.")
     return caller
-
-
-def viewer_for(caller: Caller, match_id: UUID, asked: Viewer | None = None) -> Viewer:
-    """How ``caller`` sees ``match_id``; ``asked`` may only narrow it (a judge asking for a
-    seat's view, a seat for the spectators'), anything more is Forbidden."""
-    allowed = caller.viewer_of(match_id) if caller else SPECTATOR
-    if asked is None or asked == allowed or allowed.is_judge or asked == SPECTATOR:
-        return asked or allowed
-    raise Forbidden("viewer_not_allowed", f"Your credential sees this match as {allowed}; it "
-                    f"cannot ask for the view of {asked}.", allowed=str(allowed))
 
 
 def staff(caller: Caller, what: str) -> Identity:
@@ -97,46 +86,3 @@ def decklist_reader(caller: Caller, tournament: Tournament, player_id: UUID) -> 
         return
     raise Forbidden("decklist_closed", "Decklists are closed in this tournament: a player "
                     "sees their own, judges see all, and everyone sees them once it is over.")
-
-
-def actor(caller: Caller, match_id: UUID, action: Mapping[str, Any], *,
-          outcomes: bool, table_match: bool, judges_only: bool) -> Identity:
-    """Who records ``action`` in ``match_id``, checked before the rules see it (so a refusal
-    says nothing about the game): staff for any seat, a seat credential for its own seat only;
-    a judge's acts (adjustments, rulings: ``judges_only``) are the judges'; a seat supplies
-    chance outcomes only in a match whose setup was entered from a physical table, never in one
-    the seed decides."""
-    identity = signed_in(caller, "Recording an action")
-    if identity.is_staff:
-        return identity
-    if judges_only:
-        raise Forbidden("judges_only", "Adjustments and rulings are made by judges.")
-    seat = action.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or \
-            not identity.may_act_for(match_id, seat):
-        raise Forbidden("not_your_seat", "Your credential records actions of "
-                        f"{_own(identity, match_id)} only.")
-    if outcomes and not table_match:
-        raise Forbidden("outcomes_not_allowed", "Chance in this match comes from its seed; "
-                        "only a judge may enter outcomes seen at the table.")
-    return identity
-
-
-def legal_seat(caller: Caller, match_id: UUID, seat: int | None) -> int:
-    """The seat whose legal actions ``caller`` may list: its own, or any for staff."""
-    identity = signed_in(caller, "Listing legal actions")
-    if identity.is_staff:
-        if seat is None:
-            raise ActionError("seat_required", "Say which seat's legal actions: ?seat=N.")
-        return seat
-    own = identity.seat if identity.match_id == match_id else None
-    if own is None or seat not in (None, own):
-        raise Forbidden("not_your_seat", "Your credential lists the legal actions of "
-                        f"{_own(identity, match_id)} only.")
-    return own
-
-
-def _own(identity: Identity, match_id: UUID) -> str:
-    if identity.match_id == match_id and identity.seat is not None:
-        return f"seat {identity.seat}"
-    return "its own seat of its own match"

@@ -1,6 +1,8 @@
 """Who may annotate, what an annotation may show, and who sees it (issue 13, first part).
 
-- Authors: judges and organisers on any match; a seat on its own match. Nobody anonymous.
+- Authors: those who write beside a match (``Audience.writer``): judges and organisers on any
+  match, a seat on its own match, a commentator on any match it may watch (public annotations
+  only, at the positions it may see). Nobody anonymous, no player's credential.
 - An annotation never shows more than its readers may know: the cards it highlights must be ones
   its author could see at that position, and for a ``public`` annotation ones a spectator could
   see there (the match's spectator option while it is on, its replay policy after the end).
@@ -17,8 +19,7 @@ from typing import Any
 from uuid import UUID, uuid5
 
 from engine.core.contract import GameState, Ruleset
-from engine.core.errors import ActionError
-from engine.core.viewer import SPECTATOR, Viewer
+from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.annotations import SYMBOLS, TEXT_LIMIT, VISIBILITIES, Annotation, AnnotationRefused
 from ledger.errors import Forbidden
@@ -26,14 +27,9 @@ from ledger.identity import Identity, Role
 from ledger.match import Match
 from ledger.recorder import now
 from ledger.variations import Variation
-from ledger.visibility import effective_viewer
 from replay import variations as lines
-from replay.service import Kiroku, spectator_horizon
-
-
-def _author_of(caller: Identity, match_id: UUID) -> None:
-    if caller.role == Role.SEAT and caller.match_id != match_id:
-        raise Forbidden("not_your_match", "A seat annotates its own match only.")
+from replay.audience import Audience
+from replay.service import Kiroku
 
 
 def check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
@@ -48,26 +44,26 @@ def check_content(text: str, symbols: Sequence[str], visibility: str) -> None:
         raise AnnotationRefused(f"Visibility is one of {', '.join(VISIBILITIES)}.")
 
 
-def cards_seen(ruleset: Ruleset, match: Match, state: GameState, viewer: Viewer) -> set[str]:
-    """The card ids ``viewer`` can see in ``state`` (the zone table's one rule, under the
-    match's replay policy once it has ended)."""
-    seen = effective_viewer(viewer, match.ended, match.replay_policy)
+def cards_seen(ruleset: Ruleset, state: GameState, seen_as: Viewer) -> set[str]:
+    """The card ids a reader who sees the match as ``seen_as`` (``Audience.seen_as``) can
+    see in ``state`` (the zone table's one rule)."""
     return {card.partition("@")[0] for place, cards in ruleset.places(state).items()
-            if ruleset.sees(seen, place.zone, place.seat) for card in cards}
+            if ruleset.sees(seen_as, place.zone, place.seat) for card in cards}
 
 
-def known_cards(kiroku: Kiroku, match: Match, position: int, viewer: Viewer) -> set[str]:
-    """The card ids ``viewer`` can see at live ``position`` of the match."""
-    _, state = kiroku.recorder.state_at(match.id, position)
-    return cards_seen(get_game(match.game), match, state, viewer)
+def known_cards(kiroku: Kiroku, audience: Audience, position: int) -> set[str]:
+    """The card ids the audience can see at live ``position`` of its match."""
+    state = kiroku.recorder.position_of(audience.match, position)
+    return cards_seen(get_game(audience.match.game), state, audience.seen_as)
 
 
 def check_marks(ruleset: Ruleset, match: Match, state: GameState, author: Viewer,
                 visibility: str, highlights: Sequence[str],
                 arrows: Sequence[Sequence[str]]) -> None:
-    """Highlights are zones (``ZONE`` or ``ZONE#SEAT``) or cards the author (and, for a public
-    annotation, a spectator) may see in ``state``; arrows join two highlights. The refusal is
-    the same whether a card is hidden or does not exist, so it reveals nothing."""
+    """Highlights are zones (``ZONE`` or ``ZONE#SEAT``) or cards the author (seeing the match
+    as ``author``) and, for a public annotation, a spectator may see in ``state``; arrows join
+    two highlights. The refusal is the same whether a card is hidden or does not exist, so it
+    reveals nothing."""
     zone_names = ruleset.zone_table.zones
     zones = [h.partition("#") for h in highlights if h.partition("#")[0] in zone_names]
     if any(sep and not (seat.isdigit() and 1 <= int(seat) <= len(match.players))
@@ -76,9 +72,9 @@ def check_marks(ruleset: Ruleset, match: Match, state: GameState, author: Viewer
                                 f"{len(match.players)}.")
     cards = [h for h in highlights if h.partition("#")[0] not in zone_names]
     if cards:
-        allowed = cards_seen(ruleset, match, state, author)
+        allowed = cards_seen(ruleset, state, author)
         if visibility == "public":
-            allowed &= cards_seen(ruleset, match, state, SPECTATOR)
+            allowed &= cards_seen(ruleset, state, Audience.of(None, match).seen_as)
         if any(c.partition("@")[0] not in allowed for c in cards):
             raise AnnotationRefused("Highlight only cards every reader of this annotation may "
                                     "see at that position.")
@@ -94,41 +90,47 @@ def _state_at(kiroku: Kiroku, match: Match, variation: Variation | None,
     return kiroku.recorder.state_at(match.id, position)[1]
 
 
-def check(kiroku: Kiroku, caller: Identity, match: Match, position: int, text: str,
+def check(kiroku: Kiroku, audience: Audience, position: int, text: str,
           symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
-          visibility: str, variation: Variation | None = None) -> None:
-    """Everything ``add`` checks, storing nothing. A position of a variation is annotated by
-    those who may read the variation."""
-    _author_of(caller, match.id)
+          visibility: str, variation: Variation | None = None) -> Identity:
+    """Everything ``add`` checks, storing nothing; the author. A position of a variation is
+    annotated by those who may read the variation; a position of the match is one the author
+    may see (a commentator's delay included), and a commentator's annotation is public."""
+    author = audience.writer("Annotating")
+    match = audience.match
+    if author.role == Role.COMMENTATOR and visibility != "public":
+        raise Forbidden("commentators_write_public", "A commentator's annotations are public.")
     if variation is not None and (variation.match_id != str(match.id)
-                                  or not lines.readable(caller, variation, match)):
+                                  or not lines.readable(audience.caller, variation, match)):
         raise Forbidden("variation_not_readable", "Annotate only a variation of this match "
                         "that you may read.")
-    last = len(variation.line) if variation is not None else len(match.live)
+    if variation is None:
+        audience.watch()
+    last = len(variation.line) if variation is not None else audience.positions
     if not 0 <= position <= last:
         raise AnnotationRefused(f"{'The variation' if variation else 'The match'} has "
                                 f"positions 0 to {last}.")
     check_content(text, symbols, visibility)
     check_marks(get_game(match.game), match, _state_at(kiroku, match, variation, position),
-                caller.viewer_of(match.id), visibility, highlights, arrows)
+                audience.seen_as, visibility, highlights, arrows)
+    return author
 
 
-def add(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None, text: str,
+def add(kiroku: Kiroku, audience: Audience, position: int | None, text: str,
         symbols: Sequence[str], highlights: Sequence[str], arrows: Sequence[Sequence[str]],
         visibility: str, variation: UUID | None = None) -> dict[str, Any]:
-    """A new annotation by ``caller`` of a position of the match, or of one of its variations
-    (see the module docstring)."""
-    match = kiroku.recorder.get_match(match_id)
+    """A new annotation by the audience's caller of a position of its match (the last it may
+    see if None), or of one of its variations (see the module docstring)."""
+    match = audience.match
     line = kiroku.variations.get(variation) if variation is not None else None
     at = position if position is not None else (
-        len(line.line) if line is not None else len(match.live))
-    check(kiroku, caller, match, at, text, symbols, highlights, arrows, visibility, line)
+        len(line.line) if line is not None else audience.positions)
+    author = check(kiroku, audience, at, text, symbols, highlights, arrows, visibility, line)
     made = kiroku.annotations.add(
-        match_id=str(match_id), variation=str(variation) if variation else None, position=at,
+        match_id=str(match.id), variation=str(variation) if variation else None, position=at,
         text=text, symbols=list(symbols), highlights=list(highlights),
         arrows=[list(a) for a in arrows], visibility=visibility,
-        author={**caller.recorded_by, "seat": caller.seat if caller.match_id == match_id
-                else None}, recorded_at=now())
+        author={**author.recorded_by, "seat": audience.seat}, recorded_at=now())
     return shown(made)
 
 
@@ -145,9 +147,9 @@ def amend(kiroku: Kiroku, caller: Identity, annotation_id: UUID, text: str,
         raise Forbidden("not_the_author", "Only its author amends an annotation.")
     if annotation.withdrawn:
         raise AnnotationRefused("That annotation was withdrawn.")
-    match = kiroku.recorder.get_match(UUID(annotation.match_id))
+    audience = kiroku.audience(UUID(annotation.match_id), caller)
     line = kiroku.variations.get(UUID(annotation.variation)) if annotation.variation else None
-    check(kiroku, caller, match, annotation.position, text, symbols, highlights, arrows,
+    check(kiroku, audience, annotation.position, text, symbols, highlights, arrows,
           visibility, line)
     kiroku.annotations.amend(annotation, text=text, symbols=list(symbols),
                              highlights=list(highlights), arrows=[list(a) for a in arrows],
@@ -166,34 +168,28 @@ def withdraw(kiroku: Kiroku, caller: Identity, annotation_id: UUID,
     return shown(annotation)
 
 
-def readable(caller: Identity | None, annotation: Annotation, match: Match,
+def readable(audience: Audience, annotation: Annotation,
              variation: Variation | None = None) -> bool:
-    """Whether ``caller`` (None: a spectator) may read ``annotation`` (``variation``: the one
-    it annotates, if any, which the caller must be able to read as well)."""
+    """Whether the audience may read ``annotation`` (``variation``: the one it annotates, if
+    any, which the audience must be able to read as well)."""
+    caller, match, viewer = audience.caller, audience.match, audience.viewer
     if annotation.variation is not None and (
             variation is None or not lines.readable(caller, variation, match)):
         return False
-    if caller is not None and _own(caller, annotation):
+    if caller is not None and not audience.narrowed and _own(caller, annotation):
         return True
     author_role = annotation.author.get("role")
-    staff = caller is not None and caller.is_staff
     if annotation.visibility == "private":
         return False
     if annotation.visibility == "judges":
-        return staff
+        return viewer.is_judge
     if annotation.visibility == "team":
         if author_role in ("judge", "organiser"):
-            return staff
-        return caller is not None and caller.match_id == match.id and \
-            caller.seat == annotation.author.get("seat")
+            return viewer.is_judge
+        return viewer.seat is not None and viewer.seat == annotation.author.get("seat")
     if annotation.variation is not None:
         return True  # public, on a line the caller may read
-    viewer = caller.viewer_of(match.id) if caller is not None else SPECTATOR
-    try:
-        horizon = spectator_horizon(match, viewer)
-    except Forbidden:
-        return False
-    return horizon is None or annotation.position <= horizon
+    return audience.sees_position(annotation.position)
 
 
 def shown(annotation: Annotation) -> dict[str, Any]:
@@ -259,13 +255,9 @@ def line(note: dict[str, Any]) -> str:
     return " ".join([head, *shown]) + (" (amended)" if note["amended"] else "")
 
 
-def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dict[str, Any]]:
-    """The annotations of a match ``caller`` may read, oldest first."""
-    match = kiroku.recorder.get_match(match_id)
-    if caller is not None and caller.match_id == match_id and (caller.seat or 0) > len(
-            match.players):
-        raise ActionError("bad_viewer", f"There is no seat {caller.seat} in this match "
-                          f"({len(match.players)} players).")
+def listing(kiroku: Kiroku, audience: Audience) -> list[dict[str, Any]]:
+    """The annotations of the audience's match it may read, oldest first."""
+    match_id = audience.match.id
     variations = {str(v.id): v for v in kiroku.variations.of_match(match_id)}
     return [shown(a) for a in kiroku.annotations.of_match(match_id)
-            if readable(caller, a, match, variations.get(a.variation or ""))]
+            if readable(audience, a, variations.get(a.variation or ""))]

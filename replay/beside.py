@@ -38,7 +38,7 @@ def verify(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
     disputes = kiroku.disputes.of_match(match_id)
     # the match's record is read only to hold rulings to it: rebuilding the match for every
     # match without a dispute was a third of ``audit verify`` (issue 16)
-    records = kiroku.records(match_id) if disputes else []
+    records = kiroku.records(kiroku.seen_by(match_id)) if disputes else []
     annotations = list(kiroku.annotations.of_match(match_id))
     known = {str(v.id) for v in variations}
     failures: list[dict[str, Any]] = []

@@ -31,7 +31,7 @@ from typing import Any
 from uuid import UUID
 
 from engine.core.contract import GameState, Ruleset
-from engine.core.viewer import JUDGE, SPECTATOR, Viewer
+from engine.core.viewer import SPECTATOR, Viewer
 from engine.registry import get_game
 from ledger.disputes import (
     CLAIM_LIMIT,
@@ -46,8 +46,9 @@ from ledger.identity import Identity, Role
 from ledger.match import Match
 from ledger.recorder import now
 from ledger.tournaments import Tournament
-from ledger.visibility import effective_viewer, redact
+from ledger.visibility import redact
 from replay import access
+from replay.audience import Audience
 from replay.service import Kiroku
 
 
@@ -223,22 +224,21 @@ def shown(dispute: Dispute) -> dict[str, Any]:
 def read(kiroku: Kiroku, caller: Identity | None, dispute_id: UUID) -> dict[str, Any]:
     """A dispute with its evidence, as ``caller`` may see it."""
     dispute = kiroku.disputes.get(dispute_id)
-    match_id = UUID(dispute.match_id)
-    if caller is None:
-        raise Forbidden("not_a_party", "Only the match's seats and its judges see its "
-                        "disputes.")
-    _party(caller, match_id)
-    return {**shown(dispute), "evidence": evidence(kiroku, dispute, caller.viewer_of(match_id))}
+    audience = kiroku.audience(UUID(dispute.match_id), caller)
+    _parties_only(audience)
+    return {**shown(dispute), "evidence": evidence(kiroku, dispute, audience)}
 
 
-def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dict[str, Any]]:
-    """The match's disputes, for its parties."""
-    kiroku.recorder.get_match(match_id)
-    if caller is None:
+def listing(kiroku: Kiroku, audience: Audience) -> list[dict[str, Any]]:
+    """The disputes of the audience's match, for its parties."""
+    _parties_only(audience)
+    return [shown(d) for d in kiroku.disputes.of_match(audience.match.id)]
+
+
+def _parties_only(audience: Audience) -> None:
+    if not audience.is_party or audience.narrowed:
         raise Forbidden("not_a_party", "Only the match's seats and its judges see its "
                         "disputes.")
-    _party(caller, match_id)
-    return [shown(d) for d in kiroku.disputes.of_match(match_id)]
 
 
 class _Sightings(Visitor):
@@ -277,19 +277,21 @@ class _Sightings(Visitor):
         self.seen[-1] = {v: self.seen[-1][v] | kept[v] for v in self.viewers}
 
 
-def evidence(kiroku: Kiroku, dispute: Dispute, viewer: Viewer) -> dict[str, Any]:
-    """The evidence of a dispute, as the record stood when it was opened, seen by ``viewer``."""
+def evidence(kiroku: Kiroku, dispute: Dispute, audience: Audience) -> dict[str, Any]:
+    """The evidence of a dispute, as the record stood when it was opened, seen by the
+    audience (one of the match's parties)."""
     match_id = UUID(dispute.match_id)
-    match: Match = kiroku.recorder.get_match(match_id)
+    match: Match = audience.match
+    viewer = audience.viewer
     ruleset = get_game(match.game)
-    records = [r for r in kiroku.records(match_id, JUDGE) if r["version"]
+    records = [r for r in kiroku.records(kiroku.seen_by(match_id)) if r["version"]
                <= dispute.match_version]
     seats = [Viewer("seat", s) for s in range(1, len(match.players) + 1)]
     sightings = _Sightings(ruleset, [SPECTATOR, *seats])
     Fold(sightings).feed_all(records)
     at = min(dispute.position, len(sightings.states) - 1)
     state = sightings.states[at]
-    seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+    seen_as = audience.seen_as
     shown_to = seats + [SPECTATOR] if viewer.is_judge else [viewer]
     names = records[0]["config"]["cards"]
     knowledge = {str(s): sorted(sightings.seen[at][s] - sightings.seen[at][SPECTATOR])

@@ -13,7 +13,6 @@ from typing import Any
 from ledger.chain import hashed_payload
 from ledger.match import EVENT_NAMES, Match
 from ledger.match import to_record as to_record  # re-exported: a domain event as a record
-from ledger.visibility import effective_viewer as effective_viewer  # re-exported
 from ledger.visibility import redact as redact  # re-exported: the per-viewer filter
 
 NAME_TO_CLASS = {name: cls for cls, name in EVENT_NAMES.items()}

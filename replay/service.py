@@ -37,8 +37,10 @@ from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
+from replay.access import Caller
+from replay.audience import Audience
 from replay.audit import AuditReport, check_receipts, verify_records, verify_walked
-from replay.records import NAME_TO_CLASS, effective_viewer, redact, to_record
+from replay.records import NAME_TO_CLASS, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -91,12 +93,15 @@ class Kiroku:
                                           seed=seed, setup_outcomes=setup_outcomes)
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
-               outcomes: Sequence[Any] | None = None,
-               expected_version: int | None = None) -> Recorded:
+               outcomes: Sequence[Any] | None = None, expected_version: int | None = None,
+               asker: Viewer = JUDGE) -> Recorded:
         """Record one action (validated by the rules first); a seat's action waits while a
-        dispute pauses the match (MatchPaused, ``Recorder.record``)."""
+        dispute pauses the match (MatchPaused, ``Recorder.record``). ``asker`` is who asks
+        (``Audience.asker``): it enters only the outcomes it may see, and its refusals name
+        nothing it may not know."""
         done = self.recorder.record(match_id, action, recorded_by=recorded_by,
-                                    outcomes=outcomes, expected_version=expected_version)
+                                    outcomes=outcomes, expected_version=expected_version,
+                                    asker=asker)
         self._call_judge_for(match_id, action, recorded_by, done)
         return done
 
@@ -186,25 +191,29 @@ class Kiroku:
         """The ids of the matches that start with ``prefix`` (for ids as people type them)."""
         return self.recorder.match_ids(prefix.lower())
 
-    def summary(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[str, Any]:
+    def audience(self, match_id: UUID, caller: Caller,
+                 asked: Viewer | None = None) -> Audience:
+        """The audience of ``caller`` for a match, read once (``replay.audience``)."""
+        return Audience.of(caller, self.recorder.get_match(match_id), asked)
+
+    def seen_by(self, match_id: UUID, viewer: Viewer = JUDGE) -> Audience:
+        """The operator's audience (the command line's: an organiser), narrowed to
+        ``viewer`` (``--as``)."""
+        return self.audience(match_id, Identity.operator(), viewer)
+
+    def summary(self, audience: Audience) -> dict[str, Any]:
         """What anyone may know about a match without seeing a position; where it stands (its
-        version, positions, turn, who is to act, the score) as of the last position ``viewer``
-        may see, so a delayed spectator learns no more here than from the position itself (a
-        spectator of a match that refuses them: as of setup)."""
-        match = self.recorder.get_match(match_id)
+        version, positions, turn, who is to act, the score) as of the last position the
+        audience may see, so a delayed spectator learns no more here than from the position
+        itself (a spectator of a match that refuses them: as of setup)."""
+        match = audience.match
         ruleset = get_game(match.game)
-        seating = self.tournaments.seating(match_id)
-        try:
-            horizon = spectator_horizon(match, viewer)
-        except Forbidden:
-            horizon = 0
-        state = match.state if horizon is None else self.recorder.state_at(match_id, horizon)[1]
-        positions = len(match.live) if horizon is None else horizon
-        return {"match_id": str(match_id), "game": match.game,
+        seating = self.tournaments.seating(match.id)
+        state = self.recorder.position_of(match, audience.positions)
+        return {"match_id": str(match.id), "game": match.game,
                 "ruleset_version": match.ruleset_version, "players": match.players,
-                "options": match.config["options"],
-                "version": match.version if horizon is None else match.position_version(horizon),
-                "positions": positions, "created_at": match.created_at,
+                "options": match.config["options"], "version": audience.version,
+                "positions": audience.positions, "created_at": match.created_at,
                 "created_by": match.created_by, "replay_policy": match.replay_policy,
                 "commitment": match.commitment, "seed": match.seed, "result": match.result,
                 "active": state.active, "turn": state.turn,
@@ -212,111 +221,117 @@ class Kiroku:
                 "scores": {str(s): v for s, v in (ruleset.scores(state) or {}).items()},
                 "tournament": seating.labels() if seating else None}
 
-    def view(self, match_id: UUID, position: int | None, viewer: Viewer) -> dict[str, Any]:
-        """The position after ``position`` live actions (None: the latest ``viewer`` may see)
-        as ``viewer`` sees it."""
-        match = self.recorder.get_match(match_id)  # read once: the horizon and the position
-        horizon = spectator_horizon(match, viewer)
-        if position is None:
-            position = horizon
-        elif horizon is not None and position > horizon:
-            raise Forbidden("spectator_delay", "Spectators see this match some positions "
-                            f"behind: ask for position {horizon} or earlier.", positions=horizon)
-        state = self.recorder.position_of(match, position)
-        _check_viewer(match, viewer)
+    def view(self, audience: Audience, position: int | None) -> dict[str, Any]:
+        """The position after ``position`` live actions (None: the latest the audience may
+        see) as the audience sees it."""
+        match = audience.match
+        pos = audience.position(position)
+        state = self.recorder.position_of(match, pos)
         ruleset = get_game(match.game)
-        pos = len(match.live) if position is None else position
-        positions = len(match.live) if horizon is None else horizon
-        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        return {"match_id": str(match_id), "game": match.game, "position": pos,
-                "positions": positions, "version": match.position_version(pos),
-                "digest": ruleset.digest(state), "viewer": str(viewer),
-                "state": {**ruleset.view(state, seen_as), "viewer": str(viewer)}}
+        viewer = str(audience.viewer)
+        return {"match_id": str(match.id), "game": match.game, "position": pos,
+                "positions": audience.positions, "version": match.position_version(pos),
+                "digest": ruleset.digest(state), "viewer": viewer,
+                "state": {**ruleset.view(state, audience.seen_as), "viewer": viewer}}
 
-    def legal_actions(self, match_id: UUID, seat: int) -> list[dict[str, Any]]:
-        """The game actions ``seat`` may take now (ActionError ``bad_seat`` for a seat the
-        match does not have)."""
-        match = self.recorder.get_match(match_id)
+    def legal_actions(self, audience: Audience, seat: int) -> list[dict[str, Any]]:
+        """The game actions ``seat`` may take now (``Audience.legal_seat`` says whose an
+        audience may list; ActionError ``bad_seat`` for a seat the match does not have); a
+        judge's acts (a table's reveal of every seat's face-down card) only to staff."""
+        match = audience.match
         if not 1 <= seat <= len(match.players):
             raise ActionError("bad_seat", f"There is no seat {seat} in this match: its seats "
                               f"are 1 to {len(match.players)}.")
         ruleset = get_game(match.game)
-        return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)]
+        return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)
+                if audience.is_staff or not ruleset.judges_only(a.type)]
 
-    def describe_actions(self, match_id: UUID,
+    def describe_actions(self, audience: Audience,
                          actions: Sequence[Mapping[str, Any]]) -> list[str]:
-        """Each of a seat's possible actions now in words, as that seat reads them (a line of
-        the transcript, before chance decides anything)."""
-        match = self.recorder.get_match(match_id)
+        """Each of a seat's possible actions now in words, as the audience reads them (a line
+        of the transcript, before chance decides anything)."""
+        match = audience.match
         ruleset = get_game(match.game)
-        return [ruleset.describe(a, [], Viewer("seat", int(a.get("seat", 0)) or 1), match.state)
-                for a in actions]
+        return [ruleset.describe(a, [], audience.seen_as, match.state) for a in actions]
 
-    def card_names(self, match_id: UUID) -> dict[str, str]:
-        """The names of the cards a match holds, by card id (to label ids a view shows)."""
-        cards = self.recorder.get_match(match_id).config["cards"]
-        return {cid: str(card.get("name", cid)) for cid, card in cards.items()}
+    def card_names(self, audience: Audience) -> dict[str, str]:
+        """The names of the cards the audience may know the definitions of, by card id (to
+        label ids a view shows): every card under open deck lists or to a judge, else its
+        own deck's and the cards it has seen."""
+        created = redact({"event": "MatchCreated", "config": audience.match.config},
+                         audience.seen_as)
+        return {cid: str(card.get("name", cid))
+                for cid, card in created["config"]["cards"].items()}
 
-    def to_act_at(self, match_id: UUID, position: int) -> list[int]:
-        """The seats to act at a live position."""
-        match, state = self.recorder.state_at(match_id, position)
+    def to_act_at(self, audience: Audience, position: int) -> list[int]:
+        """The seats to act at a live position the audience may see."""
+        match = audience.match
+        state = self.recorder.position_of(match, audience.position(position))
         return list(get_game(match.game).to_act(state)) if state.result is None else []
 
-    def records(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[dict[str, Any]]:
-        """Every event of the match as a record, filtered for ``viewer`` (a delayed spectator
-        gets the events up to the position it may see)."""
-        match = self.recorder.get_match(match_id)
-        _check_viewer(match, viewer)
-        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        ruleset = get_game(match.game)
-        return [redact(to_record(e), seen_as, ruleset) for e in self._seen_events(match, viewer)]
+    def records(self, audience: Audience) -> list[dict[str, Any]]:
+        """Every event of the match as a record, filtered for the audience (a delayed
+        spectator gets the events up to the position it may see)."""
+        ruleset = get_game(audience.match.game)
+        return [redact(to_record(e), audience.seen_as, ruleset)
+                for e in self._seen_events(audience)]
 
-    def transcript(self, match_id: UUID, viewer: Viewer = JUDGE) -> list[str]:
-        """One line per event, as ``viewer`` may see it; undone actions stay, marked."""
-        match = self.recorder.get_match(match_id)
-        _check_viewer(match, viewer)
-        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        records = [to_record(e) for e in self._seen_events(match, viewer, shown=False)]
-        return transcript_lines(records, seen_as)
+    def transcript(self, audience: Audience) -> list[str]:
+        """One line per event, as the audience may see it; undone actions stay, marked."""
+        records = [to_record(e) for e in self._seen_events(audience, shown=False)]
+        return transcript_lines(records, audience.seen_as)
 
-    def sentences(self, match_id: UUID, viewer: Viewer = JUDGE) -> dict[int, str]:
-        """Each action in words, as ``viewer`` may see it, by event version (the transcript's
-        sentences, for documents that quote them)."""
-        match = self.recorder.get_match(match_id)
-        _check_viewer(match, viewer)
-        seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
-        records = [to_record(e) for e in self._seen_events(match, viewer, shown=False)]
-        if not records:
-            return {}
-        writer = _TranscriptWriter(get_game(records[0]["game"]), seen_as)
+    def sentences(self, audience: Audience) -> dict[int, str]:
+        """Each action in words, as the audience may see it, by event version (the
+        transcript's sentences, for documents that quote them)."""
+        records = [to_record(e) for e in self._seen_events(audience, shown=False)]
+        writer = _TranscriptWriter(get_game(audience.match.game), audience.seen_as)
         Fold(writer).feed_all(records)
         return writer.sentences
 
-    def _seen_events(self, match: Match, viewer: Viewer, *,
-                     shown: bool = True) -> list[Any]:
-        """The match's events up to what ``viewer`` may see (spectators under a delay); with
-        their commitments derived where they are ``shown`` (records), else as stored (a
-        transcript never shows them, and then needs no seed: ledger.mapper)."""
+    def _seen_events(self, audience: Audience, *, shown: bool = True) -> list[Any]:
+        """The match's events up to what the audience may see (spectators under a delay;
+        Forbidden while spectators are refused); with their commitments derived where they
+        are ``shown`` (records), else as stored (a transcript never shows them, and then
+        needs no seed: ledger.mapper)."""
+        audience.watch()
+        match_id = audience.match.id
         if shown:
-            events = self.recorder.stored_events(match.id)
+            events = self.recorder.stored_events(match_id)
         else:
             with commitments_as_stored():
-                events = self.recorder.stored_events(match.id)
-        horizon = spectator_horizon(match, viewer)
-        if horizon is None:
-            return events
-        last = match.position_version(horizon)
+                events = self.recorder.stored_events(match_id)
+        last = audience.version
         return [e for e in events if e.originator_version <= last]
 
-
     # ----- audit -------------------------------------------------------------------------------
-    def audit(self, match_id: UUID,
-              receipts: Sequence[dict[str, Any]] = ()) -> AuditReport:
+    def audit_seen(self, audience: Audience,
+                   receipts: Sequence[dict[str, Any]] = ()) -> AuditReport:
+        """The audit of the match as far as the audience may see it: the whole store for
+        those who see it as it stands, the events up to its horizon for a delayed spectator
+        (the counts, the findings and the notes of that prefix: a prefix of the chain checks on
+        its own), Forbidden while spectators are refused. A receipt past its horizon is
+        Forbidden too: answering for it would tell whether the match has reached it."""
+        audience.watch()
+        if not audience.delayed:
+            return self.audit(audience.match.id, receipts)
+        if any(isinstance(r, Mapping) and isinstance(r.get("version"), int)
+               and r["version"] > audience.version for r in receipts):
+            raise Forbidden("spectator_delay", "Spectators see this match some positions "
+                            f"behind: its audit stands at version {audience.version}.",
+                            positions=audience.positions)
+        return self.audit(audience.match.id, receipts, upto=audience.version)
+
+    def audit(self, match_id: UUID, receipts: Sequence[dict[str, Any]] = (),
+              upto: int | None = None) -> AuditReport:
         """Verify one stored match: readable rows, hash chain, re-projection, seed, and
-        against ``receipts`` kept outside the store (truncation and rewrites)."""
+        against ``receipts`` kept outside the store (truncation and rewrites); with ``upto``,
+        only its events up to that version."""
         records: list[dict[str, Any]] = []
         events: list[Any] = []
         stored = self.recorder.recorder.select_events(match_id)
+        if upto is not None:
+            stored = [row for row in stored if row.originator_version <= upto]
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         prev = GENESIS
@@ -340,8 +355,9 @@ class Kiroku:
                     return report
         report, shared = verify_walked(records, derived)
         check_receipts(report, records, receipts, [self.recorder.keyring.public_key])
-        # held to the events just read and the setup just replayed, not read and set up again
-        report.notes += self.recorder.snapshot_findings(match_id, events, shared)
+        if upto is None:  # a prefix's reader is shown no snapshot: they stand at later versions
+            # held to the events just read and the setup just replayed, not read and set up again
+            report.notes += self.recorder.snapshot_findings(match_id, events, shared)
         return report
 
     def audit_all(self) -> list[AuditReport]:
@@ -349,12 +365,14 @@ class Kiroku:
         return [self.audit(m.match_id) for m in self.list_matches()]
 
     # ----- export / import ---------------------------------------------------------------------
-    def export(self, match_id: UUID, fmt: str = "msgpack", viewer: Viewer = JUDGE) -> bytes:
-        """The whole match as a msgpack document or JSON lines (header line first)."""
-        records = self.records(match_id, viewer)
+    def export(self, audience: Audience, fmt: str = "msgpack") -> bytes:
+        """The whole match as the audience may see it, as a msgpack document or JSON lines
+        (header line first); the receipt signs the last event it holds."""
+        records = self.records(audience)
         keyring = self.recorder.keyring
+        match_id = audience.match.id
         header = {"format": EXPORT_FORMAT, "match_id": str(match_id), "game": records[0]["game"],
-                  "viewer": str(viewer), "events": len(records),
+                  "viewer": str(audience.viewer), "events": len(records),
                   "receipt": keyring.receipt(match_id, records[-1]["version"],
                                              records[-1]["hash"]),
                   "public_key": keyring.public_key}
@@ -465,28 +483,6 @@ def _listed(m: ListedMatch) -> dict[str, Any]:
             "created_at": m.created_at, "result": m.result,
             "status": "live" if m.result is None else "ended", "tournament": m.seating,
             "simulated": m.simulated}
-
-
-def spectator_horizon(match: Match, viewer: Viewer) -> int | None:
-    """The last live position a spectator may see while the match is on (None: no limit), or
-    Forbidden where the match refuses spectators (option ``spectators``)."""
-    if viewer.role != "spectator" or match.ended:
-        return None
-    options = match.config["options"]
-    mode = options.get("spectators", "live")
-    if mode == "refused":
-        raise Forbidden("spectating_refused", "This match cannot be watched while it is on; "
-                        "its replay opens when it ends (replay policy "
-                        f"{match.replay_policy}).")
-    if mode == "delayed":
-        return max(0, len(match.live) - int(options.get("spectator_delay", 3)))
-    return None
-
-
-def _check_viewer(match: Match, viewer: Viewer) -> None:
-    if viewer.seat is not None and not 1 <= viewer.seat <= len(match.players):
-        raise ActionError("bad_viewer", f"There is no seat {viewer.seat} in this match: its "
-                          f"seats are 1 to {len(match.players)}.")
 
 
 def transcript_lines(records: Sequence[dict[str, Any]], viewer: Viewer) -> list[str]:

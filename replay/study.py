@@ -36,37 +36,36 @@ from uuid import UUID
 
 from engine.core.chance import SuppliedChance
 from engine.core.contract import GameState, Ruleset
-from engine.core.viewer import SPECTATOR
+from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import ImportRejected
 from ledger.identity import Identity
 from ledger.match import Match
 from replay import annotations as annotating
 from replay import variations as lines
-from replay.service import Kiroku, spectator_horizon
+from replay.audience import Audience
+from replay.service import Kiroku
 
 FORMAT = "study/1"
 _HEADER = re.compile(r'^\[(\w+) "(.*)"\]$')
 _MOVE = re.compile(r"^(\d+)\. (.+)$")
 
 
-def export_study(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> str:
-    """The study of a match as ``caller`` may see it."""
-    match = kiroku.recorder.get_match(match_id)
-    viewer = caller.viewer_of(match_id) if caller is not None else SPECTATOR
-    by_version = {r["version"]: r for r in kiroku.records(match_id, viewer)}
-    said = kiroku.sentences(match_id, viewer)
-    notes = annotating.listing(kiroku, caller, match_id)
-    variations = lines.listing(kiroku, caller, match_id)
+def export_study(kiroku: Kiroku, audience: Audience) -> str:
+    """The study of a match as the audience may see it."""
+    match = audience.match
+    by_version = {r["version"]: r for r in kiroku.records(audience)}
+    said = kiroku.sentences(audience)
+    notes = annotating.listing(kiroku, audience)
+    variations = lines.listing(kiroku, audience)
     for v in variations:
         v["said"] = lines.sentences(kiroku, kiroku.variations.get(UUID(v["variation_id"])),
-                                    viewer)
+                                    audience)
     result = match.result
-    out = [f'[Kiroku "{FORMAT}"]', f'[Match "{match_id}"]', f'[Game "{match.game}"]',
-           f'[Players "{"; ".join(match.players)}"]', f'[Viewer "{viewer}"]',
+    out = [f'[Kiroku "{FORMAT}"]', f'[Match "{match.id}"]', f'[Game "{match.game}"]',
+           f'[Players "{"; ".join(match.players)}"]', f'[Viewer "{audience.viewer}"]',
            f'[Result "{_result(result)}"]', ""]
-    horizon = spectator_horizon(match, viewer)
-    for position in range(len(match.live) + 1 if horizon is None else horizon + 1):
+    for position in range(audience.positions + 1):
         if position == 0:
             out.append("0. setup")
         else:
@@ -135,21 +134,20 @@ def _children(v: dict[str, Any], position: int, every: list[dict[str, Any]],
             for line in _variation(child, every, notes, indent + "  ")]
 
 
-def annotated_transcript(kiroku: Kiroku, caller: Identity | None,
-                         match_id: UUID) -> list[str]:
-    """The transcript as ``caller`` may see it, with the annotations it may read after the
-    line of the position they annotate and, for the match's parties, each dispute after the
-    event it was opened at and each ruling after the event its remedy reached."""
-    match = kiroku.recorder.get_match(match_id)
-    viewer = caller.viewer_of(match_id) if caller is not None else SPECTATOR
+def annotated_transcript(kiroku: Kiroku, audience: Audience) -> list[str]:
+    """The transcript as the audience may see it, with the annotations it may read after the
+    line of the position they annotate and, for the match's parties reading as themselves,
+    each dispute after the event it was opened at and each ruling after the event its remedy
+    reached; nothing past its horizon."""
+    match = audience.match
     after: dict[int, list[str]] = {}
-    for note in annotating.listing(kiroku, caller, match_id):
-        if note["variation"] is None and not note["withdrawn"] and note["position"] <= len(
-                match.live):
+    for note in annotating.listing(kiroku, audience):
+        if note["variation"] is None and not note["withdrawn"] and note["position"] <= \
+                audience.positions:
             version = match.position_version(note["position"])
             after.setdefault(version, []).append("      ; " + annotating.line(note))
-    if caller is not None and (caller.is_staff or caller.match_id == match_id):
-        for dispute in kiroku.disputes.of_match(match_id):
+    if audience.is_party and not audience.narrowed:
+        for dispute in kiroku.disputes.of_match(match.id):
             after.setdefault(dispute.match_version, []).append(
                 f"      dispute {str(dispute.id)[:8]} opened by "
                 f"{dispute.opened_by.get('name')}: {dispute.claim}")
@@ -160,12 +158,13 @@ def annotated_transcript(kiroku: Kiroku, caller: Identity | None,
                     f"{' (appeal)' if ruling['on_appeal'] else ''}: {ruling['decision']} "
                     f"({ruling['applied']['kind']})")
     out = []
-    for text in kiroku.transcript(match_id, viewer):
+    for text in kiroku.transcript(audience):
         out.append(text)
         head = _VERSION.match(text)
         if head:
             out += after.pop(int(head[1]), [])
-    return out + [line for version in sorted(after) for line in after[version]]
+    return out + [line for version in sorted(after) if audience.sees_event(version)
+                  for line in after[version]]
 
 
 _VERSION = re.compile(r"^v(\d+)\s")
@@ -265,13 +264,15 @@ def _leading_json(text: str) -> Any:
 
 
 def import_study(kiroku: Kiroku, caller: Identity, text: str) -> dict[str, Any]:
-    """Add a study's annotations and variations to its match, as ``caller``; every one is
-    checked before any is stored."""
+    """Add a study's annotations and variations to its match, as ``caller`` (one who writes
+    beside that match: ``Audience.writer``); every one is checked before any is stored."""
     study = parse_study(text)
-    match = kiroku.recorder.get_match(study.match_id)
+    audience = kiroku.audience(study.match_id, caller)
+    caller = audience.writer("Importing a study")
+    match = audience.match
     ruleset = get_game(match.game)
     for position, note in study.notes:
-        annotating.check(kiroku, caller, match, position, str(note.get("text", "")),
+        annotating.check(kiroku, audience, position, str(note.get("text", "")),
                          note.get("symbols", []), note.get("highlights", []),
                          note.get("arrows", []), str(note.get("visibility")))
     for branch in study.variations:
@@ -279,14 +280,13 @@ def import_study(kiroku: Kiroku, caller: Identity, text: str) -> dict[str, Any]:
         if not 0 <= branch.position <= len(match.live):
             raise ImportRejected(f"A variation branches at position {branch.position}, "
                                  f"outside the match (0 to {len(match.live)}).")
-        _check_line(ruleset, match, caller, kiroku.recorder.get_match(
+        _check_line(ruleset, match, audience.seen_as, kiroku.recorder.get_match(
             study.match_id, version=match.position_version(branch.position)).state, branch)
     for position, note in study.notes:
-        annotating.add(kiroku, caller, study.match_id, position, str(note.get("text", "")),
+        annotating.add(kiroku, audience, position, str(note.get("text", "")),
                        note.get("symbols", []), note.get("highlights", []),
                        note.get("arrows", []), str(note.get("visibility")))
-    made = [_store_line(kiroku, caller, study.match_id, branch, None)
-            for branch in study.variations]
+    made = [_store_line(kiroku, audience, branch, None) for branch in study.variations]
     return {"match_id": str(study.match_id),
             "annotations": len(study.notes) + sum(_notes_in(b) for b in study.variations),
             "variations": sum(made)}
@@ -296,7 +296,7 @@ def _notes_in(branch: _Line) -> int:
     return len(branch.notes) + sum(_notes_in(child) for _, child in branch.children)
 
 
-def _check_line(ruleset: Ruleset, match: Match, caller: Identity, state: GameState,
+def _check_line(ruleset: Ruleset, match: Match, seen_as: Viewer, state: GameState,
                 branch: _Line) -> None:
     """Every move of a line is legal where it stands, every annotation of it may be made, and
     so for the lines nested in it."""
@@ -309,28 +309,29 @@ def _check_line(ruleset: Ruleset, match: Match, caller: Identity, state: GameSta
     for at, note in branch.notes:
         annotating.check_content(str(note.get("text", "")), note.get("symbols", []),
                                  str(note.get("visibility")))
-        annotating.check_marks(ruleset, match, states[at], caller.viewer_of(match.id),
+        annotating.check_marks(ruleset, match, states[at], seen_as,
                                str(note.get("visibility")), note.get("highlights", []),
                                note.get("arrows", []))
     for at, child in branch.children:
-        _check_line(ruleset, match, caller, states[at], child)
+        _check_line(ruleset, match, seen_as, states[at], child)
 
 
-def _store_line(kiroku: Kiroku, caller: Identity, match_id: UUID, branch: _Line,
+def _store_line(kiroku: Kiroku, audience: Audience, branch: _Line,
                 parent: tuple[UUID, int] | None) -> int:
-    made = lines.start(kiroku, caller, match_id, branch.position if parent is None else None,
+    made = lines.start(kiroku, audience, branch.position if parent is None else None,
                        parent[0] if parent else None, parent[1] if parent else None,
                        branch.name, branch.visibility)
     variation = UUID(made["variation_id"])
+    caller = audience.writer("Importing a study")
     count = 1
-    count += sum(_store_line(kiroku, caller, match_id, child, (variation, 0))
+    count += sum(_store_line(kiroku, audience, child, (variation, 0))
                  for at, child in branch.children if at == 0)
     for n, move in enumerate(branch.moves, start=1):
         lines.play(kiroku, caller, variation, move["action"], move.get("outcomes") or [])
-        count += sum(_store_line(kiroku, caller, match_id, child, (variation, n))
+        count += sum(_store_line(kiroku, audience, child, (variation, n))
                      for at, child in branch.children if at == n)
     for at, note in branch.notes:
-        annotating.add(kiroku, caller, match_id, at, str(note.get("text", "")),
+        annotating.add(kiroku, audience, at, str(note.get("text", "")),
                        note.get("symbols", []), note.get("highlights", []),
                        note.get("arrows", []), str(note.get("visibility")), variation)
     return count

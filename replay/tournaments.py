@@ -27,7 +27,6 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from engine.core.errors import SetupError
-from engine.core.viewer import SPECTATOR
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
 from ledger.errors import Forbidden
@@ -43,8 +42,9 @@ from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
 from replay import access
 from replay import disputes as hearing
 from replay.access import Caller
+from replay.audience import Audience
 from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
-from replay.service import Kiroku, spectator_horizon
+from replay.service import Kiroku
 from replay.standings import TableResult, points_of, standings
 
 STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
@@ -389,12 +389,13 @@ def results_csv_of(kiroku: Kiroku, tournament_id: UUID) -> str:
 def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
                 seated: Mapping[str, Any]) -> dict[str, Any]:
     match = kiroku.recorder.get_match(UUID(seated["match_id"]))
+    public = Audience.of(None, match)  # the round view is public: as a spectator sees it
     result = _table_result(tournament, round_number, seated, match.result)
     if kiroku.disputes.unruled(match.id):
         status = "awaiting_ruling"  # an appeal may still change a result
     elif result is not None:
         status = "result"
-    elif match.live:
+    elif public.positions or public.refused:  # a refused spectator learns no first action
         status = "in_progress"
     else:
         status = "not_started"
@@ -407,17 +408,7 @@ def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
     return {"table": seated["table"], "match_id": seated["match_id"],
             "players": [_player(tournament, p) for p in seated["players"]],
             "status": status, "result": shown_result,
-            "positions": _public_positions(match)}
-
-
-def _public_positions(match: Any) -> int:
-    """The positions anyone may know a match has reached: a delayed spectator's count (the
-    round view is public), none while spectators are refused, all once it has ended."""
-    try:
-        horizon = spectator_horizon(match, SPECTATOR)
-    except Forbidden:
-        return 0
-    return len(match.live) if horizon is None else horizon
+            "positions": public.positions}
 
 
 def _table_result(tournament: Tournament, round_number: int, seated: Mapping[str, Any],

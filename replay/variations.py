@@ -2,8 +2,8 @@
 and who reads it.
 
 - Judges and organisers branch from any position at any time.
-- Anyone signed in branches once the match has ended under the ``open`` replay policy, when
-  every card is public anyway.
+- Those who write beside the match (``Audience.writer``: its seats, commentators) branch once
+  it has ended under the ``open`` replay policy, when every card is public anyway.
 - A seat of a live match (or of one ended under a ``closed`` policy) is refused
   (``variation_needs_hidden_information``): the engine's position holds the cards the seat
   cannot see (the other hands, the order of the decks), so any line played from it would show
@@ -23,7 +23,7 @@ from uuid import UUID
 from engine.core.chance import SuppliedChance
 from engine.core.contract import GameState
 from engine.core.errors import IllegalAction
-from engine.core.viewer import SPECTATOR, Viewer
+from engine.core.viewer import Viewer
 from engine.registry import get_game
 from ledger.errors import Forbidden
 from ledger.fold import replay_action, replay_step
@@ -32,7 +32,7 @@ from ledger.match import Match
 from ledger.recorder import now
 from ledger.seed import SeededChance, new_seed
 from ledger.variations import Variation, VariationRefused
-from ledger.visibility import effective_viewer
+from replay.audience import Audience
 from replay.service import Kiroku
 
 VISIBILITIES = ("private", "public")
@@ -71,12 +71,14 @@ def _readable_or_refused(kiroku: Kiroku, caller: Identity | None,
     return variation, match
 
 
-def start(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None,
+def start(kiroku: Kiroku, audience: Audience, position: int | None,
           parent: UUID | None, parent_position: int | None, name: str,
           visibility: str) -> dict[str, Any]:
-    """A new, empty variation from a live position of the match or from a position of
-    another variation."""
-    match = kiroku.recorder.get_match(match_id)
+    """A new, empty variation from a live position of the audience's match or from a
+    position of another variation."""
+    caller = audience.writer("Branching a variation")
+    match = audience.match
+    match_id = match.id
     may_branch(caller, match)
     if visibility not in VISIBILITIES:
         raise VariationRefused(f"Visibility is one of {', '.join(VISIBILITIES)}.")
@@ -118,11 +120,10 @@ def state_of(kiroku: Kiroku, variation: Variation, upto: int | None = None) -> G
     return state
 
 
-def sentences(kiroku: Kiroku, variation: Variation, viewer: Viewer) -> list[str]:
-    """Each action of the line in words, as ``viewer`` may see it."""
-    match = kiroku.recorder.get_match(UUID(variation.match_id))
-    ruleset = get_game(match.game)
-    seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
+def sentences(kiroku: Kiroku, variation: Variation, audience: Audience) -> list[str]:
+    """Each action of the line in words, as the audience of its match may see it."""
+    ruleset = get_game(audience.match.game)
+    seen_as = audience.seen_as
     state, said = state_of(kiroku, variation, 0), []
     for step in variation.line:
         done = replay_step(ruleset, state, step["action"], step["outcomes"])
@@ -178,7 +179,7 @@ def legal(kiroku: Kiroku, caller: Identity, variation_id: UUID,
     _own(caller, variation)
     match = kiroku.recorder.get_match(UUID(variation.match_id))
     ruleset = get_game(match.game)
-    seen_as = effective_viewer(caller.viewer_of(match.id), match.ended, match.replay_policy)
+    seen_as = Audience.of(caller, match).seen_as
     state = state_of(kiroku, variation)
     if seat is None:
         seat = seen_as.seat or (ruleset.to_act(state) or [1])[0]
@@ -216,14 +217,12 @@ def read(kiroku: Kiroku, caller: Identity | None, variation_id: UUID,
         raise VariationRefused(f"That variation has positions 0 to {len(variation.line)}.")
     ruleset = get_game(match.game)
     state = state_of(kiroku, variation, upto)
-    viewer = caller.viewer_of(match.id) if caller is not None else SPECTATOR
-    view = ruleset.view(state, effective_viewer(viewer, match.ended, match.replay_policy))
+    view = ruleset.view(state, Audience.of(caller, match).seen_as)
     return {**shown(variation), "position": upto, "digest": ruleset.digest(state),
             "to_act": ruleset.to_act(state), "state": view}
 
 
-def listing(kiroku: Kiroku, caller: Identity | None, match_id: UUID) -> list[dict[str, Any]]:
-    """The match's variations ``caller`` may read, oldest first."""
-    match = kiroku.recorder.get_match(match_id)
-    return [shown(v) for v in kiroku.variations.of_match(match_id)
-            if readable(caller, v, match)]
+def listing(kiroku: Kiroku, audience: Audience) -> list[dict[str, Any]]:
+    """The variations of the audience's match it may read, oldest first."""
+    return [shown(v) for v in kiroku.variations.of_match(audience.match.id)
+            if readable(audience.caller, v, audience.match)]

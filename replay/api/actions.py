@@ -49,13 +49,16 @@ class UndoCreate(BaseModel):
 @router.post("/matches/{match_id}/actions", status_code=201, response_model=ActionRecorded)
 def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                   body: ActionCreate) -> Response:
-    """Record one action; 422 with the rule's reason code if illegal, nothing stored."""
-    created = kiroku.recorder.creation(match_id)
-    by = access.actor(caller, match_id, body.action, outcomes=body.outcomes is not None,
-                      table_match=created.setup_from_table,
-                      judges_only=get_game(created.game).judges_only(body.action.get("type")))
+    """Record one action; 422 with the rule's reason code if illegal, nothing stored. A
+    refusal names no card the caller may not know: an action naming a card hidden from it
+    gets the same refusal as one naming a card that does not exist (``card_not_seen``)."""
+    audience = kiroku.audience(match_id, caller)
+    by = audience.actor(body.action, outcomes=body.outcomes is not None,
+                        judges_only=get_game(audience.match.game).judges_only(
+                            body.action.get("type")))
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
-                         outcomes=body.outcomes, expected_version=body.expected_version)
+                         outcomes=body.outcomes, expected_version=body.expected_version,
+                         asker=audience.asker)
     return respond(request, {"match_id": str(match_id), "version": done.version,
                              "seq": done.seq, "digest": done.digest, "result": done.result,
                              "receipt": done.receipt}, 201)
@@ -86,5 +89,5 @@ def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
                                             "seat; a seat's credential lists its own.")]
           = None) -> Response:
     """The game actions a seat may take now."""
-    chosen = access.legal_seat(caller, match_id, seat)
-    return respond(request, kiroku.legal_actions(match_id, chosen))
+    audience = kiroku.audience(match_id, caller)
+    return respond(request, kiroku.legal_actions(audience, audience.legal_seat(seat)))

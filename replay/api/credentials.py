@@ -1,5 +1,5 @@
-"""Credentials: who the caller is, and the organiser issuing and revoking judges' and
-organisers' tokens (seat credentials come with a match: see matches)."""
+"""Credentials: who the caller is, and the organiser issuing and revoking judges',
+organisers' and commentators' tokens (seat credentials come with a match: see matches)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ router = APIRouter(tags=["credentials"])
 
 
 class CredentialCreate(BaseModel):
-    """A judge's or an organiser's credential."""
+    """A judge's, an organiser's or a commentator's credential (a commentator reads every
+    match as a spectator does and writes public annotations and studies beside it)."""
 
     model_config = ConfigDict(extra="forbid")
-    role: Literal["judge", "organiser"]
+    role: Literal["judge", "organiser", "commentator"]
     name: Annotated[str, Field(min_length=1, max_length=NAME_LIMIT,
                                description="The display name events recorded with it carry.")]
 
@@ -48,7 +49,8 @@ def whoami(request: Request, caller: CallerDep) -> Response:
 @router.post("/credentials", status_code=201, response_model=CredentialIssued)
 def issue(request: Request, kiroku: KirokuDep, caller: CallerDep,
           body: CredentialCreate) -> Response:
-    """Issue a judge's or an organiser's credential; its token is shown this once."""
+    """Issue a judge's, an organiser's or a commentator's credential; its token is shown
+    this once."""
     by = access.organiser(caller, "Issuing credentials")
     identity, token = kiroku.credentials.issue(Role(body.role), body.name,
                                                issued_by=str(by.credential_id))

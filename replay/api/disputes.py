@@ -84,7 +84,7 @@ def open_dispute(request: Request, kiroku: KirokuDep, caller: CallerDep, match_i
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
             match_id: MatchId) -> Response:
     """The match's disputes, for its seats and judges."""
-    return respond(request, hearing.listing(kiroku, caller, match_id))
+    return respond(request, hearing.listing(kiroku, kiroku.audience(match_id, caller)))
 
 
 @router.get("/disputes/{dispute_id}", response_model=DisputeRead)

@@ -22,7 +22,8 @@ def import_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                  ) -> Response:
     """Import an exported match after verifying it; nothing is stored if it fails. 201 when
     stored; 200 with ``"stored": false`` when exactly this match is already here."""
-    access.staff(caller, "Importing a match")
+    by = access.staff(caller, "Importing a match")
     done = kiroku.import_match(data)
-    return respond(request, {**kiroku.summary(done.match_id), "stored": done.stored},
+    return respond(request, {**kiroku.summary(kiroku.audience(done.match_id, by)),
+                             "stored": done.stored},
                    201 if done.stored else 200)

@@ -1,6 +1,8 @@
-"""Following a match live: a Server-Sent Events stream of its version and of the number of
-positions the caller may see (a delayed spectator's count stays delayed). Not in the OpenAPI
-document: the stream does not end by itself, so a walk of the document must not open it."""
+"""Following a match live: a Server-Sent Events stream of the match's version and number of
+positions as far as the caller may see them (its audience, ``replay.audience``): a delayed
+spectator's stand as of its horizon, so the stream speaks only when that horizon moves, never
+at an action past it. Not in the OpenAPI document: the stream does not end by itself, so a
+walk of the document must not open it."""
 
 from __future__ import annotations
 
@@ -16,9 +18,8 @@ from fastapi.responses import StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials
 from starlette.concurrency import run_in_threadpool
 
-from engine.core.viewer import Viewer
 from ledger.identity import Unauthenticated
-from replay import access
+from replay.access import Caller
 from replay.api.wire import CallerDep, KirokuDep, MatchId, bearer
 from replay.service import Kiroku
 
@@ -30,14 +31,12 @@ KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
 LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
 
 
-def _now(kiroku: Kiroku, match_id: UUID, viewer: Viewer,
-         last: tuple[int, int] | None) -> tuple[int, int]:
-    """The match's version and the positions ``viewer`` may see (reusing ``last``'s count
-    while the version has not moved: the count changes only with a new event)."""
-    version = kiroku.recorder.get_match(match_id).version
-    if last is not None and last[0] == version:
-        return last
-    return version, int(kiroku.view(match_id, None, viewer)["positions"])
+def _now(kiroku: Kiroku, match_id: UUID, caller: Caller) -> tuple[int, int]:
+    """The match's version and positions as the caller's audience stands (Forbidden where
+    it may not watch)."""
+    audience = kiroku.audience(match_id, caller)
+    audience.watch()
+    return audience.version, audience.positions
 
 
 def _event(version: int, positions: int) -> str:
@@ -48,12 +47,12 @@ def _event(version: int, positions: int) -> str:
 async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
                token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
                match_id: MatchId) -> StreamingResponse:
-    """``event: position`` with ``{"version": V, "positions": P}`` at once and whenever either
-    changes; ``: keepalive`` every 15 s; ends when the client leaves, after an hour, or within
-    5 s of the caller's credential being revoked. A caller who may not watch the match is
+    """``event: position`` with ``{"version": V, "positions": P}`` (as far as the caller may
+    see: a delayed spectator's stand at its horizon) at once and whenever either changes;
+    ``: keepalive`` every 15 s; ends when the client leaves, after an hour, or within 5 s of
+    the caller's credential being revoked. A caller who may not watch the match is
     answered as ``GET /matches/{id}/state`` would be."""
-    viewer = access.viewer_for(caller, match_id)
-    first = await run_in_threadpool(_now, kiroku, match_id, viewer, None)  # refusals here
+    first = await run_in_threadpool(_now, kiroku, match_id, caller)  # refusals here
 
     def still_valid() -> bool:
         if token is None:
@@ -78,7 +77,7 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
                     yield "event: revoked\ndata: {}\n\n"
                     return
             try:
-                now = await run_in_threadpool(_now, kiroku, match_id, viewer, last)
+                now = await run_in_threadpool(_now, kiroku, match_id, caller)
             except Exception:  # the match became unwatchable: the client reconnects and is told
                 return
             if now != last:

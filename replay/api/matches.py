@@ -61,7 +61,7 @@ def create_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
                                 options=body.options, recorded_by=by.recorded_by,
                                 replay_policy=body.replay_policy,
                                 setup_outcomes=body.setup_outcomes)
-    return respond(request, {**kiroku.summary(match_id),
+    return respond(request, {**kiroku.summary(kiroku.audience(match_id, by)),
                              "seats": kiroku.seat_credentials(match_id, by),
                              "receipt": kiroku.recorder.receipt(match_id)}, 201)
 
@@ -108,7 +108,7 @@ def get_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
               match_id: MatchId) -> Response:
     """A match's summary: players, options, where it stands (as of the last position the
     caller may see: a delayed spectator's stays delayed), result, seed commitment."""
-    return respond(request, kiroku.summary(match_id, access.viewer_for(caller, match_id)))
+    return respond(request, kiroku.summary(kiroku.audience(match_id, caller)))
 
 
 @router.get("/matches/{match_id}/receipt", response_model=Receipt)
@@ -117,7 +117,7 @@ def receipt(request: Request, kiroku: KirokuDep, caller: CallerDep,
     """A signed receipt for the match's head as it stands, for its seats and judges to keep:
     ``kiroku audit verify --receipts`` later proves no event up to it was removed or changed.
     """
-    if access.viewer_for(caller, match_id).role == "spectator":
+    if kiroku.audience(match_id, caller).viewer.role == "spectator":
         raise Forbidden("seats_and_judges_only", "Receipts are for the match's seats and its "
                         "judges; a spectator's proof is an export.")
     return respond(request, kiroku.recorder.receipt(match_id))

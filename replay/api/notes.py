@@ -54,10 +54,12 @@ class Withdrawal(BaseModel):
 @router.post("/matches/{match_id}/annotations", status_code=201, response_model=AnnotationOut)
 def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
         body: AnnotationCreate) -> Response:
-    """Annotate a position of the match, as the caller's credential."""
-    author = access.signed_in(caller, "Annotating")
-    made = annotating.add(kiroku, author, match_id, body.position, body.text, body.symbols,
-                     body.highlights, body.arrows, body.visibility, body.variation)
+    """Annotate a position of the match, as the caller's credential: its seats, judges,
+    organisers and commentators (public annotations at the positions they may see)."""
+    access.signed_in(caller, "Annotating")
+    made = annotating.add(kiroku, kiroku.audience(match_id, caller), body.position, body.text,
+                          body.symbols, body.highlights, body.arrows, body.visibility,
+                          body.variation)
     return respond(request, made, 201)
 
 
@@ -65,7 +67,7 @@ def add(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchI
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
             match_id: MatchId) -> Response:
     """The match's annotations the caller may read, oldest first."""
-    return respond(request, annotating.listing(kiroku, caller, match_id))
+    return respond(request, annotating.listing(kiroku, kiroku.audience(match_id, caller)))
 
 
 @router.post("/annotations/{annotation_id}/amend", response_model=AnnotationOut)

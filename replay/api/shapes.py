@@ -313,7 +313,7 @@ class SigningKey(_Shape):
 class CallerOut(_Shape):
     """Who the caller is: ``{"role": "spectator"}`` alone without a credential."""
 
-    role: Literal["spectator", "organiser", "judge", "seat", "player"]
+    role: Literal["spectator", "organiser", "judge", "seat", "player", "commentator"]
     credential_id: str | None = None
     name: str | None = None
     match_id: str | None = None
@@ -324,7 +324,7 @@ class CredentialOut(_Shape):
     """A credential ever issued (never its token)."""
 
     credential_id: str
-    role: Literal["organiser", "judge", "seat", "player"]
+    role: Literal["organiser", "judge", "seat", "player", "commentator"]
     name: str
     match_id: str | None
     seat: int | None
@@ -335,7 +335,7 @@ class CredentialIssued(_Shape):
     """A judge's or organiser's new credential, its token shown this once."""
 
     credential_id: str
-    role: Literal["judge", "organiser"]
+    role: Literal["judge", "organiser", "commentator"]
     name: str
     token: str
 

@@ -21,7 +21,7 @@ router = APIRouter(tags=["annotations"])
 def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId) -> PlainTextResponse:
     """The match as a study (text): each live action, with the annotations and variations the
     caller may read."""
-    return PlainTextResponse(studies.export_study(kiroku, caller, match_id))
+    return PlainTextResponse(studies.export_study(kiroku, kiroku.audience(match_id, caller)))
 
 
 @router.post("/studies/import", status_code=201, response_model=StudyImported)

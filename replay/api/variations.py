@@ -52,8 +52,9 @@ class TakeBack(BaseModel):
 def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
           body: VariationStart) -> Response:
     """Branch a what-if line (judges always; anyone once the match is open to all)."""
-    author = access.signed_in(caller, "Branching a variation")
-    return respond(request, lines.start(kiroku, author, match_id, body.position, body.parent,
+    access.signed_in(caller, "Branching a variation")
+    return respond(request, lines.start(kiroku, kiroku.audience(match_id, caller),
+                                        body.position, body.parent,
                                         body.parent_position, body.name, body.visibility), 201)
 
 
@@ -61,7 +62,7 @@ def start(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
 def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
             match_id: MatchId) -> Response:
     """The match's variations the caller may read."""
-    return respond(request, lines.listing(kiroku, caller, match_id))
+    return respond(request, lines.listing(kiroku, kiroku.audience(match_id, caller)))
 
 
 @router.get("/variations/{variation_id}", response_model=VariationRead)

@@ -1,5 +1,5 @@
-"""Reading a match: positions, events, transcripts, exports and the audit, each seen as the
-caller's credential allows (replay.access.viewer_for): the one per-viewer filter."""
+"""Reading a match: positions, events, transcripts, exports and the audit, each seen by the
+request's one audience (``replay.audience``: the credential, narrowed by ``?viewer=``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import Response
 
-from replay import access, beside
+from replay import beside
 from replay import study as studies
 from replay.api.limits import Plain
 from replay.api.shapes import AuditOut, EventRecord, PositionOut, TranscriptOut
@@ -24,15 +24,14 @@ def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
           at: Annotated[int | None, Query(ge=0, description="Position; now if omitted")]
           = None) -> Response:
     """The position after ``at`` live actions, as the caller sees it."""
-    return respond(request, kiroku.view(match_id, at,
-                                        access.viewer_for(caller, match_id, viewer)))
+    return respond(request, kiroku.view(kiroku.audience(match_id, caller, viewer), at))
 
 
 @router.get("/matches/{match_id}/events", response_model=list[EventRecord])
 def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
            viewer: AskedViewer) -> Response:
     """Every event, filtered for the caller."""
-    return respond(request, kiroku.records(match_id, access.viewer_for(caller, match_id, viewer)))
+    return respond(request, kiroku.records(kiroku.audience(match_id, caller, viewer)))
 
 
 @router.get("/matches/{match_id}/transcript", response_model=TranscriptOut)
@@ -41,34 +40,41 @@ def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id:
                annotated: Annotated[bool, Query(description="With the annotations and "
                                                 "disputes the caller may read")] = False
                ) -> Response:
-    """One line per event, as the caller may see it."""
-    seen_as = access.viewer_for(caller, match_id, viewer)
+    """One line per event, as the caller may see it (with ``viewer``: as that viewer would,
+    annotations included)."""
+    audience = kiroku.audience(match_id, caller, viewer)
     if annotated:
-        lines = studies.annotated_transcript(kiroku, caller, match_id)
+        lines = studies.annotated_transcript(kiroku, audience)
     else:
-        lines = kiroku.transcript(match_id, seen_as)
+        lines = kiroku.transcript(audience)
     return respond(request, {"match_id": str(match_id), "lines": lines})
 
 
 @router.get("/matches/{match_id}/audit", response_model=AuditOut)
 def audit(request: Request, kiroku: KirokuDep, caller: CallerDep,
           match_id: MatchId) -> Response:
-    """Recompute the hash chain and every digest; name the first failing event. Anyone may
-    ask: the report names versions and reasons, never a hidden value. Judges also get
-    ``beside``: the audit of the match's variations, disputes and annotations."""
-    report = kiroku.audit(match_id).to_dict()
-    if caller is not None and caller.is_staff:
+    """Recompute the hash chain and every digest; name the first failing event. Anyone who
+    may watch the match may ask, and it covers what they may see (a delayed spectator's, the
+    events up to its horizon): the report names versions and reasons, never a hidden value.
+    Judges also get ``beside``: the audit of the match's variations, disputes and
+    annotations."""
+    audience = kiroku.audience(match_id, caller)
+    report = kiroku.audit_seen(audience).to_dict()
+    if audience.is_staff:
         report["beside"] = beside.verify(kiroku, match_id)
     return respond(request, report)
 
 
 @router.post("/matches/{match_id}/audit", response_model=AuditOut)
-def audit_with_receipts(request: Request, kiroku: KirokuDep, match_id: MatchId,
-                        receipts: Annotated[list[dict[str, Plain]],
-                                            Body(max_length=10_000)]) -> Response:
+def audit_with_receipts(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                        match_id: MatchId, receipts: Annotated[list[dict[str, Plain]],
+                                                               Body(max_length=10_000)]
+                        ) -> Response:
     """The audit, and the stored match held against signed receipts its seats or judges kept
-    (a JSON list): a removed or rewritten event up to any of them fails it."""
-    return respond(request, kiroku.audit(match_id, receipts).to_dict())
+    (a JSON list): a removed or rewritten event up to any of them fails it. As the GET, it
+    covers what the caller may see."""
+    audience = kiroku.audience(match_id, caller)
+    return respond(request, kiroku.audit_seen(audience, receipts).to_dict())
 
 
 @router.get("/matches/{match_id}/export", response_class=Response, responses={200: {
@@ -81,5 +87,5 @@ def export(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId, viewer: Aske
     ``viewer``, as the credential sees it (a judge's or organiser's is the judge's view, a
     seat's its seat's, none a spectator's); only a judge's export can be imported again."""
     media = MSGPACK if format == "msgpack" else JSONL
-    seen_as = access.viewer_for(caller, match_id, viewer)
-    return Response(kiroku.export(match_id, format, seen_as), media_type=media)
+    return Response(kiroku.export(kiroku.audience(match_id, caller, viewer), format),
+                    media_type=media)

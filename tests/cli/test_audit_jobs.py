@@ -38,7 +38,8 @@ def _store(url: str) -> list[UUID]:
         for turn in range(4):
             seat = 1 + turn % 2
             service.record(live, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
-        line = lines.start(service, HEAD, live, 2, None, None, "what if", "private")
+        line = lines.start(service, service.audience(live, HEAD), 2, None, None, "what if",
+                           "private")
         lines.play(service, HEAD, UUID(line["variation_id"]), {"type": "end_turn", "seat": 1},
                    None)
         listed = [m.match_id for m in service.list_matches()]
@@ -83,7 +84,7 @@ def test_each_worker_holds_its_matches_against_their_receipts(store_url: str,
     listed = _store(store_url)
     service = Kiroku.open(store_url)
     try:
-        heads = {m: service.records(m)[-1] for m in listed[:2]}
+        heads = {m: service.records(service.seen_by(m))[-1] for m in listed[:2]}
         kept = [service.recorder.keyring.receipt(m, r["version"], r["hash"])
                 for m, r in heads.items()]
     finally:

@@ -247,7 +247,7 @@ def record(scenario: Scenario, kiroku: Kiroku) -> UUID:
         seat = rng.choice(ruleset.to_act(match.state))
         if position in scenario.adjust_at and 1000 + position not in done:
             done.add(1000 + position)
-            view = kiroku.view(match_id, None, JUDGE)["state"]
+            view = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)["state"]
             kiroku.record(match_id, ADJUSTERS[scenario.game](view, seat),
                           recorded_by=JUDGE_NAME)
             continue
@@ -273,8 +273,8 @@ def _view_positions(total: int, count: int) -> list[int]:
 def write(scenario: Scenario, kiroku: Kiroku, match_id: UUID, target: Path) -> None:
     """Write the export and the expected outcome and views."""
     target.mkdir(parents=True)
-    (target / "match.jsonl").write_bytes(kiroku.export(match_id, "jsonl", JUDGE))
-    summary = kiroku.summary(match_id)
+    (target / "match.jsonl").write_bytes(kiroku.export(kiroku.seen_by(match_id, JUDGE), "jsonl"))
+    summary = kiroku.summary(kiroku.seen_by(match_id))
     audit = kiroku.audit(match_id)
     assert audit.ok, audit.to_dict()
     positions = _view_positions(summary["positions"], scenario.view_positions)
@@ -284,7 +284,8 @@ def write(scenario: Scenario, kiroku: Kiroku, match_id: UUID, target: Path) -> N
         "positions": summary["positions"], "version": summary["version"],
         "result": summary["result"], "to_act": summary["to_act"],
         "audit": {"ok": audit.ok, "events": audit.events, "actions": audit.actions},
-        "judge_views": {str(p): kiroku.view(match_id, p, JUDGE)["state"] for p in positions},
+        "judge_views": {str(p): kiroku.view(kiroku.seen_by(match_id, JUDGE), p)["state"]
+                        for p in positions},
     }
     (target / "expected.json").write_text(
         json.dumps(expected, indent=1, ensure_ascii=False, sort_keys=True) + "\n",
@@ -304,7 +305,7 @@ def main() -> int:
                 match_id = record(scenario, kiroku)
                 write(scenario, kiroku, match_id, target)
                 print(f"recorded  {target.relative_to(GOLDEN_DIR)}: "
-                      f"{kiroku.summary(match_id)['positions']} positions")
+                      f"{kiroku.summary(kiroku.seen_by(match_id))['positions']} positions")
         finally:
             kiroku.close()
     return 0

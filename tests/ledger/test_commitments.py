@@ -55,16 +55,16 @@ def _guesses(record: dict[str, Any], path: str, candidates: list[str]) -> list[s
 def test_every_viewer_verifies_the_chain_over_what_it_sees(kiroku: Kiroku) -> None:
     match_id = _live_match(kiroku)
     for viewer in (SPECTATOR, Viewer("seat", 1), Viewer("seat", 2), JUDGE):
-        records = kiroku.records(match_id, viewer)
+        records = kiroku.records(kiroku.seen_by(match_id, viewer))
         assert first_break(records) is None, str(viewer)
-    seen = kiroku.records(match_id, SPECTATOR)
+    seen = kiroku.records(kiroku.seen_by(match_id, SPECTATOR))
     assert seen[-1]["outcomes"][0]["value"] is None  # seat 1's draw, hidden
     assert seen[-1]["commitments"]["outcomes.0.value"]
 
 
 def test_the_commitments_cover_exactly_what_some_viewer_may_not_see(kiroku: Kiroku) -> None:
     match_id = _live_match(kiroku)
-    created, first, second = kiroku.records(match_id, JUDGE)
+    created, first, second = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     assert set(created["commitments"]) == {"config.decks.0", "config.decks.1",
                                            "config.cards"} | {
         f"setup_outcomes.{i}.value" for i in range(14)}
@@ -79,9 +79,9 @@ def test_guessing_a_hidden_draw_from_the_public_chain_fails(kiroku: Kiroku) -> N
     match could hold at the hidden place. With commitments no candidate fits, and the
     commitment is no unsalted hash of the card either."""
     match_id = _live_match(kiroku)
-    cards = sorted(kiroku.records(match_id, JUDGE)[0]["config"]["cards"])
-    drawn = kiroku.records(match_id, JUDGE)[1]["outcomes"][0]["value"]
-    record = kiroku.records(match_id, SPECTATOR)[1]
+    cards = sorted(kiroku.records(kiroku.seen_by(match_id, JUDGE))[0]["config"]["cards"])
+    drawn = kiroku.records(kiroku.seen_by(match_id, JUDGE))[1]["outcomes"][0]["value"]
+    record = kiroku.records(kiroku.seen_by(match_id, SPECTATOR))[1]
     assert _guesses(record, "outcomes.0.value", cards) == []
     c = record["commitments"]["outcomes.0.value"]
     assert c not in {hashlib.sha256(canonical_bytes(card)).hexdigest() for card in cards}
@@ -101,7 +101,7 @@ def test_the_same_attack_recovers_draws_of_matches_recorded_before_commitments()
 def test_after_the_reveal_the_audit_checks_every_commitment(kiroku: Kiroku) -> None:
     match_id = _live_match(kiroku)
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
-    records = kiroku.records(match_id, JUDGE)
+    records = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     assert verify_records(records).ok
     dropped = copy.deepcopy(records)
     del dropped[1]["commitments"]["outcomes.0.value"]
@@ -131,14 +131,15 @@ def test_deck_lists_and_their_cards_are_seen_by_their_own_seat_only(kiroku: Kiro
     """Closed deck lists (the default): the match's first event names no card of another
     seat's deck to a seat, none to a spectator, in /events as in exports; judges see all."""
     match_id = _live_match(kiroku)
-    full = kiroku.records(match_id, JUDGE)
+    full = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     only_two = _deck_only(full, 2)
     assert only_two and full[0]["config"]["options"]["decklists"] == "closed"
-    mine = kiroku.records(match_id, Viewer("seat", 1))[0]["config"]
+    mine = kiroku.records(kiroku.seen_by(match_id, Viewer("seat", 1)))[0]["config"]
     assert mine["decks"][1] is None and set(mine["cards"]) == set(full[0]["config"]["decks"][0])
-    spectator = kiroku.records(match_id, SPECTATOR)[0]
+    spectator = kiroku.records(kiroku.seen_by(match_id, SPECTATOR))[0]
     assert spectator["config"]["cards"] == {} and spectator["config"]["decks"] == [None, None]
-    created_line = kiroku.export(match_id, "jsonl", Viewer("seat", 1)).splitlines()[1]
+    created_line = kiroku.export(kiroku.seen_by(match_id, Viewer("seat", 1)),
+                                 "jsonl").splitlines()[1]
     assert not [cid for cid in only_two if cid.encode() in created_line]
     assert not [cid for cid in only_two if cid in " ".join(spectator["commitments"])]
 
@@ -146,11 +147,11 @@ def test_deck_lists_and_their_cards_are_seen_by_their_own_seat_only(kiroku: Kiro
 def test_open_deck_lists_are_public(kiroku: Kiroku) -> None:
     match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
                                 "pleiades_bloom"], options={"decklists": "open"})
-    seen = kiroku.records(match_id, SPECTATOR)[0]
-    full = kiroku.records(match_id, JUDGE)[0]
+    seen = kiroku.records(kiroku.seen_by(match_id, SPECTATOR))[0]
+    full = kiroku.records(kiroku.seen_by(match_id, JUDGE))[0]
     assert seen["config"]["decks"] == full["config"]["decks"]
     assert seen["config"]["cards"] == full["config"]["cards"]
-    assert first_break(kiroku.records(match_id, SPECTATOR)) is None
+    assert first_break(kiroku.records(kiroku.seen_by(match_id, SPECTATOR))) is None
 
 
 def test_a_match_imported_without_its_seed_records_no_hidden_value(kiroku: Kiroku) -> None:
@@ -159,14 +160,15 @@ def test_a_match_imported_without_its_seed_records_no_hidden_value(kiroku: Kirok
     match_id = _live_match(kiroku)
     other = Kiroku.open("sqlite:///:memory:")
     try:
-        imported = other.import_match(kiroku.export(match_id, "jsonl", JUDGE)).match_id
-        version = other.summary(imported)["version"]
+        imported = other.import_match(kiroku.export(kiroku.seen_by(match_id, JUDGE),
+                                                    "jsonl")).match_id
+        version = other.summary(other.seen_by(imported))["version"]
         deck = other.recorder.get_match(imported).state.player(2).deck  # seat 2 draws next
         with pytest.raises(Exception) as info:
             other.record(imported, {"type": "end_turn", "seat": 1}, recorded_by="judge",
                          outcomes=[deck[0]])
         assert getattr(info.value, "reason", None) == "seed_unavailable"
-        assert other.summary(imported)["version"] == version
+        assert other.summary(other.seen_by(imported))["version"] == version
         assert other.audit(imported).ok
     finally:
         other.close()

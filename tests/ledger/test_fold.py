@@ -94,7 +94,7 @@ def _as_recorded(game: str, state: GameState, recorded: str) -> str:
 
 
 def test_a_visitor_sees_each_undo_once_with_the_actions_it_voids(store: Kiroku) -> None:
-    records = store.records(_match_with_two_undos(store))
+    records = store.records(store.seen_by(_match_with_two_undos(store)))
     seen = Recording()
     fold = Fold(seen).feed_all(records)
     kinds = [kind for kind, _ in seen.calls]
@@ -151,7 +151,7 @@ def test_a_resumed_fold_re_projects_an_undo_beyond_what_it_kept(store: Kiroku) -
     for _ in range(3):
         _end_turn(store, match_id)
     store.undo(match_id, 2, reason="misrecorded", recorded_by="judge")
-    records = store.records(match_id)
+    records = store.records(store.seen_by(match_id))
     asked = Restoring(None)
     fold = _resumed_at_tip(records[:-1], asked)
     assert fold.first_kept == 3
@@ -166,7 +166,7 @@ def test_a_visitor_can_supply_the_position_an_undo_returns_to(store: Kiroku) -> 
     for _ in range(3):
         _end_turn(store, match_id)
     store.undo(match_id, 2, reason="misrecorded", recorded_by="judge")
-    records = store.records(match_id)
+    records = store.records(store.seen_by(match_id))
     supplied = store.recorder.get_match(match_id).state
     fold = _resumed_at_tip(records[:-1], Restoring(supplied))
     fold.feed(records[-1])
@@ -178,7 +178,7 @@ def test_an_undo_of_no_actions_or_too_many_is_refused_and_changes_nothing(store:
     for _ in range(2):
         _end_turn(store, match_id)
     store.undo(match_id, 1, reason="misrecorded", recorded_by="judge")
-    records = store.records(match_id)
+    records = store.records(store.seen_by(match_id))
     for count in (0, 3):
         fold = Fold(Visitor()).feed_all(records[:-1])
         tip = fold.state
@@ -191,7 +191,7 @@ def test_an_undo_of_no_actions_or_too_many_is_refused_and_changes_nothing(store:
 def test_events_that_do_not_form_a_match_are_refused(store: Kiroku) -> None:
     match_id = store.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1})
     _end_turn(store, match_id)
-    records = store.records(match_id)
+    records = store.records(store.seen_by(match_id))
     with pytest.raises(FoldError):
         Fold(Visitor()).feed(records[1])
     with pytest.raises(FoldError):

@@ -86,7 +86,8 @@ def test_a_match_is_recorded_undone_audited_exported_and_imported(
         kiroku.record(match_id, action.model_dump(mode="json"), recorded_by=f"P{seat}")
     report = kiroku.audit(match_id)
     assert report.ok, report.failure
-    assert any("[undone]" in line for line in kiroku.transcript(match_id, JUDGE))
-    again = other.import_match(kiroku.export(match_id, "jsonl", JUDGE)).match_id
+    assert any("[undone]" in line for line in kiroku.transcript(kiroku.seen_by(match_id, JUDGE)))
+    again = other.import_match(kiroku.export(kiroku.seen_by(match_id, JUDGE), "jsonl")).match_id
     assert other.audit(again).ok
-    assert other.view(again, None, JUDGE) == kiroku.view(match_id, None, JUDGE)
+    assert other.view(other.seen_by(again, JUDGE), None) == kiroku.view(
+        kiroku.seen_by(match_id, JUDGE), None)

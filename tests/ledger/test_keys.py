@@ -35,7 +35,7 @@ def _record(kiroku: Kiroku, count: int) -> tuple[UUID, list[dict[str, Any]]]:
     receipts = [kiroku.recorder.receipt(match_id)]
     for _ in range(count):
         seat = kiroku.recorder.get_match(match_id).state.active
-        done = kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[-1],
+        done = kiroku.record(match_id, kiroku.legal_actions(kiroku.seen_by(match_id), seat)[-1],
                              recorded_by="judge")
         receipts.append(done.receipt)
     return match_id, receipts
@@ -82,7 +82,7 @@ def test_another_key_file_cannot_open_the_seed(tmp_path: Path) -> None:
     try:
         with pytest.raises(KeyfileError):
             seat = stranger.recorder.get_match(match_id).state.active
-            stranger.record(match_id, stranger.legal_actions(match_id, seat)[-1],
+            stranger.record(match_id, stranger.legal_actions(stranger.seen_by(match_id), seat)[-1],
                             recorded_by="judge")
     finally:
         stranger.close()
@@ -94,7 +94,7 @@ def test_another_key_file_still_reads_and_audits_an_ended_match(
     (ledger.mapper), looked up once: the key file is not needed once a match is over."""
     kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
     (match_id,) = kiroku.simulate("worldgainer", 1, seed=3)
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     kiroku.close()
     stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
     looked_up: list[int] = []
@@ -106,7 +106,7 @@ def test_another_key_file_still_reads_and_audits_an_ended_match(
 
     monkeypatch.setattr(stranger.recorder, "_revealed_seed", counting)
     try:
-        assert stranger.records(match_id) == records
+        assert stranger.records(stranger.seen_by(match_id)) == records
         assert stranger.audit(match_id).ok
     finally:
         stranger.close()
@@ -119,14 +119,15 @@ def test_another_key_file_shows_a_live_match_but_not_its_commitments(tmp_path: P
     error."""
     kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
     match_id, _ = _record(kiroku, 3)
-    view = kiroku.view(match_id, None, JUDGE)
+    view = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)
     kiroku.close()
     stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
     try:
-        assert stranger.view(match_id, None, JUDGE) == view
-        assert len(stranger.transcript(match_id)) == 4  # creation and three actions
+        assert stranger.view(stranger.seen_by(match_id, JUDGE), None) == view
+        # creation and three actions
+        assert len(stranger.transcript(stranger.seen_by(match_id))) == 4
         with pytest.raises(KeyfileError, match="another key file"):
-            stranger.records(match_id)
+            stranger.records(stranger.seen_by(match_id))
         with pytest.raises(KeyfileError):  # the server's keys, not a finding against the match
             stranger.audit(match_id)
     finally:
@@ -143,7 +144,7 @@ def test_a_damaged_key_file_is_a_clear_error(tmp_path: Path) -> None:
 def test_every_append_returns_a_receipt_that_verifies(memory_kiroku: Kiroku) -> None:
     match_id, receipts = _record(memory_kiroku, 3)
     key = memory_kiroku.recorder.keyring.public_key
-    records = memory_kiroku.records(match_id)
+    records = memory_kiroku.records(memory_kiroku.seen_by(match_id))
     for receipt in receipts:
         assert verify_receipt(receipt, key)
         assert records[receipt["version"] - 1]["hash"] == receipt["head"]
@@ -161,11 +162,11 @@ def test_a_receipt_asked_for_later_signs_its_own_action_not_the_latest(
     done = []
     for _ in range(3):
         seat = memory_kiroku.recorder.get_match(match_id).state.active
-        done.append(memory_kiroku.record(match_id, memory_kiroku.legal_actions(match_id, seat)[-1],
-                                         recorded_by="judge"))
+        done.append(memory_kiroku.record(match_id, memory_kiroku.legal_actions(
+            memory_kiroku.seen_by(match_id), seat)[-1], recorded_by="judge"))
     assert all("receipt" not in vars(d) for d in done)  # none signed yet
     first = done[0].receipt
-    records = memory_kiroku.records(match_id)
+    records = memory_kiroku.records(memory_kiroku.seen_by(match_id))
     assert first["version"] == done[0].version < records[-1]["version"]
     assert first["head"] == records[done[0].version - 1]["hash"]
     assert verify_receipt(first, memory_kiroku.recorder.keyring.public_key)
@@ -199,7 +200,7 @@ def test_a_truncated_live_match_passes_the_audit_alone_but_not_with_a_receipt(
 def test_a_rewritten_and_rechained_event_is_caught_by_a_receipt(tmp_path: Path) -> None:
     kiroku = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
     match_id, receipts = _record(kiroku, 4)
-    record = {**kiroku.records(match_id)[4], "recorded_by": "someone else"}
+    record = {**kiroku.records(kiroku.seen_by(match_id))[4], "recorded_by": "someone else"}
     kiroku.close()
     with _rows(tmp_path / "k.db") as con:
         (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
@@ -221,7 +222,8 @@ def test_a_rewritten_and_rechained_event_is_caught_by_a_receipt(tmp_path: Path) 
 
 def test_an_export_cut_short_is_refused_by_its_own_receipt(memory_kiroku: Kiroku) -> None:
     match_id, _ = _record(memory_kiroku, 4)
-    lines = memory_kiroku.export(match_id, "jsonl", JUDGE).decode().splitlines()
+    lines = memory_kiroku.export(memory_kiroku.seen_by(match_id, JUDGE),
+                                 "jsonl").decode().splitlines()
     header = json.loads(lines[0])
     assert header["receipt"]["version"] == len(lines) - 1
     other = Kiroku.open("sqlite:///:memory:")

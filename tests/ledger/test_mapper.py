@@ -62,7 +62,7 @@ def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> N
 def test_records_link_each_event_to_the_hash_before_it(played: tuple[UUID, str]) -> None:
     match_id, url = played
     with _fresh(url) as kiroku:
-        records = kiroku.records(match_id)
+        records = kiroku.records(kiroku.seen_by(match_id))
         assert kiroku.audit(match_id).ok
     assert records[0]["prev_hash"] == GENESIS
     assert all(later["prev_hash"] == earlier["hash"]
@@ -74,7 +74,8 @@ def test_records_keep_their_field_order(played: tuple[UUID, str]) -> None:
     """``prev_hash`` comes back in its place, before ``hash``, as when it was stored."""
     match_id, url = played
     with _fresh(url) as kiroku:
-        action = next(r for r in kiroku.records(match_id) if r["event"] == "ActionRecorded")
+        action = next(r for r in kiroku.records(kiroku.seen_by(match_id))
+                      if r["event"] == "ActionRecorded")
     keys = list(action)
     assert keys.index("prev_hash") == keys.index("hash") - 1
     assert keys.index("prev_hash") == keys.index("recorded_at") + 1
@@ -161,7 +162,8 @@ def test_commitments_are_stored_as_their_seed_and_a_check_and_read_back_whole(
     assert all(segment == 1 and len(check) == CHECK_BYTES
                for stored in committed for segment, check in stored.values())
     with _fresh(store_url) as kiroku:
-        shown = [r["commitments"] for r in kiroku.records(match_id) if r.get("commitments")]
+        shown = [r["commitments"] for r in kiroku.records(kiroku.seen_by(match_id))
+                 if r.get("commitments")]
         report = kiroku.audit(match_id)
     assert [list(c) for c in shown] == [list(c) for c in committed]
     assert all(bytes.fromhex(whole)[:CHECK_BYTES] == stored[path][1]
@@ -228,7 +230,7 @@ def test_a_reopened_match_derives_its_later_commitments_from_its_new_seed(
 
 def test_commitments_no_seed_here_derives_are_stored_whole(tmp_path: Path) -> None:
     with _fresh("sqlite:///:memory:") as origin:
-        exported = origin.export(_live(origin), "jsonl", JUDGE)
+        exported = origin.export(origin.seen_by(_live(origin), JUDGE), "jsonl")
     url = f"sqlite:///{tmp_path / 'k.db'}"
     with _fresh(url) as kiroku:  # imported while on: the seed stays where it was created
         imported = kiroku.import_match(exported).match_id
@@ -244,7 +246,8 @@ def test_a_hidden_value_changed_in_the_store_no_longer_reads(store_url: str) -> 
     the forged value does not begin with the check stored when it was recorded."""
     with _fresh(store_url) as kiroku:
         match_id = _live(kiroku)
-        drawn = next(r for r in kiroku.records(match_id) if r["event"] == "ActionRecorded")
+        drawn = next(r for r in kiroku.records(kiroku.seen_by(match_id))
+                     if r["event"] == "ActionRecorded")
         seat = drawn["outcomes"][0]["seat"]
         deck = kiroku.recorder.get_match(match_id).state.player(seat).deck  # type: ignore[attr-defined]
     version, card = drawn["version"], drawn["outcomes"][0]["value"]
@@ -254,7 +257,7 @@ def test_a_hidden_value_changed_in_the_store_no_longer_reads(store_url: str) -> 
     with _fresh(store_url) as kiroku:
         report = kiroku.audit(match_id).to_dict()
         with pytest.raises(CorruptRecord):
-            kiroku.records(match_id)
+            kiroku.records(kiroku.seen_by(match_id))
     assert not report["ok"] and report["failure"]["version"] == version
     assert "not the one committed to" in report["failure"]["message"]
 
@@ -267,7 +270,7 @@ def test_an_event_whose_seed_is_gone_is_a_corrupt_record(tmp_path: Path) -> None
     run(f"DELETE FROM {table} WHERE topic = %s", ("kiroku:SeedSealed/1",))
     with _fresh(url) as kiroku:
         with pytest.raises(CorruptRecord, match="which this store does not hold"):
-            kiroku.records(match_id)
+            kiroku.records(kiroku.seen_by(match_id))
         report = kiroku.audit(match_id).to_dict()
     assert report["failure"]["version"] == 1 and report["failure"]["reason"] == "unreadable"
 
@@ -287,7 +290,7 @@ def test_a_derived_commitment_in_another_form_is_a_corrupt_record(tmp_path: Path
                                                                    stored)))
     with _fresh(url) as kiroku:
         with pytest.raises(CorruptRecord):
-            kiroku.records(match_id)
+            kiroku.records(kiroku.seen_by(match_id))
         report = kiroku.audit(match_id).to_dict()
     assert report["failure"]["version"] == version
 
@@ -298,7 +301,7 @@ def test_whole_and_derived_commitments_of_one_event_both_read(tmp_path: Path) ->
     url = f"sqlite:///{tmp_path / 'k.db'}"
     with _fresh(url) as kiroku:
         match_id = _live(kiroku)
-        whole = kiroku.records(match_id)[0]["commitments"]
+        whole = kiroku.records(kiroku.seen_by(match_id))[0]["commitments"]
     first, second, *_ = whole
 
     def one_whole(fields: dict[str, Any]) -> None:
@@ -306,9 +309,9 @@ def test_whole_and_derived_commitments_of_one_event_both_read(tmp_path: Path) ->
 
     _tamper(url, match_id, 1, one_whole)
     with _fresh(url) as kiroku:
-        assert kiroku.records(match_id)[0]["commitments"] == whole
+        assert kiroku.records(kiroku.seen_by(match_id))[0]["commitments"] == whole
         assert kiroku.audit(match_id).ok
     _tamper(url, match_id, 1, lambda fields: fields["commitments"].update({second: 7}))
     with _fresh(url) as kiroku:
         with pytest.raises(CorruptRecord, match="in no form"):
-            kiroku.records(match_id)
+            kiroku.records(kiroku.seen_by(match_id))

@@ -185,7 +185,7 @@ ORGANISER = Identity.operator("Organiser Oda")
 
 
 def _annotate(kiroku: Kiroku, match_id: UUID, text: str) -> str:
-    made = annotating.add(kiroku, HEAD, match_id, 0, text, [], [], [], "public")
+    made = annotating.add(kiroku, kiroku.audience(match_id, HEAD), 0, text, [], [], [], "public")
     return str(made["annotation_id"])
 
 
@@ -195,7 +195,7 @@ def _tournament(kiroku: Kiroku, name: str) -> UUID:
 
 
 def _branch(kiroku: Kiroku, match_id: UUID, name: str) -> str:
-    return str(lines.start(kiroku, HEAD, match_id, 0, None, None, name,
+    return str(lines.start(kiroku, kiroku.audience(match_id, HEAD), 0, None, None, name,
                            "private")["variation_id"])
 
 

@@ -43,7 +43,7 @@ def _pause(kiroku: Kiroku, match_id: UUID, judge: Identity) -> UUID:
 
 
 def _events(kiroku: Kiroku, match_id: UUID) -> list[str]:
-    return [r["event"] for r in kiroku.records(match_id)]
+    return [r["event"] for r in kiroku.records(kiroku.seen_by(match_id))]
 
 
 def test_a_pause_and_its_ruling_are_events_of_the_match(
@@ -51,12 +51,12 @@ def test_a_pause_and_its_ruling_are_events_of_the_match(
     kiroku, _, match_id = servers
     judge = _judge(kiroku)
     dispute = _pause(kiroku, match_id, judge)
-    paused = kiroku.records(match_id)[-1]
+    paused = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert paused["event"] == "MatchPaused"
     assert paused["dispute_id"] == str(dispute)
     assert paused["recorded_by"] == judge.recorded_by
     hearing.rule(kiroku, judge, dispute, "Play on", "Nothing wrong.", {"kind": "none"})
-    resumed = kiroku.records(match_id)[-1]
+    resumed = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert (resumed["event"], resumed["dispute_id"]) == ("MatchResumed", str(dispute))
     assert kiroku.recorder.get_match(match_id).pausing == ()
     assert kiroku.audit(match_id).ok
@@ -144,7 +144,7 @@ def test_a_reopened_match_is_paused_as_its_docket_says(
                  {"kind": "reopen", "to_position": 2})
     events = _events(kiroku, match_id)
     assert events[-3:] == ["MatchReopened", "ActionsUndone", "MatchPaused"]
-    assert kiroku.records(match_id)[-1]["dispute_id"] == str(holding)
+    assert kiroku.records(kiroku.seen_by(match_id))[-1]["dispute_id"] == str(holding)
     with pytest.raises(MatchPaused):
         _end_turn(kiroku, match_id, ann)
     assert kiroku.audit(match_id).ok
@@ -194,10 +194,10 @@ def test_a_paused_match_exports_imports_and_reads_as_paused(
     dispute = _pause(kiroku, match_id, _judge(kiroku))
     other = Kiroku.open(f"sqlite:///{tmp_path}/other.db")
     try:
-        assert other.import_match(kiroku.export(match_id)).stored
+        assert other.import_match(kiroku.export(kiroku.seen_by(match_id))).stored
         assert other.recorder.get_match(match_id).pausing == (str(dispute),)
         assert other.audit(match_id).ok
-        lines = other.transcript(match_id)
+        lines = other.transcript(other.seen_by(match_id))
         assert any(f"match paused by dispute {dispute}" in line for line in lines)
     finally:
         other.close()
@@ -209,7 +209,7 @@ def test_a_match_imported_paused_resumes_when_its_new_store_hears_it(
     _pause(kiroku, match_id, _judge(kiroku))
     other = Kiroku.open(f"sqlite:///{tmp_path}/other.db")
     try:
-        other.import_match(kiroku.export(match_id))
+        other.import_match(kiroku.export(kiroku.seen_by(match_id)))
         ann = _seat(other, match_id, 1)
         with pytest.raises(MatchPaused):
             _end_turn(other, match_id, ann)
@@ -235,7 +235,7 @@ def test_an_appeal_pauses_the_match_again_until_the_final_ruling(
     dispute = _pause(kiroku, match_id, judge)
     hearing.rule(kiroku, judge, dispute, "Play on", "Nothing wrong.", {"kind": "none"})
     hearing.appeal(kiroku, ben, dispute, "Ben drew two cards")
-    appealed = kiroku.records(match_id)[-1]
+    appealed = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert (appealed["event"], appealed["recorded_by"]) == ("MatchPaused", ben.recorded_by)
     with pytest.raises(MatchPaused):
         _end_turn(kiroku, match_id, _seat(kiroku, match_id, 1))

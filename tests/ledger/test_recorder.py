@@ -30,28 +30,28 @@ def end_turn(kiroku: Kiroku, match_id: UUID) -> Any:
 
 
 def event_names(kiroku: Kiroku, match_id: UUID) -> list[str]:
-    return [r["event"] for r in kiroku.records(match_id)]
+    return [r["event"] for r in kiroku.records(kiroku.seen_by(match_id))]
 
 
 def test_a_new_match_publishes_only_the_seed_commitment(kiroku: Kiroku) -> None:
     match_id = new_match(kiroku)
-    created = kiroku.records(match_id)[0]
+    created = kiroku.records(kiroku.seen_by(match_id))[0]
     assert created["event"] == "MatchCreated"
     assert created["game"] == "worldgainer" and created["ruleset_version"] == "1.0"
     assert created["config"]["players"] == ["Ann", "Ben"]
     assert len(created["commitment"]) == 64
-    assert kiroku.summary(match_id)["seed"] is None
+    assert kiroku.summary(kiroku.seen_by(match_id))["seed"] is None
     assert "seed" not in created
 
 
 def test_a_legal_action_is_stored_with_its_digest(kiroku: Kiroku) -> None:
     match_id = new_match(kiroku)
     done = end_turn(kiroku, match_id)
-    record = kiroku.records(match_id)[-1]
+    record = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert record["event"] == "ActionRecorded"
     assert record["seq"] == 1 and record["seat"] == 1 and record["digest"] == done.digest
     assert record["outcomes"][0]["kind"] == "draw" and record["outcomes"][0]["seat"] == 2
-    assert record["prev_hash"] == kiroku.records(match_id)[0]["hash"]
+    assert record["prev_hash"] == kiroku.records(kiroku.seen_by(match_id))[0]["hash"]
 
 
 def test_an_illegal_action_stores_nothing(kiroku: Kiroku) -> None:
@@ -62,7 +62,7 @@ def test_an_illegal_action_stores_nothing(kiroku: Kiroku) -> None:
     with pytest.raises(MalformedAction):
         kiroku.record(match_id, {"type": "end_turn"}, recorded_by="test")
     assert event_names(kiroku, match_id) == ["MatchCreated"]
-    assert kiroku.summary(match_id)["version"] == 1
+    assert kiroku.summary(kiroku.seen_by(match_id))["version"] == 1
 
 
 def test_a_bad_deck_creates_no_match(kiroku: Kiroku) -> None:
@@ -81,9 +81,9 @@ def test_undo_appends_an_event_and_the_projection_skips_void_actions(kiroku: Kir
     assert undone.digest == first.digest
     assert event_names(kiroku, match_id) == ["MatchCreated", "ActionRecorded", "ActionRecorded",
                                              "ActionsUndone"]
-    summary = kiroku.summary(match_id)
+    summary = kiroku.summary(kiroku.seen_by(match_id))
     assert summary["positions"] == 1 and summary["active"] == 2
-    assert kiroku.records(match_id)[-1]["seqs"] == [2]
+    assert kiroku.records(kiroku.seen_by(match_id))[-1]["seqs"] == [2]
 
 
 def test_undo_cannot_reroll_chance(kiroku: Kiroku) -> None:
@@ -93,7 +93,7 @@ def test_undo_cannot_reroll_chance(kiroku: Kiroku) -> None:
     kiroku.undo(match_id, 1, reason="again", recorded_by="judge")
     again = end_turn(kiroku, match_id)
     assert again.digest == drawn.digest
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     assert records[1]["outcomes"] == records[3]["outcomes"]
     assert records[3]["seq"] == 2
 
@@ -106,7 +106,7 @@ def test_undo_out_of_range_is_refused(kiroku: Kiroku) -> None:
     assert info.value.reason == "undo_out_of_range"
     with pytest.raises(IllegalAction):
         kiroku.undo(match_id, 1, reason=" ", recorded_by="judge")
-    assert kiroku.summary(match_id)["version"] == 2
+    assert kiroku.summary(kiroku.seen_by(match_id))["version"] == 2
 
 
 def test_the_end_reveals_the_seed_that_matches_the_commitment(kiroku: Kiroku) -> None:
@@ -114,7 +114,7 @@ def test_the_end_reveals_the_seed_that_matches_the_commitment(kiroku: Kiroku) ->
     done = kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="Ben")
     assert done.result is not None and done.result["winners"] == [1]
     assert event_names(kiroku, match_id)[-2:] == ["MatchEnded", "SeedRevealed"]
-    summary = kiroku.summary(match_id)
+    summary = kiroku.summary(kiroku.seen_by(match_id))
     assert hashlib.sha256(bytes.fromhex(summary["seed"])).hexdigest() == summary["commitment"]
     with pytest.raises(IllegalAction) as info:
         end_turn(kiroku, match_id)
@@ -134,16 +134,17 @@ def test_table_outcomes_are_checked_and_stored(kiroku: Kiroku) -> None:
         kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="t", outcomes=[])
     assert missing.value.reason == "outcome_missing"
     kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="t", outcomes=[deck[0]])
-    record = kiroku.records(match_id)[-1]
+    record = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert record["chance_source"] == "table" and record["outcomes"][0]["value"] == deck[0]
 
 
 def test_state_at_any_position_matches_the_recorded_digests(kiroku: Kiroku) -> None:
     match_id = kiroku.simulate("worldgainer", 1, seed=11)[0]
-    actions = [r for r in kiroku.records(match_id) if r["event"] == "ActionRecorded"]
+    actions = [r for r in kiroku.records(kiroku.seen_by(match_id))
+               if r["event"] == "ActionRecorded"]
     for position in (0, 1, len(actions) // 2, len(actions)):
-        view = kiroku.view(match_id, position, _judge())
-        expected = (kiroku.records(match_id)[0]["digest"] if position == 0
+        view = kiroku.view(kiroku.seen_by(match_id, _judge()), position)
+        expected = (kiroku.records(kiroku.seen_by(match_id))[0]["digest"] if position == 0
                     else actions[position - 1]["digest"])
         assert view["digest"] == expected
 
@@ -161,7 +162,7 @@ def test_long_matches_are_snapshotted(kiroku: Kiroku) -> None:
     last = kiroku.recorder.get_match(match_id).version  # 111 events
     assert [s.originator_version for s in snapshots] == list(range(
         SNAPSHOT_INTERVAL, last + 1, SNAPSHOT_INTERVAL))
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     # no cache: reads snapshot + later events
     fresh = Recorder(env=dict(kiroku.recorder.env), keyring=kiroku.recorder.keyring)
     try:
@@ -247,7 +248,7 @@ def test_two_writers_racing_are_taken_one_after_the_other(store_url: str) -> Non
 
 def test_unknown_match_is_not_found(kiroku: Kiroku) -> None:
     with pytest.raises(MatchNotFound):
-        kiroku.summary(UUID(int=1))
+        kiroku.summary(kiroku.seen_by(UUID(int=1)))
     with pytest.raises(MatchNotFound):
         kiroku.record(UUID(int=1), {"type": "end_turn", "seat": 1}, recorded_by="x")
 

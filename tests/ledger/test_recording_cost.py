@@ -127,10 +127,10 @@ def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,
 def test_a_past_position_read_again_is_not_rebuilt(kiroku: Kiroku, replays: list[int]) -> None:
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
-    first = kiroku.view(match_id, 5, JUDGE)
+    first = kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     rebuilt = len(replays)
     assert rebuilt > 0  # position 5 (version 6) lies past the snapshot at 4: rebuilt once
-    assert kiroku.view(match_id, 5, JUDGE) == first
+    assert kiroku.view(kiroku.seen_by(match_id, JUDGE), 5) == first
     assert len(replays) == rebuilt
 
 
@@ -138,11 +138,12 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
                                                           replays: list[int]) -> None:
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
-    kiroku.view(match_id, 5, JUDGE)  # version 6: rebuilt from the snapshot at 4
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)  # version 6: rebuilt from the snapshot at 4
     before = len(replays)
     kept = kiroku.recorder.get_match(match_id, version=6)
     line = list(kept.live)
-    kiroku.view(match_id, 6, JUDGE)  # version 7: without the kept version 6, three replays
+    # version 7: without the kept version 6, three replays
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 6)
     assert len(replays) == before + 1
     assert kept.live == line  # the kept version is not changed by the step from it
     assert kiroku.recorder.get_match(match_id, version=7).live[:-1] == line
@@ -160,13 +161,13 @@ def test_what_a_rebuild_passes_through_is_kept(
         match_id = new_match(kiroku)
         play(kiroku, match_id, 47)
         kiroku.recorder.forget_positions()
-        kiroku.view(match_id, 33, JUDGE)
+        kiroku.view(kiroku.seen_by(match_id, JUDGE), 33)
         assert len(replays) == 34 - 25
         decoded, reads = snapshot_decodes(monkeypatch), event_reads(kiroku, monkeypatch)
         for position in (32, 31, 30, 29):
-            kiroku.view(match_id, position, JUDGE)
+            kiroku.view(kiroku.seen_by(match_id, JUDGE), position)
         assert (len(replays), decoded, len(reads)) == (34 - 25, [], 4)  # reads: fast-forward
-        kiroku.view(match_id, 44, JUDGE)  # version 45
+        kiroku.view(kiroku.seen_by(match_id, JUDGE), 44)  # version 45
         assert (len(replays), decoded) == (34 - 25 + 45 - 34, [])
     finally:
         kiroku.close()
@@ -179,7 +180,7 @@ def test_a_snapshot_is_decoded_once_for_a_rebuild(
     play(kiroku, match_id, 7)
     decoded = snapshot_decodes(monkeypatch)
     kiroku.recorder.forget_positions()
-    kiroku.view(match_id, 6, JUDGE)  # version 7: from the snapshot at 4
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 6)  # version 7: from the snapshot at 4
     assert decoded == [4]
 
 
@@ -195,16 +196,18 @@ def test_positions_read_in_any_order_are_the_positions_recorded(tmp_path: Path) 
     play(recording, match_id, 7)  # versions 2-8, snapshots at 4 and 8
     recording.undo(match_id, 2, reason="misplayed", recorded_by="judge")  # back to version 6
     play(recording, match_id, 2)
-    recorded = {r["version"]: r["digest"] for r in recording.records(match_id) if "digest" in r}
+    recorded = {r["version"]: r["digest"] for r in recording.records(recording.seen_by(match_id))
+                if "digest" in r}
     positions = list(range(len(recording.recorder.get_match(match_id).live) + 1))
     recording.close()
     for order in (positions[::-1], random.Random(16).sample(positions, len(positions))):
         reading = Kiroku(_OftenSnapshotting.open(url))
         try:
-            views = {p: reading.view(match_id, p, JUDGE) for p in order}
+            views = {p: reading.view(reading.seen_by(match_id, JUDGE), p) for p in order}
             assert {p: v["digest"] for p, v in views.items()} == {
                 p: recorded[v["version"]] for p, v in views.items()}
-            assert {p: reading.view(match_id, p, JUDGE) for p in positions} == views
+            assert {p: reading.view(reading.seen_by(match_id, JUDGE), p)
+                    for p in positions} == views
         finally:
             reading.close()
 
@@ -227,7 +230,8 @@ def test_a_match_rebuilt_from_its_creation_is_set_up_once(
                                     options={"first_player": 1}, seed=bytes(range(32)))
         play(kiroku, match_id, 3)
         first = len(setups)
-        assert [kiroku.view(match_id, p, JUDGE)["position"] for p in (0, 1, 2)] == [0, 1, 2]
+        assert [kiroku.view(kiroku.seen_by(match_id, JUDGE), p)["position"]
+                for p in (0, 1, 2)] == [0, 1, 2]
         assert len(setups) == first
     finally:
         kiroku.close()
@@ -251,7 +255,7 @@ def test_rebuilding_later_positions_changes_no_kept_state(kiroku: Kiroku,
     play(kiroku, match_id, 9)  # the cached match moves on; snapshots at 4, 8, 12
     recorder.forget_positions()
     for position in range(13):
-        kiroku.view(match_id, position, JUDGE)
+        kiroku.view(kiroku.seen_by(match_id, JUDGE), position)
     assert replays  # positions were rebuilt through the rules
     assert [get_game(game).digest(s) for s in (setup, past, current)] == digests
 
@@ -269,10 +273,12 @@ def test_positions_stepped_through_are_the_positions_rebuilt(tmp_path: Path) -> 
     positions = len(stepping.recorder.get_match(match_id).live)
     try:
         for viewer in (JUDGE, Viewer.parse(1)):
-            stepped = [stepping.view(match_id, p, viewer) for p in range(positions + 1)]
+            stepped = [stepping.view(stepping.seen_by(match_id, viewer), p)
+                       for p in range(positions + 1)]
             fresh = Kiroku(_OftenSnapshotting.open(url))
             try:
-                rebuilt = [fresh.view(match_id, p, viewer) for p in range(positions + 1)]
+                rebuilt = [fresh.view(fresh.seen_by(match_id, viewer), p)
+                           for p in range(positions + 1)]
             finally:
                 fresh.close()
             assert stepped == rebuilt
@@ -284,9 +290,9 @@ def test_a_view_of_a_kept_position_reads_the_store_once(kiroku: Kiroku,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
-    kiroku.view(match_id, 5, JUDGE)
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     reads = event_reads(kiroku, monkeypatch)
-    kiroku.view(match_id, 5, JUDGE)
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     assert len(reads) == 1  # the current match's fast-forward; the position is kept
 
 

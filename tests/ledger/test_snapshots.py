@@ -44,7 +44,8 @@ def _record(kiroku: Kiroku, count: int) -> UUID:
                                 seed=b"\x02" * 32)
     for _ in range(count):
         seat = kiroku.recorder.get_match(match_id).state.active
-        kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[-1], recorded_by="judge")
+        kiroku.record(match_id, kiroku.legal_actions(kiroku.seen_by(match_id), seat)[-1],
+                      recorded_by="judge")
     return match_id
 
 
@@ -63,7 +64,7 @@ def test_a_changed_snapshot_is_ignored_and_reported(tmp_path: Path) -> None:
     path = tmp_path / "k.db"
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
-    truth = kiroku.view(match_id, None, JUDGE)
+    truth = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)
     kiroku.close()
 
     def forge(fields: dict[str, Any]) -> None:  # the turn number of the snapshot's position
@@ -76,9 +77,10 @@ def test_a_changed_snapshot_is_ignored_and_reported(tmp_path: Path) -> None:
     version = _tamper_snapshot(path, forge)
     fresh = _open(path)  # nothing cached: the store is read again
     try:
-        assert fresh.view(match_id, None, JUDGE) == truth
+        assert fresh.view(fresh.seen_by(match_id, JUDGE), None) == truth
         seat = fresh.recorder.get_match(match_id).state.active
-        fresh.record(match_id, fresh.legal_actions(match_id, seat)[-1], recorded_by="judge")
+        fresh.record(match_id, fresh.legal_actions(fresh.seen_by(match_id), seat)[-1],
+                     recorded_by="judge")
         report = fresh.audit(match_id)
         assert report.ok, report.failure
         assert any(f"snapshot at v{version} was ignored" in n for n in report.notes), \
@@ -167,15 +169,15 @@ def test_an_undo_replayed_past_a_snapshot_reads_the_position_back(tmp_path: Path
     kiroku = _open(path)
     match_id = _record(kiroku, 13)  # snapshots at versions 4, 8, 12
     kiroku.undo(match_id, None, to_position=5, reason="back to five", recorded_by="judge")
-    truth = kiroku.view(match_id, None, JUDGE)
-    digest = kiroku.records(match_id)[-1]["digest"]
+    truth = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)
+    digest = kiroku.records(kiroku.seen_by(match_id))[-1]["digest"]
     kiroku.close()
     with sqlite3.connect(path) as con:  # the snapshot after the undo is not there to help
         con.execute("DELETE FROM stored_snapshots WHERE originator_version > 12")
     fresh = _open(path)
     try:
-        assert fresh.view(match_id, None, JUDGE) == truth
-        assert fresh.view(match_id, None, JUDGE)["digest"] == digest
+        assert fresh.view(fresh.seen_by(match_id, JUDGE), None) == truth
+        assert fresh.view(fresh.seen_by(match_id, JUDGE), None)["digest"] == digest
         assert fresh.recorder.get_match(match_id).live[-1][0] == 6
     finally:
         fresh.close()
@@ -187,11 +189,11 @@ def test_a_fresh_process_reads_a_stored_snapshot(tmp_path: Path) -> None:
     path = tmp_path / "k.db"
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
-    truth = kiroku.view(match_id, 5, JUDGE)["digest"]
+    truth = kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)["digest"]
     kiroku.close()
     code = ("from uuid import UUID; from engine import JUDGE; from replay.service import Kiroku; "
             f"k = Kiroku.open('sqlite:///{path}'); "
-            f"print(k.view(UUID('{match_id}'), 5, JUDGE)['digest'])")
+            f"print(k.view(k.seen_by(UUID('{match_id}'), JUDGE), 5)['digest'])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[2], timeout=60)
     assert done.returncode == 0, done.stderr
@@ -205,7 +207,7 @@ def test_a_snapshot_leaves_out_what_the_match_creation_fixed(tmp_path: Path) -> 
     path = tmp_path / "k.db"
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
-    truth = [kiroku.view(match_id, p, JUDGE) for p in (4, 8, 9)]
+    truth = [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in (4, 8, 9)]
     kiroku.close()
     with sqlite3.connect(path) as con:
         rows = con.execute("SELECT topic, state FROM stored_snapshots").fetchall()
@@ -217,7 +219,7 @@ def test_a_snapshot_leaves_out_what_the_match_creation_fixed(tmp_path: Path) -> 
         assert state["cards"] == {}
     fresh = _open(path)
     try:
-        assert [fresh.view(match_id, p, JUDGE) for p in (4, 8, 9)] == truth
+        assert [fresh.view(fresh.seen_by(match_id, JUDGE), p) for p in (4, 8, 9)] == truth
         match = fresh.recorder.get_match(match_id, version=9)
         created = fresh.recorder.get_match(match_id, version=1)
         assert match.config == created.config
@@ -237,7 +239,7 @@ def test_a_snapshot_of_an_earlier_format_is_still_read(
     monkeypatch.setattr(Match, "Snapshot", taken)
     kiroku = _open(path)
     match_id = _record(kiroku, 9)
-    truth = kiroku.view(match_id, 9, JUDGE)
+    truth = kiroku.view(kiroku.seen_by(match_id, JUDGE), 9)
     kiroku.close()
     monkeypatch.undo()
     with sqlite3.connect(path) as con:
@@ -245,7 +247,7 @@ def test_a_snapshot_of_an_earlier_format_is_still_read(
             taken.TOPIC}
     fresh = _open(path)
     try:
-        assert fresh.view(match_id, 9, JUDGE) == truth
+        assert fresh.view(fresh.seen_by(match_id, JUDGE), 9) == truth
         assert fresh.recorder.snapshot_findings(match_id) == []
     finally:
         fresh.close()

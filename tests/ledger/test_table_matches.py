@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from engine import get_game
+from engine import JUDGE, Viewer, get_game
 from engine.core.contract import MatchConfig
 from engine.core.errors import IllegalAction
 from ledger.catalog import sample_card_set, sample_decks
@@ -53,7 +53,7 @@ def test_the_outcome_seen_at_the_table_is_recorded(memory_kiroku: Kiroku) -> Non
     card = state.player(2).deck[0]  # type: ignore[attr-defined]
     memory_kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="judge",
                          outcomes=[card])
-    last = memory_kiroku.records(match_id)[-1]
+    last = memory_kiroku.records(memory_kiroku.seen_by(match_id))[-1]
     assert last["chance_source"] == "table" and last["outcomes"][0]["value"] == card
 
 
@@ -79,19 +79,21 @@ def test_the_command_line_records_a_physical_table(tmp_path: Path) -> None:
 
 def test_an_impossible_card_names_the_deck_to_a_judge_only(memory_kiroku: Kiroku) -> None:
     """A card that is not in the deck it would be drawn from is refused saying so; a judge
-    is told which cards it could have been, a seat (who must not learn another's deck) not."""
+    is told which cards it could have been, a seat (who must not learn another's deck) not:
+    seat 1 may not even enter seat 2's draw (``outcome_not_yours``, before the value is
+    looked at)."""
     match_id = _table_match(memory_kiroku)
     judge = {"id": "j", "name": "Jo", "role": "judge"}
     seat = {"id": "s", "name": "A", "role": "seat"}
     absent = "WGS-001" if "WGS-001" not in sample_decks("worldgainer")[DECKS[1]].cards \
         else next(c for c in sample_card_set("worldgainer").cards
                   if c not in sample_decks("worldgainer")[DECKS[1]].cards)
-    said = {}
-    for who, by in (("judge", judge), ("seat", seat)):
+    said, reasons = {}, {}
+    for who, by, asker in (("judge", judge, JUDGE), ("seat", seat, Viewer("seat", 1))):
         with pytest.raises(IllegalAction) as refused:
             memory_kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by=by,
-                                 outcomes=[absent])
-        said[who] = refused.value.message
+                                 outcomes=[absent], asker=asker)
+        said[who], reasons[who] = refused.value.message, refused.value.reason
     assert f"{absent} (outcome 1) is not in seat 2's deck" in said["judge"]
     assert "can be one of" in said["judge"] and "can be one of" not in said["seat"]
-    assert f"{absent} (outcome 1) is not in seat 2's deck" in said["seat"]
+    assert reasons["seat"] == "outcome_not_yours" and absent not in said["seat"]

@@ -81,7 +81,7 @@ def _matches() -> list[list[dict[str, Any]]]:
             options = {"turn_limit": 6} if ruleset.game_id == "illuminati" else None
             for match_id in kiroku.simulate(ruleset.game_id, 2, seed=5, players=players,
                                             options=options):
-                found.append(kiroku.records(match_id))
+                found.append(kiroku.records(kiroku.seen_by(match_id)))
     kiroku.close()
     for path in sorted(GOLDEN_DIR.glob("*/*/match.jsonl")):
         found.append(parse_export(path.read_bytes())[1])

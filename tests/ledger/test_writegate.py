@@ -95,9 +95,9 @@ def test_a_file_store_writes_through_the_gate_and_reads_without_it(kiroku: Kirok
     written = gate.passed
     assert written >= before + 3  # the creation, the action and the credential at least
     kiroku.recorder.forget_positions()
-    kiroku.view(match_id, 0, JUDGE)
-    kiroku.records(match_id)
-    kiroku.transcript(match_id)
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 0)
+    kiroku.records(kiroku.seen_by(match_id))
+    kiroku.transcript(kiroku.seen_by(match_id))
     assert gate.passed == written
     assert Path(db + SUFFIX).is_file()
 
@@ -117,11 +117,11 @@ def test_a_write_waits_while_another_process_holds_the_gate_and_reads_do_not(
         writer, done = in_thread(lambda: end_turn(kiroku, match_id))
         assert not done.wait(0.5), "a write went in while another process held the gate"
         kiroku.recorder.forget_positions()
-        assert kiroku.view(match_id, 0, JUDGE)["position"] == 0  # reading goes on
+        assert kiroku.view(kiroku.seen_by(match_id, JUDGE), 0)["position"] == 0  # reading goes on
         release()
         assert done.wait(20)
         writer.join()
-    assert kiroku.summary(match_id)["positions"] == 1
+    assert kiroku.summary(kiroku.seen_by(match_id))["positions"] == 1
 
 
 def test_a_process_that_dies_holding_the_gate_holds_up_no_one(kiroku: Kiroku, db: str) -> None:
@@ -135,7 +135,7 @@ def test_a_process_that_dies_holding_the_gate_holds_up_no_one(kiroku: Kiroku, db
     writer, done = in_thread(lambda: end_turn(kiroku, match_id))
     assert done.wait(20), "a write waited for a process that had died"
     writer.join()
-    assert kiroku.summary(match_id)["positions"] == 1
+    assert kiroku.summary(kiroku.seen_by(match_id))["positions"] == 1
 
 
 def test_a_write_kept_waiting_past_its_timeout_by_another_process_fails_and_stores_nothing(
@@ -150,7 +150,7 @@ def test_a_write_kept_waiting_past_its_timeout_by_another_process_fails_and_stor
             assert time.monotonic() - started < 5
         # the thread that went on waiting took the lock once it came, and let it go at once
         end_turn(service, match_id)
-        assert service.summary(match_id)["positions"] == 1
+        assert service.summary(service.seen_by(match_id))["positions"] == 1
         assert service.audit(match_id).ok
     finally:
         service.close()
@@ -208,7 +208,7 @@ def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kir
             assert done.wait(20)
             thread.join()
     assert (recorder.commits - commits, recorder.saves - saves) == (1, 3)
-    assert [kiroku.summary(m)["positions"] for m in matches] == [1, 1, 1]
+    assert [kiroku.summary(kiroku.seen_by(m))["positions"] for m in matches] == [1, 1, 1]
 
 
 def _try_gate(db: str, answer: Any) -> None:
@@ -246,7 +246,7 @@ def test_two_processes_recording_on_one_file_store_every_action_once(db: str) ->
     service = Kiroku.open(f"sqlite:///{db}")
     try:
         for match_id in matches:
-            assert service.summary(match_id)["positions"] == 6
+            assert service.summary(service.seen_by(match_id))["positions"] == 6
             assert service.audit(match_id).ok
     finally:
         service.close()

@@ -39,13 +39,13 @@ def _match(kiroku: Kiroku, turns: int, policy: str = "closed", **options: object
 
 def _public(kiroku: Kiroku, match_id: UUID, position: int | None = None,
             highlights: list[str] | None = None, by: Identity = OPERATOR) -> str:
-    made = annotating.add(kiroku, by, match_id, position, "watch this", ["interesting"],
-                          highlights or [], [], "public")
+    made = annotating.add(kiroku, kiroku.audience(match_id, by), position, "watch this",
+                          ["interesting"], highlights or [], [], "public")
     return str(made["annotation_id"])
 
 
 def _seen_by_spectators(kiroku: Kiroku, match_id: UUID) -> set[str]:
-    return {a["annotation_id"] for a in annotating.listing(kiroku, None, match_id)}
+    return {a["annotation_id"] for a in annotating.listing(kiroku, kiroku.audience(match_id, None))}
 
 
 def _seat(kiroku: Kiroku, match_id: UUID, seat: int) -> Identity:
@@ -67,16 +67,16 @@ def test_no_public_annotation_while_spectators_are_refused(kiroku: Kiroku) -> No
     made = _public(kiroku, match_id)
     assert _seen_by_spectators(kiroku, match_id) == set()
     assert made in {a["annotation_id"]
-                    for a in annotating.listing(kiroku, _seat(kiroku, match_id, 1), match_id)}
+                    for a in annotating.listing(kiroku, kiroku.audience(match_id,
+                                                                   _seat(kiroku, match_id, 1)))}
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
     assert _seen_by_spectators(kiroku, match_id) == {made}
 
 
 def test_after_an_open_replay_a_public_annotation_may_show_any_card(kiroku: Kiroku) -> None:
     match_id = _match(kiroku, 2, policy="open")
-    match = kiroku.recorder.get_match(match_id)
-    hand = sorted(annotating.known_cards(kiroku, match, 1, JUDGE)
-                  - annotating.known_cards(kiroku, match, 1, SPECTATOR))
+    hand = sorted(annotating.known_cards(kiroku, kiroku.seen_by(match_id, JUDGE), 1)
+                  - annotating.known_cards(kiroku, kiroku.seen_by(match_id, SPECTATOR), 1))
     seat1 = _seat(kiroku, match_id, 1)
     with pytest.raises(AnnotationRefused):
         _public(kiroku, match_id, 1, hand[:1], by=seat1)
@@ -88,19 +88,18 @@ def test_after_an_open_replay_a_public_annotation_may_show_any_card(kiroku: Kiro
 def test_a_closed_replay_keeps_hands_out_of_public_annotations(kiroku: Kiroku) -> None:
     match_id = _match(kiroku, 2, policy="closed")
     kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="P2")
-    match = kiroku.recorder.get_match(match_id)
-    hidden = sorted(annotating.known_cards(kiroku, match, 1, JUDGE)
-                    - annotating.known_cards(kiroku, match, 1, SPECTATOR))
+    hidden = sorted(annotating.known_cards(kiroku, kiroku.seen_by(match_id, JUDGE), 1)
+                    - annotating.known_cards(kiroku, kiroku.seen_by(match_id, SPECTATOR), 1))
     with pytest.raises(AnnotationRefused):
         _public(kiroku, match_id, 1, hidden[:1])
 
 
 def test_annotations_are_streams_of_their_own(kiroku: Kiroku) -> None:
     match_id = _match(kiroku, 2)
-    before = kiroku.records(match_id, JUDGE)
+    before = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     made = UUID(_public(kiroku, match_id))
     annotating.withdraw(kiroku, OPERATOR, made, "duplicate")
-    assert kiroku.records(match_id, JUDGE) == before
+    assert kiroku.records(kiroku.seen_by(match_id, JUDGE)) == before
     assert kiroku.audit(match_id).ok
     assert [type(e).__name__ for e in kiroku.annotations.history(made)] == ["Created",
                                                                             "Withdrawn"]
@@ -110,24 +109,25 @@ def test_annotations_are_streams_of_their_own(kiroku: Kiroku) -> None:
 def test_a_variation_is_annotated_like_the_main_line(kiroku: Kiroku) -> None:
     """Annotations of a variation's positions are read only by those who may read the line."""
     match_id = _match(kiroku, 2, policy="open")
-    line = UUID(lines.start(kiroku, OPERATOR, match_id, 1, None, None, "what if", "public")[
-        "variation_id"])
+    line = UUID(lines.start(kiroku, kiroku.audience(match_id, OPERATOR), 1, None, None,
+                            "what if", "public")["variation_id"])
     lines.play(kiroku, OPERATOR, line, {"type": "end_turn", "seat": 2}, None)
-    hidden = sorted(annotating.known_cards(kiroku, kiroku.recorder.get_match(match_id), 1,
-                                           OPERATOR.viewer_of(match_id))
-                    - annotating.known_cards(kiroku, kiroku.recorder.get_match(match_id), 1,
-                                             SPECTATOR))
+    hidden = sorted(annotating.known_cards(kiroku, kiroku.seen_by(match_id,
+                                                                  OPERATOR.viewer_of(match_id)), 1)
+                    - annotating.known_cards(kiroku, kiroku.seen_by(match_id, SPECTATOR), 1))
     with pytest.raises(AnnotationRefused):  # public, and the line's cards are not yet public
-        annotating.add(kiroku, OPERATOR, match_id, 0, "x", [], hidden[:1], [], "public", line)
-    made = annotating.add(kiroku, OPERATOR, match_id, 1, "a better turn", ["good"], [], [],
-                          "public", line)
+        annotating.add(kiroku, kiroku.audience(match_id, OPERATOR), 0, "x", [], hidden[:1], [],
+                       "public", line)
+    made = annotating.add(kiroku, kiroku.audience(match_id, OPERATOR), 1, "a better turn",
+                          ["good"], [], [], "public", line)
     assert made["variation"] == str(line) and made["position"] == 1
     with pytest.raises(AnnotationRefused):
-        annotating.add(kiroku, OPERATOR, match_id, 5, "past the tip", [], [], [], "public",
-                       line)
+        annotating.add(kiroku, kiroku.audience(match_id, OPERATOR), 5, "past the tip", [], [],
+                       [], "public", line)
     seat1 = _seat(kiroku, match_id, 1)
     with pytest.raises(Forbidden):
-        annotating.add(kiroku, seat1, match_id, 1, "mine", [], [], [], "private", line)
+        annotating.add(kiroku, kiroku.audience(match_id, seat1), 1, "mine", [], [], [],
+                       "private", line)
     assert _seen_by_spectators(kiroku, match_id) == set()
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
     assert _seen_by_spectators(kiroku, match_id) == {made["annotation_id"]}

@@ -106,7 +106,11 @@ def test_a_rehashed_forgery_is_caught_by_re_projection(finished: tuple[str, UUID
     """A forger who recomputes this event's hash still breaks the next event, whose hash
     covers the hash it followed (its ``prev_hash``, linked on read: ledger.mapper)."""
     url, match_id = finished
-    records = Kiroku.open(url).records(match_id)
+    store = Kiroku.open(url)
+    try:
+        records = store.records(store.seen_by(match_id))
+    finally:
+        store.close()
     target = next(r for r in records if r["event"] == "ActionRecorded" and r["version"] > 3)
 
     def forge(fields: dict[str, Any]) -> None:
@@ -137,7 +141,7 @@ def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> Non
     recorded draw is not the one committed to when it was recorded."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
 
     def swap_two_opening_draws(created: dict[str, Any]) -> None:
         draws = created["setup_outcomes"]
@@ -167,7 +171,8 @@ def test_a_commitment_is_derived_once_by_the_audit_of_a_stored_match(
     seed, it is the same sum: each salt is now made once."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
-    committed = sum(len(r.get("commitments") or {}) for r in kiroku.records(match_id))
+    committed = sum(len(r.get("commitments") or {})
+                    for r in kiroku.records(kiroku.seen_by(match_id)))
     fresh = Kiroku(kiroku.recorder)
     fresh.recorder.forget_positions()
     salts: list[str] = []
@@ -189,7 +194,7 @@ def test_a_commitment_derived_from_another_seed_is_derived_again() -> None:
     changed opening draw, noted as derived from some other seed, is still found."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.simulate("worldgainer", 1, seed=8)[0]
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
 
     def swap_two_opening_draws(created: dict[str, Any]) -> None:
         draws = created["setup_outcomes"]
@@ -254,14 +259,14 @@ def test_transcript_redacts_draws_for_the_opponent() -> None:
                                 "pleiades_bloom"], options={"first_player": 1},
                                 replay_policy="closed")
     kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="Ann")
-    drawn = kiroku.records(match_id)[-1]["outcomes"][0]["value"]
+    drawn = kiroku.records(kiroku.seen_by(match_id))[-1]["outcomes"][0]["value"]
     name = kiroku.recorder.get_match(match_id).state.cards[drawn].name
-    as_ben = kiroku.transcript(match_id, Viewer.parse("seat:2"))
-    as_ann = kiroku.transcript(match_id, Viewer.parse("seat:1"))
+    as_ben = kiroku.transcript(kiroku.seen_by(match_id, Viewer.parse("seat:2")))
+    as_ann = kiroku.transcript(kiroku.seen_by(match_id, Viewer.parse("seat:1")))
     assert name in as_ben[-1] and name not in as_ann[-1] and "draws a card" in as_ann[-1]
-    assert transcript_lines(kiroku.records(match_id), JUDGE)[-1] == as_ben[-1]
+    assert transcript_lines(kiroku.records(kiroku.seen_by(match_id)), JUDGE)[-1] == as_ben[-1]
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
-    closed = kiroku.transcript(match_id, Viewer.parse("seat:1"))
+    closed = kiroku.transcript(kiroku.seen_by(match_id, Viewer.parse("seat:1")))
     assert name not in closed[1], "closed policy keeps hidden cards hidden after the end"
 
 
@@ -284,7 +289,7 @@ def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
     fresh = Kiroku.open(url)
     try:
         with pytest.raises(CorruptRecord) as info:
-            fresh.view(match_id, None, JUDGE)
+            fresh.view(fresh.seen_by(match_id, JUDGE), None)
         assert "audit verify" in info.value.message
     finally:
         fresh.close()
@@ -298,7 +303,7 @@ def test_an_id_that_is_not_a_match_is_not_found(memory_kiroku: Kiroku) -> None:
     with pytest.raises(MatchNotFound):
         memory_kiroku.audit(Recorder._secret_id(match_id))
     with pytest.raises(MatchNotFound):
-        memory_kiroku.records(Recorder._secret_id(match_id))
+        memory_kiroku.records(memory_kiroku.seen_by(Recorder._secret_id(match_id)))
 
 
 def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
@@ -313,12 +318,14 @@ def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
                              "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}},
                   recorded_by="judge")
     for viewer in ("seat:2", "spectator"):
-        record = kiroku.records(match_id, Viewer.parse(viewer))[-1]
+        record = kiroku.records(kiroku.seen_by(match_id, Viewer.parse(viewer)))[-1]
         assert record["action"]["move"]["card"] is None
         assert record["redacted_for"] == viewer
-        exported = kiroku.export(match_id, "jsonl", Viewer.parse(viewer)).splitlines()[-1]
+        exported = kiroku.export(kiroku.seen_by(match_id, Viewer.parse(viewer)),
+                                 "jsonl").splitlines()[-1]
         assert card.encode() not in exported
-    assert kiroku.records(match_id, Viewer.parse("seat:1"))[-1]["action"]["move"]["card"] == card
+    assert kiroku.records(kiroku.seen_by(match_id, Viewer.parse("seat:1")))[-1]["action"][
+        "move"]["card"] == card
 
 
 def test_a_deleted_seed_reveal_is_a_truncation(finished: tuple[str, UUID]) -> None:
@@ -338,14 +345,14 @@ def test_an_imported_live_match_ends_with_its_seed_withheld(memory_kiroku: Kirok
                                 options={"first_player": 1})
     other = Kiroku.open("sqlite:///:memory:")
     try:
-        other.import_match(origin.export(match_id, "jsonl", JUDGE))
+        other.import_match(origin.export(origin.seen_by(match_id, JUDGE), "jsonl"))
         done = other.record(match_id, {"type": "concede", "seat": 1}, recorded_by="judge")
         assert done.result is not None and done.result["winners"] == [2]
-        records = other.records(match_id)
+        records = other.records(other.seen_by(match_id))
         assert [r["event"] for r in records[-2:]] == ["MatchEnded", "SeedWithheld"]
         report = other.audit(match_id)
         assert report.ok, report.failure
         assert any("seed withheld" in note for note in report.notes)
-        assert "seed not revealed here" in other.transcript(match_id)[-1]
+        assert "seed not revealed here" in other.transcript(other.seen_by(match_id))[-1]
     finally:
         other.close()

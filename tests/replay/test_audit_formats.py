@@ -32,7 +32,7 @@ def store() -> Iterator[Kiroku]:
 
 def _finished_match(store: Kiroku) -> list[dict[str, Any]]:
     match_id = store.simulate("worldgainer", 1, seed=7)[0]
-    return store.records(match_id, JUDGE)
+    return store.records(store.seen_by(match_id, JUDGE))
 
 
 def _legacy_golden() -> list[dict[str, Any]]:

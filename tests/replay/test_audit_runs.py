@@ -28,7 +28,7 @@ def ended() -> list[Record]:
     """The records of a simulated World Gainer match, ended and its seed revealed."""
     kiroku = Kiroku.open("sqlite:///:memory:")
     try:
-        return kiroku.records(kiroku.simulate("worldgainer", 1, seed=8)[0])
+        return kiroku.records(kiroku.seen_by(kiroku.simulate("worldgainer", 1, seed=8)[0]))
     finally:
         kiroku.close()
 
@@ -95,7 +95,7 @@ def backed_up() -> list[Record]:
         kiroku.undo(match_id, None, reason="misplay", recorded_by="judge", to_position=1)
         end_turns(2)
         kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="Ann")
-        return kiroku.records(match_id)
+        return kiroku.records(kiroku.seen_by(match_id))
     finally:
         kiroku.close()
 

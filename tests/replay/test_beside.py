@@ -41,8 +41,8 @@ def _match(kiroku: Kiroku) -> UUID:
 
 
 def _line(kiroku: Kiroku, match_id: UUID) -> UUID:
-    variation = UUID(lines.start(kiroku, HEAD, match_id, 2, None, None, "what if",
-                                 "private")["variation_id"])
+    variation = UUID(lines.start(kiroku, kiroku.audience(match_id, HEAD), 2, None, None,
+                                 "what if", "private")["variation_id"])
     lines.play(kiroku, HEAD, variation, {"type": "end_turn", "seat": 1}, None)
     return variation
 
@@ -50,7 +50,8 @@ def _line(kiroku: Kiroku, match_id: UUID) -> UUID:
 def test_what_was_made_by_the_rules_passes(kiroku: Kiroku) -> None:
     match_id = _match(kiroku)
     variation = _line(kiroku, match_id)
-    annotating.add(kiroku, HEAD, match_id, 1, "here", [], [], [], "public", variation)
+    annotating.add(kiroku, kiroku.audience(match_id, HEAD), 1, "here", [], [], [], "public",
+                   variation)
     dispute = UUID(hearing.open_dispute(kiroku, HEAD, match_id, None, "x", [], False)[
         "dispute_id"])
     hearing.rule(kiroku, HEAD, dispute, "Back up", "y", {"kind": "backup", "to_position": 3})

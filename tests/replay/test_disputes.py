@@ -85,19 +85,19 @@ def test_a_backup_voids_the_actions_after_the_position_and_names_the_ruling(
     assert len(match.live) == 2
     assert ruled["rulings"][0]["applied"] == {"kind": "backup", "to_position": 2,
                                               "version": match.version}
-    assert f"ruling on dispute {dispute}" in kiroku.transcript(match_id)[-1]
+    assert f"ruling on dispute {dispute}" in kiroku.transcript(kiroku.seen_by(match_id))[-1]
 
 
 def test_an_adjustment_is_the_judges_adjust_action(kiroku: Kiroku, match_id: UUID) -> None:
-    state = kiroku.view(match_id, None, JUDGE)["state"]
+    state = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)["state"]
     card = state["seats"][0]["hand"][0]["id"]
     dispute = _open(kiroku, match_id, HEAD)
     hearing.rule(kiroku, HEAD, dispute, "Card returned", "Drawn by mistake.", {
         "kind": "adjustment", "action": {"type": "adjust", "seat": 1, "move": {
             "card": card, "from_zone": "hand", "to_zone": "deck"}}})
-    after = kiroku.view(match_id, None, JUDGE)["state"]["seats"][0]
+    after = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)["state"]["seats"][0]
     assert after["hand_count"] == state["seats"][0]["hand_count"] - 1
-    assert "adjust" in kiroku.records(match_id)[-1]["action"]["type"]
+    assert "adjust" in kiroku.records(kiroku.seen_by(match_id))[-1]["action"]["type"]
 
 
 def test_a_game_loss_ends_the_match_against_the_penalised_seat(kiroku: Kiroku,
@@ -105,7 +105,7 @@ def test_a_game_loss_ends_the_match_against_the_penalised_seat(kiroku: Kiroku,
     dispute = _open(kiroku, match_id, HEAD)
     hearing.rule(kiroku, HEAD, dispute, "Game loss", "Marked cards (second offence).",
                  {"kind": "penalty", "penalty": "game_loss", "seat": 2})
-    result = kiroku.summary(match_id)["result"]
+    result = kiroku.summary(kiroku.seen_by(match_id))["result"]
     assert result["winners"] == [1] and result["losers"] == [2]
     assert kiroku.audit(match_id).ok
 
@@ -271,6 +271,6 @@ def test_a_games_own_dispute_calls_a_judge_whose_ruling_is_the_games(kiroku: Kir
                          {"kind": "game_ruling", "action": ruling})
     assert ruled["rulings"][0]["applied"]["type"] == "rule_claim"
     expected = [json.loads(line) for line in GOLDEN.joinpath("match.jsonl").open()][1:]
-    last = kiroku.records(match_id)[-1]
+    last = kiroku.records(kiroku.seen_by(match_id))[-1]
     assert last["digest"] == expected[last["version"] - 1]["digest"]
     assert last["recorded_by"]["name"] == "Judge Jun"

@@ -32,16 +32,16 @@ def _play_until(kiroku: Kiroku, match_id: UUID, stop: str, rng: random.Random) -
 def test_simulated_matches_audit_clean_and_reimport(kiroku: Kiroku, tmp_path: Path) -> None:
     ids = kiroku.simulate("illuminati", 2, seed=5, players=3, options={"turn_limit": 4})
     for match_id in ids:
-        summary = kiroku.summary(match_id)
+        summary = kiroku.summary(kiroku.seen_by(match_id))
         assert summary["result"] is not None
         report = kiroku.audit(match_id)
         assert report.ok, report.failure
         assert report.actions == summary["positions"]
     other = Kiroku.open(f"sqlite:///{tmp_path}/other.db")
     try:
-        moved = other.import_match(kiroku.export(ids[0], "msgpack")).match_id
+        moved = other.import_match(kiroku.export(kiroku.seen_by(ids[0]), "msgpack")).match_id
         assert moved == ids[0] and other.audit(moved).ok
-        assert other.transcript(moved) == kiroku.transcript(ids[0])
+        assert other.transcript(other.seen_by(moved)) == kiroku.transcript(kiroku.seen_by(ids[0]))
     finally:
         other.close()
 
@@ -50,15 +50,16 @@ def test_undo_of_a_paid_attack_gives_the_token_back(kiroku: Kiroku) -> None:
     match_id = kiroku.new_match("illuminati", ["Ann", "Ben", "Cy"], DECKS)
     rng = random.Random(3)
     _play_until(kiroku, match_id, "attack", rng)
-    before = kiroku.view(match_id, None, JUDGE)
+    before = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)
     paid = _play_until(kiroku, match_id, "pay_attack", rng)
     assert paid["type"] == "pay_attack"
-    assert kiroku.view(match_id, None, JUDGE)["state"]["attack"]["stage"] == "support"
+    assert kiroku.view(kiroku.seen_by(match_id, JUDGE), None)["state"]["attack"][
+        "stage"] == "support"
     kiroku.undo(match_id, 1, reason="paid with the wrong card", recorded_by="judge")
-    after = kiroku.view(match_id, None, JUDGE)
+    after = kiroku.view(kiroku.seen_by(match_id, JUDGE), None)
     assert after["digest"] == before["digest"]
     assert after["state"]["attack"]["stage"] == "declared"
-    lines = kiroku.transcript(match_id)
+    lines = kiroku.transcript(kiroku.seen_by(match_id))
     assert any("pays for the attack" in line and "undone" in line.lower() for line in lines)
 
 
@@ -66,7 +67,7 @@ def test_views_hide_hands_and_decks_but_show_every_structure(kiroku: Kiroku) -> 
     match_id = kiroku.new_match("illuminati", ["Ann", "Ben", "Cy"], DECKS)
     _play_until(kiroku, match_id, "begin_main", random.Random(1))
     for seat in (1, 2, 3):
-        seats = kiroku.view(match_id, None, Viewer("seat", seat))["state"]["seats"]
+        seats = kiroku.view(kiroku.seen_by(match_id, Viewer("seat", seat)), None)["state"]["seats"]
         for other in seats:
             mine = other["seat"] == seat
             assert isinstance(other["plot_hand"], list) == mine
@@ -87,12 +88,12 @@ def test_discards_and_gifts_are_named_only_to_those_involved(kiroku: Kiroku) -> 
                   recorded_by="Ben")
 
     def last_two(viewer: Viewer) -> list[list[Any]]:
-        return [r["action"]["cards"] for r in kiroku.records(match_id, viewer)[-2:]]
+        return [r["action"]["cards"] for r in kiroku.records(kiroku.seen_by(match_id, viewer))[-2:]]
 
     assert last_two(JUDGE) == [[hand[0]], [hand[1]]]
     assert last_two(Viewer("seat", 2)) == [[hand[0]], [hand[1]]]
     assert last_two(Viewer("seat", 3)) == [[None], [hand[1]]]
     assert last_two(Viewer("seat", 1)) == [[None], [None]]
     assert last_two(Viewer("spectator")) == [[None], [None]]
-    spectator_lines = kiroku.transcript(match_id, Viewer("spectator"))
+    spectator_lines = kiroku.transcript(kiroku.seen_by(match_id, Viewer("spectator")))
     assert spectator_lines[-1].endswith("gives 1 card(s) to seat 3.")

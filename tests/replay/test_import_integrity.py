@@ -27,7 +27,7 @@ def _live_match(kiroku: Kiroku, actions: int = 6) -> UUID:
     for _ in range(actions):
         state = kiroku.recorder.get_match(match_id).state
         seat = state.active
-        action = kiroku.legal_actions(match_id, seat)[-1]
+        action = kiroku.legal_actions(kiroku.seen_by(match_id), seat)[-1]
         kiroku.record(match_id, action, recorded_by="judge")
     return match_id
 
@@ -55,7 +55,7 @@ def test_an_export_cannot_append_to_another_match(memory_kiroku: Kiroku) -> None
     of the victim's own at its next version."""
     kiroku = memory_kiroku
     victim = _live_match(kiroku)
-    history = kiroku.records(victim, JUDGE)
+    history = kiroku.records(kiroku.seen_by(victim, JUDGE))
     before = len(history)
     fresh = str(uuid4())
     forged = _rechain(history, fresh)
@@ -65,31 +65,33 @@ def test_an_export_cannot_append_to_another_match(memory_kiroku: Kiroku) -> None
     with pytest.raises(ImportRejected) as refused:
         kiroku.import_match(_jsonl([*forged, extra], fresh))
     assert refused.value.details["failure"]["reason"] == "foreign_record"
-    assert len(kiroku.records(victim, JUDGE)) == before
+    assert len(kiroku.records(kiroku.seen_by(victim, JUDGE))) == before
     assert UUID(fresh) not in {m.match_id for m in kiroku.list_matches()}
 
 
 def test_a_match_already_here_is_never_written_into(memory_kiroku: Kiroku) -> None:
     kiroku = memory_kiroku
     match_id = _live_match(kiroku, actions=2)
-    early = kiroku.export(match_id, "jsonl", JUDGE)
+    early = kiroku.export(kiroku.seen_by(match_id, JUDGE), "jsonl")
     seat = kiroku.recorder.get_match(match_id).state.active
-    kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[-1], recorded_by="judge")
-    now = kiroku.export(match_id, "jsonl", JUDGE)
-    stored = kiroku.records(match_id, JUDGE)  # (an export's header is signed at the second)
+    kiroku.record(match_id, kiroku.legal_actions(kiroku.seen_by(match_id), seat)[-1],
+                  recorded_by="judge")
+    now = kiroku.export(kiroku.seen_by(match_id, JUDGE), "jsonl")
+    # (an export's header is signed at the second)
+    stored = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     with pytest.raises(ImportRejected, match="already stored here with other events"):
         kiroku.import_match(early)
-    assert kiroku.records(match_id, JUDGE) == stored
+    assert kiroku.records(kiroku.seen_by(match_id, JUDGE)) == stored
     same = kiroku.import_match(now)
     assert (same.match_id, same.stored) == (match_id, False)
-    assert kiroku.records(match_id, JUDGE) == stored
+    assert kiroku.records(kiroku.seen_by(match_id, JUDGE)) == stored
 
 
 def test_an_id_of_another_kind_of_stream_is_refused(memory_kiroku: Kiroku) -> None:
     kiroku = memory_kiroku
     match_id = _live_match(kiroku, actions=1)
     identity, _ = kiroku.credentials.issue(Role.JUDGE, "Judge", issued_by="test")
-    records = _rechain(kiroku.records(match_id, JUDGE), str(identity.credential_id))
+    records = _rechain(kiroku.records(kiroku.seen_by(match_id, JUDGE)), str(identity.credential_id))
     with pytest.raises(ImportRejected, match="not a match id"):
         kiroku.import_match(_jsonl(records, str(identity.credential_id)))
 
@@ -97,7 +99,7 @@ def test_an_id_of_another_kind_of_stream_is_refused(memory_kiroku: Kiroku) -> No
 def _one_record_changed(kiroku: Kiroku, change: Any) -> bytes:
     """A fresh match's export, re-chained under a new id after ``change(records)``."""
     match_id = _live_match(kiroku, actions=2)
-    records = kiroku.records(match_id, JUDGE)
+    records = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     change(records)
     fresh = str(uuid4())
     return _jsonl(_rechain(records, fresh), fresh)
@@ -115,7 +117,7 @@ def test_every_malformed_file_is_import_rejected(memory_kiroku: Kiroku, case: st
     elif case == "extra_field":
         data = _one_record_changed(kiroku, lambda rs: rs[1].update(surprise=1))
     elif case == "header_mismatch":
-        records = kiroku.records(_live_match(kiroku, actions=1), JUDGE)
+        records = kiroku.records(kiroku.seen_by(_live_match(kiroku, actions=1), JUDGE))
         data = _jsonl(records, str(uuid4()))
     elif case == "not_utf8":
         data = b'{"format": "kiroku-match/1"}\n\xff\xfe'

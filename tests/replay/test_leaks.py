@@ -220,7 +220,7 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
         kiroku, Identity.operator("Judge"), match_id, None, "the whole match",
         list(range(1, match.version + 1)), False)["dispute_id"])
     variation = _judges_line(kiroku, ruleset, match_id)
-    full = kiroku.records(match_id, JUDGE)
+    full = kiroku.records(kiroku.seen_by(match_id, JUDGE))
     knowledge = _Knowledge(ruleset, viewers)
     Fold(knowledge).feed_all(full)
     names = {cid: str(card.get("name")) for cid, card in full[0]["config"]["cards"].items()}
@@ -231,33 +231,33 @@ def test_no_channel_names_a_card_its_viewer_may_not_know(
         for position in positions:
             hidden = _hidden(knowledge, position, viewer)
             known = knowledge.known[position][str(viewer)]
-            view = json.dumps(kiroku.view(match_id, position, viewer))
+            view = json.dumps(kiroku.view(kiroku.seen_by(match_id, viewer), position))
             assert not _leaks(view, hidden, names, known), (str(viewer), position)
             scanned += bool(hidden)
         hidden = _hidden(knowledge, end, viewer)
         known = knowledge.known[end][str(viewer)]
+        audience = kiroku.audience(match_id, callers[str(viewer)])
         channels = {
-            "events": json.dumps(kiroku.records(match_id, viewer)),
-            "transcript": "\n".join(kiroku.transcript(match_id, viewer)),
-            "export": kiroku.export(match_id, "jsonl", viewer).decode(),
-            "summary": json.dumps(kiroku.summary(match_id)),
-            "annotations": json.dumps(annotating.listing(kiroku, callers[str(viewer)],
-                                                         match_id)),
+            "events": json.dumps(kiroku.records(kiroku.seen_by(match_id, viewer))),
+            "transcript": "\n".join(kiroku.transcript(kiroku.seen_by(match_id, viewer))),
+            "export": kiroku.export(kiroku.seen_by(match_id, viewer), "jsonl").decode(),
+            "summary": json.dumps(kiroku.summary(kiroku.seen_by(match_id))),
+            "annotations": json.dumps(annotating.listing(kiroku, audience)),
             "cli replay": _cli(url, "replay", str(match_id), "--as", str(viewer)),
             "cli transcript": _cli(url, "transcript", str(match_id), "--as", str(viewer)),
         }
         channels.update(_http(server, tokens[str(viewer)], match_id, positions, viewer,
                               dispute, variation))
-        channels["study"] = studies.export_study(kiroku, callers[str(viewer)], match_id)
+        channels["study"] = studies.export_study(kiroku, audience)
         channels["annotated transcript"] = "\n".join(
-            studies.annotated_transcript(kiroku, callers[str(viewer)], match_id))
-        channels["variations"] = json.dumps(lines.listing(kiroku, callers[str(viewer)],
-                                                          match_id))
+            studies.annotated_transcript(kiroku, audience))
+        channels["variations"] = json.dumps(lines.listing(kiroku, audience))
         reader = callers[str(viewer)]
         if reader is not None:
             channels["dispute"] = json.dumps(hearing.read(kiroku, reader, dispute))
         if viewer.seat is not None:
-            channels["legal"] = json.dumps(kiroku.legal_actions(match_id, viewer.seat))
+            channels["legal"] = json.dumps(kiroku.legal_actions(kiroku.seen_by(match_id),
+                                                                viewer.seat))
             channels["cli legal"] = _cli(url, "match", "legal", str(match_id), "--seat",
                                          str(viewer.seat))
         for channel, text in channels.items():
@@ -272,19 +272,20 @@ def _annotate_hidden_cards(kiroku: Kiroku, match_id: UUID,
     private, highlighting the cards only it can see."""
     match = kiroku.recorder.get_match(match_id)
     at = len(match.live)
-    public = annotating.known_cards(kiroku, match, at, SPECTATOR)
+    public = annotating.known_cards(kiroku, kiroku.seen_by(match_id, SPECTATOR), at)
     judge = Identity.operator("Judge")
-    hidden = sorted(annotating.known_cards(kiroku, match, at, JUDGE) - public)[:20]
-    annotating.add(kiroku, judge, match_id, None, f"judges: {' '.join(hidden)}", [],
-                   hidden, [], "judges")
+    hidden = sorted(annotating.known_cards(kiroku, kiroku.seen_by(match_id, JUDGE), at)
+                    - public)[:20]
+    annotating.add(kiroku, kiroku.audience(match_id, judge), None,
+                   f"judges: {' '.join(hidden)}", [], hidden, [], "judges")
     for name, identity in callers.items():
         if identity is None:
             continue
-        own = sorted(annotating.known_cards(kiroku, match, at, identity.viewer_of(match_id))
-                     - public)[:20]
+        own = sorted(annotating.known_cards(
+            kiroku, kiroku.seen_by(match_id, identity.viewer_of(match_id)), at) - public)[:20]
         for visibility in ("team", "private"):
-            annotating.add(kiroku, identity, match_id, None, f"{name}: {' '.join(own)}",
-                           ["key_moment"], own, [], visibility)
+            annotating.add(kiroku, kiroku.audience(match_id, identity), None,
+                           f"{name}: {' '.join(own)}", ["key_moment"], own, [], visibility)
 
 
 def _judges_line(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID) -> UUID:
@@ -292,8 +293,9 @@ def _judges_line(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID) -> UUID:
     card it touches is the judge's to see."""
     judge = Identity.operator("Judge")
     match = kiroku.recorder.get_match(match_id)
-    variation = UUID(lines.start(kiroku, judge, match_id, len(match.live) // 2, None, None,
-                                 "what if", "public")["variation_id"])
+    variation = UUID(lines.start(kiroku, kiroku.audience(match_id, judge),
+                                 len(match.live) // 2, None, None, "what if",
+                                 "public")["variation_id"])
     rng = random.Random(7)
     for _ in range(6):
         state = lines.state_of(kiroku, kiroku.variations.get(variation))
@@ -304,10 +306,12 @@ def _judges_line(kiroku: Kiroku, ruleset: Ruleset, match_id: UUID) -> UUID:
         lines.play(kiroku, judge, variation, action.model_dump(mode="json"), None)
     line = kiroku.variations.get(variation)
     state = lines.state_of(kiroku, line)
-    hidden = sorted(annotating.cards_seen(ruleset, match, state, JUDGE)
-                    - annotating.cards_seen(ruleset, match, state, SPECTATOR))[:20]
-    annotating.add(kiroku, judge, match_id, len(line.line), "on the line", [], hidden, [],
-                   "judges", variation)
+    as_judge = kiroku.seen_by(match_id, JUDGE).seen_as
+    as_spectator = kiroku.seen_by(match_id, SPECTATOR).seen_as
+    hidden = sorted(annotating.cards_seen(ruleset, state, as_judge)
+                    - annotating.cards_seen(ruleset, state, as_spectator))[:20]
+    annotating.add(kiroku, kiroku.audience(match_id, judge), len(line.line), "on the line", [],
+                   hidden, [], "judges", variation)
     return variation
 
 

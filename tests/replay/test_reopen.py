@@ -54,10 +54,10 @@ def _reopen(kiroku: Kiroku, match_id: UUID, to: int = 4) -> dict[str, Any]:
 
 def test_a_reopened_match_goes_on_under_a_fresh_seed(kiroku: Kiroku) -> None:
     match_id = _conceded(kiroku)
-    first_seed = kiroku.summary(match_id)["seed"]
+    first_seed = kiroku.summary(kiroku.seen_by(match_id))["seed"]
     assert [m["status"] for m in kiroku.find_matches()] == ["ended"]
     ruled = _reopen(kiroku, match_id)
-    summary = kiroku.summary(match_id)
+    summary = kiroku.summary(kiroku.seen_by(match_id))
     assert summary["result"] is None and summary["seed"] is None and summary["positions"] == 4
     assert summary["commitment"] != commitment(bytes.fromhex(first_seed))
     assert ruled["rulings"][0]["applied"]["kind"] == "reopen"
@@ -65,12 +65,13 @@ def test_a_reopened_match_goes_on_under_a_fresh_seed(kiroku: Kiroku) -> None:
     _turns(kiroku, match_id, 2)
     assert kiroku.audit(match_id).ok
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
-    summary = kiroku.summary(match_id)
+    summary = kiroku.summary(kiroku.seen_by(match_id))
     assert summary["result"]["winners"] == [2] and summary["seed"] != first_seed
     assert summary["commitment"] == commitment(bytes.fromhex(summary["seed"]))
     report = kiroku.audit(match_id)
     assert report.ok and report.notes == [], report
-    assert any("match reopened (seed segment 2" in line for line in kiroku.transcript(match_id))
+    assert any("match reopened (seed segment 2" in line
+               for line in kiroku.transcript(kiroku.seen_by(match_id)))
 
 
 def test_the_audit_holds_each_segment_to_its_own_seed(kiroku: Kiroku) -> None:
@@ -78,7 +79,7 @@ def test_the_audit_holds_each_segment_to_its_own_seed(kiroku: Kiroku) -> None:
     _reopen(kiroku, match_id)
     _turns(kiroku, match_id, 2)
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     seeds = [r["seed"] for r in records if r["event"] == "SeedRevealed"]
     assert len(seeds) == 2 and seeds[0] != seeds[1]
     reopened = next(r["version"] for r in records if r["event"] == "MatchReopened")
@@ -91,7 +92,7 @@ def test_the_audit_holds_each_segment_to_its_own_seed(kiroku: Kiroku) -> None:
 def test_a_reopening_while_the_match_is_on_is_a_finding(kiroku: Kiroku) -> None:
     match_id = _conceded(kiroku)
     _reopen(kiroku, match_id)
-    records = kiroku.records(match_id)
+    records = kiroku.records(kiroku.seen_by(match_id))
     ended = next(r["version"] for r in records if r["event"] == "MatchEnded")
     early = [r for r in records if r["version"] < ended] + [
         {**r, "version": ended + i} for i, r in enumerate(
@@ -123,9 +124,10 @@ def test_a_reopened_match_travels_in_an_export(kiroku: Kiroku) -> None:
     kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
     other = Kiroku.open("sqlite:///:memory:")
     try:
-        done = other.import_match(kiroku.export(match_id))
+        done = other.import_match(kiroku.export(kiroku.seen_by(match_id)))
         assert done.stored and other.audit(match_id).ok
-        assert other.summary(match_id)["result"] == kiroku.summary(match_id)["result"]
+        assert other.summary(other.seen_by(match_id))["result"] == kiroku.summary(
+            kiroku.seen_by(match_id))["result"]
     finally:
         other.close()
 

@@ -21,7 +21,6 @@ from ledger.catalog import sample_decks
 from ledger.errors import ConcurrentAppend, Forbidden
 from ledger.identity import Identity, Role, Unauthenticated
 from ledger.tournaments import TournamentNotFound, TournamentRefused
-from replay import access
 from replay import disputes as hearing
 from replay import tournaments as events
 from replay.pairings import Pairing
@@ -423,18 +422,18 @@ def test_paired_matches_carry_the_tournaments_decklist_policy(kiroku: Kiroku) ->
             made = events.register(kiroku, ORG, tid, name)
             events.submit_decklist(kiroku, ORG, tid, made["player_id"], deck)
         match_id = _match(_pair(kiroku, tid, ["Aiko", "Ben"]), 1)
-        assert kiroku.summary(match_id)["options"]["decklists"] == policy
+        assert kiroku.summary(kiroku.seen_by(match_id))["options"]["decklists"] == policy
 
 
 def test_a_paired_match_knows_its_tournament_round_and_table(kiroku: Kiroku,
                                                              event: Event) -> None:
     _pair(kiroku, event.id, ["1001", "1002"], ["1003", "1004"])
     answer = _pair(kiroku, event.id, ["1001", "1003"], ["1002", "1004"])
-    labels = kiroku.summary(_match(answer, 2))["tournament"]
+    labels = kiroku.summary(kiroku.seen_by(_match(answer, 2)))["tournament"]
     assert labels == {"tournament_id": str(event.id), "tournament": "Kiroku Cup", "round": 2,
                       "table": 2, "players": [event.players[1], event.players[3]]}
     outside = kiroku.new_match("worldgainer", ["X", "Y"], ["solar_vanguard", "pleiades_bloom"])
-    assert kiroku.summary(outside)["tournament"] is None
+    assert kiroku.summary(kiroku.seen_by(outside))["tournament"] is None
 
 
 def test_pairing_locks_the_decklists(kiroku: Kiroku, event: Event) -> None:
@@ -453,15 +452,14 @@ def test_each_seat_credential_acts_in_its_match_only(kiroku: Kiroku, event: Even
     ben = kiroku.credentials.authenticate(seats[1]["token"])
     assert ben.role == Role.SEAT and ben.match_id == match_id and ben.seat == 2
     concede = {"type": "concede", "seat": 2}
-    assert access.actor(ben, match_id, concede, outcomes=False, table_match=False,
-                        judges_only=False) == ben
+    assert kiroku.audience(match_id, ben).actor(concede, outcomes=False,
+                                                judges_only=False) == ben
     for where, action in ((match_id, {"type": "concede", "seat": 1}), (other, concede)):
         with pytest.raises(Forbidden) as refused:
-            access.actor(ben, where, action, outcomes=False, table_match=False,
-                         judges_only=False)
+            kiroku.audience(where, ben).actor(action, outcomes=False, judges_only=False)
         assert refused.value.reason == "not_your_seat"
     kiroku.record(match_id, concede, recorded_by=ben.recorded_by)
-    assert kiroku.summary(match_id)["result"]["winners"] == [1]
+    assert kiroku.summary(kiroku.seen_by(match_id))["result"]["winners"] == [1]
 
 
 @pytest.mark.parametrize(("tables", "byes", "reason"), [
@@ -537,7 +535,7 @@ def test_a_tables_status_follows_its_match(kiroku: Kiroku, event: Event) -> None
     assert _status(kiroku, event.id, 1, 1)["status"] == "not_started"
     match = kiroku.recorder.get_match(match_id)
     seat = get_game("worldgainer").to_act(match.state)[0]
-    kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[0],
+    kiroku.record(match_id, kiroku.legal_actions(kiroku.seen_by(match_id), seat)[0],
                   recorded_by=ORG.recorded_by)
     assert _status(kiroku, event.id, 1, 1)["status"] == "in_progress"
     dispute = _open_dispute(kiroku, match_id, event.judge)
@@ -569,7 +567,7 @@ def test_a_game_played_out_after_an_overturned_game_loss_is_the_games(kiroku: Ki
                                                                       event: Event) -> None:
     match_id = _match(_pair(kiroku, event.id, ["1001", "1002"]), 1)
     seat = get_game("worldgainer").to_act(kiroku.recorder.get_match(match_id).state)[0]
-    kiroku.record(match_id, kiroku.legal_actions(match_id, seat)[0],
+    kiroku.record(match_id, kiroku.legal_actions(kiroku.seen_by(match_id), seat)[0],
                   recorded_by=ORG.recorded_by)
     dispute = _open_dispute(kiroku, match_id, event.judge)
     hearing.rule(kiroku, event.judge, dispute, "Game loss", "Marked sleeves.",

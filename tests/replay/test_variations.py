@@ -45,24 +45,25 @@ def _seat(kiroku: Kiroku, match_id: UUID, seat: int) -> Identity:
 
 def _start(kiroku: Kiroku, match_id: UUID, by: Identity = JUDGE_ID, position: int | None = 2,
            visibility: str = "private") -> UUID:
-    made = lines.start(kiroku, by, match_id, position, None, None, "what if", visibility)
+    made = lines.start(kiroku, kiroku.audience(match_id, by), position, None, None, "what if",
+                       visibility)
     return UUID(made["variation_id"])
 
 
 def test_a_line_is_played_by_the_rules_and_leaves_the_match_alone(kiroku: Kiroku) -> None:
     match_id = _match(kiroku)
-    before = kiroku.records(match_id)
+    before = kiroku.records(kiroku.seen_by(match_id))
     variation = _start(kiroku, match_id)
     state = lines.state_of(kiroku, kiroku.variations.get(variation))
-    assert WORLDGAINER.digest(state) == kiroku.view(match_id, 2, JUDGE_ID.viewer_of(
-        match_id))["digest"]
+    assert WORLDGAINER.digest(state) == kiroku.view(
+        kiroku.seen_by(match_id, JUDGE_ID.viewer_of(match_id)), 2)["digest"]
     lines.play(kiroku, JUDGE_ID, variation, {"type": "end_turn", "seat": 1}, None)
     with pytest.raises(IllegalAction):
         lines.play(kiroku, JUDGE_ID, variation, {"type": "end_turn", "seat": 1}, None)
     read = lines.read(kiroku, JUDGE_ID, variation, None)
     assert read["position"] == 1 and read["to_act"] == [2]
     assert len(kiroku.variations.get(variation).line) == 1
-    assert kiroku.records(match_id) == before
+    assert kiroku.records(kiroku.seen_by(match_id)) == before
 
 
 def test_a_variation_stays_where_it_branched_after_the_match_is_undone(
@@ -79,8 +80,8 @@ def test_lines_nest_and_take_back_keeps_the_history(kiroku: Kiroku) -> None:
     match_id = _match(kiroku)
     outer = _start(kiroku, match_id)
     lines.play(kiroku, JUDGE_ID, outer, {"type": "end_turn", "seat": 1}, None)
-    inner = UUID(lines.start(kiroku, JUDGE_ID, match_id, None, outer, 1, "deeper",
-                             "private")["variation_id"])
+    inner = UUID(lines.start(kiroku, kiroku.audience(match_id, JUDGE_ID), None, outer, 1,
+                             "deeper", "private")["variation_id"])
     assert lines.read(kiroku, JUDGE_ID, inner, 0)["digest"] == lines.read(
         kiroku, JUDGE_ID, outer, 1)["digest"]
     lines.play(kiroku, JUDGE_ID, inner, {"type": "end_turn", "seat": 2}, None)
@@ -104,14 +105,17 @@ def test_after_an_open_replay_anyone_branches_and_public_lines_are_read_by_all(
     match_id = _match(kiroku, policy="open")
     ann = _seat(kiroku, match_id, 1)
     judges = _start(kiroku, match_id, visibility="public")
-    assert lines.listing(kiroku, None, match_id) == []  # the match is on: nobody else reads
+    # the match is on: nobody else reads
+    assert lines.listing(kiroku, kiroku.audience(match_id, None)) == []
     with pytest.raises(Forbidden):
         lines.read(kiroku, ann, judges, None)
     kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="P2")
     mine = _start(kiroku, match_id, by=ann, visibility="private")
     lines.play(kiroku, ann, mine, {"type": "end_turn", "seat": 1}, None)
-    assert {v["variation_id"] for v in lines.listing(kiroku, None, match_id)} == {str(judges)}
-    assert str(mine) in {v["variation_id"] for v in lines.listing(kiroku, ann, match_id)}
+    assert {v["variation_id"]
+            for v in lines.listing(kiroku, kiroku.audience(match_id, None))} == {str(judges)}
+    assert str(mine) in {v["variation_id"]
+                         for v in lines.listing(kiroku, kiroku.audience(match_id, ann))}
     with pytest.raises(Forbidden):
         lines.play(kiroku, _seat(kiroku, match_id, 2), mine, {"type": "end_turn", "seat": 2},
                    None)
@@ -121,7 +125,7 @@ def test_a_closed_replay_keeps_variations_to_the_judges(kiroku: Kiroku) -> None:
     match_id = _match(kiroku, policy="closed")
     kiroku.record(match_id, {"type": "concede", "seat": 2}, recorded_by="P2")
     _start(kiroku, match_id, visibility="public")
-    assert lines.listing(kiroku, None, match_id) == []
+    assert lines.listing(kiroku, kiroku.audience(match_id, None)) == []
     with pytest.raises(Forbidden):
         _start(kiroku, match_id, by=_seat(kiroku, match_id, 1))
 

@@ -518,7 +518,7 @@ def _all_views(kami: Kami) -> list[dict[str, Any]]:
     kiroku = Kiroku.open(kami.server.db_url)
     try:
         for match_id in kami.ids.values():
-            fold = Fold(Visitor()).feed_all(kiroku.records(UUID(match_id), JUDGE))
+            fold = Fold(Visitor()).feed_all(kiroku.records(kiroku.seen_by(UUID(match_id), JUDGE)))
             for position in range(len(fold.live) + 1):
                 state = fold.position(position)
                 views.extend({**fold.ruleset.view(state, Viewer.parse(viewer)), "viewer": viewer}

@@ -1497,6 +1497,7 @@ if (!embedded) {
     await Promise.all([loadTimeline(), view.line ? showLine(view.line.id, view.line.at) : show(view.position)]);
   });
   window.addEventListener("hashchange", async () => {
+    if (!view.matchId) return;  // the match is still being read: reload() reads the URL once it has it
     let wanted = readHash();
     const viewerChanged = isStaff() && (wanted.as || null) !== view.viewer;
     if (viewerChanged) {

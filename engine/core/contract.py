@@ -691,6 +691,7 @@ class Ruleset(ABC):
             state.result = MatchResult(winners=remaining, losers=[s for s in state.seats()
                                                                    if s not in remaining],
                                        reason="concession", detail=f"seat {seat} conceded")
+            self._kernel_ended(state)
         else:
             self._on_eliminated(state, seat, chance)
 
@@ -723,6 +724,12 @@ class Ruleset(ABC):
             winners=[] if drawn else top,
             losers=[] if drawn else [s for s in alive if s not in top],
             reason="turn_limit", drawn=drawn, detail=f"time called after turn {limit}")
+        self._kernel_ended(state)
+
+    def _kernel_ended(self, state: GameState) -> None:
+        """Called once the kernel has ended the match (a concession, time called), with
+        ``state.result`` set: a game adds what its rules attach to every ending (Kami no
+        Kijutsu's spoils), changing ``state.result`` in place. Nothing by default."""
 
     def _adjust_phrase(self, act: Adjust, viewer: Viewer) -> str:
         if act.move is not None:

@@ -17,7 +17,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -103,6 +103,9 @@ class GameState:
         """Seats not eliminated."""
         return [s for s in self.seats() if s not in self.eliminated]
 
+
+S = TypeVar("S", bound=GameState)
+"""A game's own state (``Ruleset[S]``)."""
 
 MAX_DECK_CARDS = 500  # far above any game's deck; bounds the work a deck_check 'off' allows
 
@@ -218,8 +221,10 @@ def _allowed(item: Mapping[str, Any], field_info: Any) -> str:
     return ""
 
 
-class Ruleset(ABC):
-    """One game's rules behind the shared contract."""
+class Ruleset(ABC, Generic[S]):
+    """One game's rules behind the shared contract, generic in the game's state ``S``: a game
+    is ``class MyGame(Ruleset[MyState])``, and its hooks take ``MyState`` (the ledger, which
+    holds any game's, uses ``Ruleset[Any]``)."""
 
     game_id: ClassVar[str]
     title: ClassVar[str]
@@ -358,7 +363,7 @@ class Ruleset(ABC):
             raise SetupError("bad_card", f"Card {card}: {_summarise(exc)}") from None
 
     # ----- the contract ------------------------------------------------------------------
-    def setup(self, config: MatchConfig, chance: Chance) -> GameState:
+    def setup(self, config: MatchConfig, chance: Chance) -> S:
         """The state after setup (shuffles, opening hands, first player), all chance recorded."""
         n = len(config.players)
         if not self.min_players <= n <= self.max_players:
@@ -405,20 +410,20 @@ class Ruleset(ABC):
     def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
         """C5: raise SetupError(reason = the broken rule) if a deck breaks construction rules."""
 
-    def apply(self, state: GameState, action: Action | Mapping[str, Any],
-              chance: Chance) -> GameState:
+    def apply(self, state: S, action: Action | Mapping[str, Any],
+              chance: Chance) -> S:
         """The state after ``action``; ``state`` itself is never changed."""
         return self._applied(state, action, chance)[0]
 
-    def apply_in_place(self, state: GameState, action: Action | Mapping[str, Any],
-                       chance: Chance) -> GameState:
+    def apply_in_place(self, state: S, action: Action | Mapping[str, Any],
+                       chance: Chance) -> S:
         """``apply`` that changes ``state`` itself instead of a copy of it, and returns it: for
         a caller that owns ``state`` (no one else holds it) and drops the position before,
         as rebuilding positions from stored actions does. The position reached is the same;
         on an error ``state`` is left part-changed and must be dropped."""
         return self._applied(state, action, chance, in_place=True)[0]
 
-    def step(self, state: GameState, action: Action | Mapping[str, Any],
+    def step(self, state: S, action: Action | Mapping[str, Any],
              chance: Chance) -> Step:
         """``apply``, and what the action did: the effects the game emitted, every card that
         changed place, every value that changed, and the end of the match."""
@@ -431,8 +436,8 @@ class Ruleset(ABC):
                                       reason=r.reason, drawn=r.drawn))
         return Step(new, tuple(effects))
 
-    def _applied(self, state: GameState, action: Action | Mapping[str, Any],
-                 chance: Chance, *, in_place: bool = False) -> tuple[GameState, list[Effect]]:
+    def _applied(self, state: S, action: Action | Mapping[str, Any],
+                 chance: Chance, *, in_place: bool = False) -> tuple[S, list[Effect]]:
         act = self.parse_action(action)
         if state.result is not None:
             raise IllegalAction("match_over", "The match is over; no more actions can be recorded.")
@@ -458,11 +463,11 @@ class Ruleset(ABC):
         """``effects`` as ``viewer`` may see them (cards in hidden places unnamed)."""
         return [e.seen_by(viewer, self.zone_table) for e in effects]
 
-    def places(self, state: GameState) -> dict[Place, list[str]]:
+    def places(self, state: S) -> dict[Place, list[str]]:
         """Every place of the zone table with the cards in it now."""
         return self._places(state)
 
-    def values(self, state: GameState) -> dict[str, Any]:
+    def values(self, state: S) -> dict[str, Any]:
         """The values effects report changes of: turn, active seat, eliminated seats, scores,
         and the game's own (``_values``)."""
         out: dict[str, Any] = {"turn": state.turn, "active": state.active,
@@ -472,7 +477,7 @@ class Ruleset(ABC):
         out.update(self._values(state))
         return out
 
-    def legal_actions(self, state: GameState, seat: int) -> LegalActions:
+    def legal_actions(self, state: S, seat: int) -> LegalActions:
         """The game actions ``seat`` may take now (concede and adjust are always open too), as
         a view: iterate it, count it, and ``action in legal`` is an exact legality test."""
         over = state.result is not None or seat in state.eliminated
@@ -481,18 +486,18 @@ class Ruleset(ABC):
                             lambda: [] if over else self._choice_space(state, seat),
                             lambda a: self.check(state, a), self.parse_action)
 
-    def check(self, state: GameState, action: Action | Mapping[str, Any]) -> None:
+    def check(self, state: S, action: Action | Mapping[str, Any]) -> None:
         """Raise the IllegalAction (or MalformedAction) ``apply`` would raise; return None if
         the action is legal. ``state`` is not changed. Chance is probed, not drawn: rules
         decide legality before they consult chance."""
         self.apply(state, action, ProbeChance())
 
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: S) -> list[int]:
         """The seats whose decision the game waits on now (the active seat, unless the game
         opens a window to others, such as support during an attack). Empty once it is over."""
         return [] if state.result is not None else [state.active]
 
-    def view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]:
         """What ``viewer`` may see of ``state``: hidden cards are counted, not named. The
         game renders its view (``_view``, asking the zone table which zones to show); the
         kernel then holds the whole of it to the zone table: a card in no place the viewer
@@ -515,7 +520,7 @@ class Ruleset(ABC):
         hidden = self.hidden_cards(state, viewer)
         return _unshown(common, hidden) if hidden else common
 
-    def hidden_cards(self, state: GameState, viewer: Viewer) -> frozenset[str]:
+    def hidden_cards(self, state: S, viewer: Viewer) -> frozenset[str]:
         """The instance ids and card ids in places ``viewer`` may not see, except those it
         sees in another place (a card id that is both in its hand and in another's)."""
         seen: set[str] = set()
@@ -530,7 +535,7 @@ class Ruleset(ABC):
         """Whether ``viewer`` may see the cards in ``seat``'s ``zone`` (the zone table)."""
         return self.zone_table.sees(viewer, zone, seat)
 
-    def known_cards(self, state: GameState, viewer: Viewer) -> frozenset[str]:
+    def known_cards(self, state: S, viewer: Viewer) -> frozenset[str]:
         """The cards ``viewer`` may know in ``state``, as instance ids and card ids: those in
         every place it may see, and for a seat those in its own places too (it knows its own
         deck list, though not the order of its deck). Judges know every card."""
@@ -556,7 +561,7 @@ class Ruleset(ABC):
                       if isinstance(v, str) and v not in self.card_aliases]
         return found
 
-    def refusal_for(self, error: ActionError, state: GameState,
+    def refusal_for(self, error: ActionError, state: S,
                     action: Action | Mapping[str, Any], viewer: Viewer) -> ActionError:
         """The refusal of ``action`` in ``state`` as ``viewer`` (who asked) may read it: a
         refusal is a read too. Where the action names a card the viewer cannot know (one
@@ -611,13 +616,13 @@ class Ruleset(ABC):
             return action
         return {**action, "move": {**move, "card": None}}
 
-    def outcome(self, state: GameState) -> MatchResult | None:
+    def outcome(self, state: S) -> MatchResult | None:
         """None while the match goes on; else the result."""
         return state.result
 
     def describe(self, action: Action | Mapping[str, Any],
                  outcomes: Sequence[Outcome | Mapping[str, Any]],
-                 viewer: Viewer, before: GameState | None = None,
+                 viewer: Viewer, before: S | None = None,
                  effects: Sequence[Effect] = ()) -> str:
         """One transcript line for ``action``, redacted for ``viewer``.
 
@@ -634,7 +639,7 @@ class Ruleset(ABC):
                               self.effects_seen_by(effects, viewer))
 
     def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
-                          viewer: Viewer, before: GameState | None = None) -> list[str]:
+                          viewer: Viewer, before: S | None = None) -> list[str]:
         """Phrases for chance outcomes outside an action (setup), redacted for ``viewer``."""
         typed = self.typed_outcomes(outcomes)
         seen = [o for o in typed if o.seen_by(viewer)]
@@ -642,11 +647,11 @@ class Ruleset(ABC):
         phrases = [f"{o.kind}: {o.value}" for o in seen]
         return phrases + ([f"{hidden} hidden outcome(s)"] if hidden else [])
 
-    def scores(self, state: GameState) -> dict[int, int] | None:
+    def scores(self, state: S) -> dict[int, int] | None:
         """The game's own running score per seat, or None where it has none."""
         return None
 
-    def position(self, state: GameState) -> dict[str, Any]:
+    def position(self, state: S) -> dict[str, Any]:
         """The canonical position the digest is taken over (format ``position_format``).
 
         It is every field of the game's state as plain data (engine.core.data), card
@@ -658,7 +663,7 @@ class Ruleset(ABC):
         """
         return _without_empty_late_fields(state, skip=state.shared_fields)
 
-    def digest(self, state: GameState) -> str:
+    def digest(self, state: S) -> str:
         """The state digest stored with every recorded action: ``p<format>:<sha256 hex>`` of
         the canonical msgpack of ``position(state)``."""
         if type(self).position is Ruleset.position:
@@ -668,22 +673,22 @@ class Ruleset(ABC):
             data = canonical(self.position(state))
         return f"p{self.position_format}:{canonical_digest(data)}"
 
-    def legacy_digest(self, state: GameState) -> str:
+    def legacy_digest(self, state: S) -> str:
         """The digest format of matches recorded before position digests (a bare SHA-256 of
         the whole internal state, card definitions included). Reproducible only while the
         internal state keeps the layout it had then; the audit uses it where it can."""
         return canonical_digest(_canonical_without_empty_late_fields(state))
 
-    def state_to_data(self, state: GameState) -> dict[str, Any]:
+    def state_to_data(self, state: S) -> dict[str, Any]:
         """Plain data for storage and snapshots."""
         return to_data(state)  # type: ignore[no-any-return]
 
-    def state_from_data(self, data: Mapping[str, Any]) -> GameState:
+    def state_from_data(self, data: Mapping[str, Any]) -> S:
         """Rebuild a state stored with ``state_to_data``."""
         return from_data(self.state_class, data)  # type: ignore[no-any-return]
 
     # ----- common rules --------------------------------------------------------------------
-    def _concede(self, state: GameState, seat: int, chance: Chance) -> None:
+    def _concede(self, state: S, seat: int, chance: Chance) -> None:
         """C4: the conceding seat is eliminated; the last one standing wins."""
         state.eliminated.append(seat)
         remaining = state.in_play()
@@ -695,7 +700,7 @@ class Ruleset(ABC):
         else:
             self._on_eliminated(state, seat, chance)
 
-    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
+    def _on_eliminated(self, state: S, seat: int, chance: Chance) -> None:
         """Games with 3+ players move the turn on when the active seat is eliminated. A game
         overriding this may resolve what the seat's leaving completes (the last face-down
         choice of a simultaneous choice) with ``chance``."""
@@ -708,7 +713,7 @@ class Ruleset(ABC):
                     state.active = nxt
                     return
 
-    def _check_turn_limit(self, state: GameState) -> None:
+    def _check_turn_limit(self, state: S) -> None:
         limit = state.options.get("turn_limit")
         if state.result is not None or not limit or state.turn <= limit:
             return
@@ -726,7 +731,7 @@ class Ruleset(ABC):
             reason="turn_limit", drawn=drawn, detail=f"time called after turn {limit}")
         self._kernel_ended(state)
 
-    def _kernel_ended(self, state: GameState) -> None:
+    def _kernel_ended(self, state: S) -> None:
         """Called once the kernel has ended the match (a concession, time called), with
         ``state.result`` set: a game adds what its rules attach to every ending (Kami no
         Kijutsu's spoils), changing ``state.result`` in place. Nothing by default."""
@@ -747,7 +752,7 @@ class Ruleset(ABC):
                  f"turn {t.turn}" if t.turn else "", f"phase {t.phase}" if t.phase else ""]
         return "sets " + ", ".join(p for p in parts if p)
 
-    def _adjust_checked(self, state: GameState, act: Adjust) -> None:
+    def _adjust_checked(self, state: S, act: Adjust) -> None:
         """C3 in the kernel: seats and zone names are checked against the match and the zone
         table before the game looks at any card, so a refusal reveals nothing hidden."""
         if act.move is not None:
@@ -763,11 +768,11 @@ class Ruleset(ABC):
             assert act.turn is not None
             self._change_turn(state, act.turn)
 
-    def _require_seat(self, state: GameState, seat: int) -> None:
+    def _require_seat(self, state: S, seat: int) -> None:
         if seat > len(state.players):
             raise IllegalAction("no_such_seat", f"There is no seat {seat} in this match.")
 
-    def _change_turn(self, state: GameState, change: TurnChange) -> None:
+    def _change_turn(self, state: S, change: TurnChange) -> None:
         """Extra turns and skipped phases: set the active seat, the turn number, the phase."""
         if change.phase is not None and change.phase not in self.phases:
             raise IllegalAction("bad_phase", f"Unknown phase {change.phase!r}: "
@@ -783,56 +788,56 @@ class Ruleset(ABC):
         if change.phase is not None:
             self._set_phase(state, change.phase)
 
-    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+    def _check_address(self, state: S, seat: int, zone: Zone, address: str) -> None:
         """Raise IllegalAction ``bad_zone`` if ``address`` is no place in ``zone`` (a game with
         addressed zones overrides this; it may look only at what everyone can see)."""
         if address and not zone.address:
             raise IllegalAction("bad_zone", f"Zone {zone.name} has no places: write "
                                 f"{zone.name}, not {zone.name}:{address}.")
 
-    def _set_phase(self, state: GameState, phase: str) -> None:
+    def _set_phase(self, state: S, phase: str) -> None:
         """Set the game's phase (a game with ``phases`` overrides this)."""
         raise IllegalAction("bad_phase", f"{self.title} has no phases to set.")
 
     # ----- hooks for each game -------------------------------------------------------------
     @abstractmethod
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> S:
         """Build the initial state."""
 
     @abstractmethod
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+    def _apply(self, state: S, action: Action, chance: Chance) -> None:
         """Apply a game action to ``state`` (a private copy) or raise IllegalAction."""
 
     @abstractmethod
-    def _adjust(self, state: GameState, action: Adjust) -> None:
+    def _adjust(self, state: S, action: Adjust) -> None:
         """Apply a C3 adjustment to ``state`` (a private copy) or raise IllegalAction."""
 
     @abstractmethod
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
+    def _legal_actions(self, state: S, seat: int) -> list[Action]:
         """The legal game actions for ``seat``."""
 
     @abstractmethod
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
+    def _places(self, state: S) -> dict[Place, list[str]]:
         """Every place of the zone table (zone, seat, address) with its cards, for effects and
         generic boards."""
 
-    def _values(self, state: GameState) -> dict[str, Any]:
+    def _values(self, state: S) -> dict[str, Any]:
         """The game's own values whose changes are effects (phase, counters...)."""
         return {}
 
-    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
+    def _choice_space(self, state: S, seat: int) -> list[Choice]:
         """The combinatorial choices behind the listed actions (see engine.core.legality);
         a game whose every legal action is listed returns none."""
         return []
 
     @abstractmethod
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
+    def _view(self, state: S, viewer: Viewer) -> dict[str, Any]:
         """The game-specific part of the view."""
 
     @abstractmethod
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+                  before: S | None = None, effects: Sequence[Effect] = ()) -> str:
         """A transcript line for a game action."""
 
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
+from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
 from engine.core.effects import Effect, Place
 from engine.core.errors import IllegalAction
 from engine.core.viewer import Viewer
@@ -35,7 +35,7 @@ class EdgeOptions(Options):
     voluntary_crank: Literal["on", "off"] = Field(default="on", description="OQ9.")
 
 
-def _state(state: GameState) -> EdgeState:
+def _state(state: EdgeState) -> EdgeState:
     assert isinstance(state, EdgeState)
     return state
 
@@ -71,7 +71,7 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 
-class Edge(Ruleset):
+class Edge(Ruleset[EdgeState]):
     """On the Edge: conspirators on ranks and files attack each other's conspiracies and turn
     unspent character pull into influence; the first to start a turn at the goal wins."""
 
@@ -94,67 +94,64 @@ class Edge(Ruleset):
         setup.check_decks(decks, cards)
 
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> EdgeState:
         state = setup.initial_state(config, options, cards, chance)
         turn.start_turn(state, state.first_player)
         return state
 
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
-        HANDLERS[type(action)](_state(state), action, chance)
+    def _apply(self, state: EdgeState, action: Action, chance: Chance) -> None:
+        HANDLERS[type(action)](state, action, chance)
 
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        adjust(_state(state), action)
+    def _adjust(self, state: EdgeState, action: Adjust) -> None:
+        adjust(state, action)
 
-    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
-        s = _state(state)
-        eliminate(s, seat)
-        if s.result is None and s.active == seat:
-            turn.next_turn(s, seat)
+    def _on_eliminated(self, state: EdgeState, seat: int, chance: Chance) -> None:
+        eliminate(state, seat)
+        if state.result is None and state.active == seat:
+            turn.next_turn(state, seat)
 
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: EdgeState) -> list[int]:
         """The seats the game waits on (engine.edge.legal.to_act)."""
-        return to_act(_state(state))
+        return to_act(state)
 
-    def scores(self, state: GameState) -> dict[int, int] | None:
+    def scores(self, state: EdgeState) -> dict[int, int] | None:
         """Influence (OQ26: the turn limit is won on it)."""
-        return dict(_state(state).influence)
+        return dict(state.influence)
 
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        return legal_actions(_state(state), seat)
+    def _legal_actions(self, state: EdgeState, seat: int) -> list[Action]:
+        return legal_actions(state, seat)
 
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        s = _state(state)
+    def _places(self, state: EdgeState) -> dict[Place, list[str]]:
         out: dict[Place, list[str]] = {}
-        for seat in s.seats():
-            out[Place("hand", seat)] = list(s.hands[seat])
-            out[Place("deck", seat)] = list(s.decks[seat])
-            out[Place("dead", seat)] = list(s.dead[seat])
-            out[Place("field", seat)] = [c for p in s.permanents[seat]
+        for seat in state.seats():
+            out[Place("hand", seat)] = list(state.hands[seat])
+            out[Place("deck", seat)] = list(state.decks[seat])
+            out[Place("dead", seat)] = list(state.dead[seat])
+            out[Place("field", seat)] = [c for p in state.permanents[seat]
                                          for c in (p.card, *p.attached)]
-            for c in s.conspiracies[seat]:
+            for c in state.conspiracies[seat]:
                 out.setdefault(Place("conspiracy", seat, f"{c.rank}.{c.file}"), []).extend(
                     [c.card, *c.attached])
         return out
 
-    def _values(self, state: GameState) -> dict[str, Any]:
-        s = _state(state)
-        return {"step": s.step, **{f"influence:{seat}": s.influence[seat]
-                                   for seat in s.seats()}}
+    def _values(self, state: EdgeState) -> dict[str, Any]:
+        return {"step": state.step, **{f"influence:{seat}": state.influence[seat]
+                                   for seat in state.seats()}}
 
-    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+    def _check_address(self, state: EdgeState, seat: int, zone: Zone, address: str) -> None:
         rank, dot, file = address.partition(".")
         if zone.address and address and not (dot and rank.isdigit() and file.isdigit()):
             raise IllegalAction("bad_zone", f"{zone.name} takes a rank.file address: "
                                 f"{zone.name}:1.2.")
         super()._check_address(state, seat, zone, address)
 
-    def _set_phase(self, state: GameState, phase: str) -> None:
-        _state(state).step = phase
+    def _set_phase(self, state: EdgeState, phase: str) -> None:
+        state.step = phase
 
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(_state(state), viewer, self.sees)
+    def _view(self, state: EdgeState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.sees)
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
-        return describe(action, outcomes, viewer, None if before is None else _state(before),
+                  before: EdgeState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return describe(action, outcomes, viewer, None if before is None else before,
                         effects, self.sees)

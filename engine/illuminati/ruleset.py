@@ -10,7 +10,7 @@ main_phase (メインフェイズ), anytime (いつでもできる行動), victo
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, cast
+from typing import Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -18,7 +18,6 @@ from engine.core.chance import Chance, Outcome
 from engine.core.contract import (
     Action,
     Adjust,
-    GameState,
     MatchConfig,
     Options,
     Ruleset,
@@ -89,7 +88,7 @@ class IlluminatiOptions(Options):
     introduced: ClassVar[dict[str, Any]] = {**Options.introduced, "reveals": "seats"}
 
 
-class Illuminati(Ruleset):
+class Illuminati(Ruleset[IlluminatiState]):
     """Illuminati: New World Order (TCG 1.2): secret societies build power structures."""
 
     game_id = "illuminati"
@@ -112,74 +111,71 @@ class Illuminati(Ruleset):
         setup.check_decks(decks, cards)
 
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> IlluminatiState:
         return setup.new_state(self.game_id, config, options, cards)
 
     # ----- actions -----------------------------------------------------------------------------
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
-        st = cast(IlluminatiState, state)
-        setup.require_done(st, action)
-        HANDLERS[type(action)](st, action, chance)
-        victory.check_eliminations(st)
+    def _apply(self, state: IlluminatiState, action: Action, chance: Chance) -> None:
+        setup.require_done(state, action)
+        HANDLERS[type(action)](state, action, chance)
+        victory.check_eliminations(state)
 
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        st = cast(IlluminatiState, state)
-        adjust.adjust(st, action)
-        victory.check_eliminations(st)
+    def _adjust(self, state: IlluminatiState, action: Adjust) -> None:
+        adjust.adjust(state, action)
+        victory.check_eliminations(state)
 
-    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+    def _check_address(self, state: IlluminatiState, seat: int, zone: Zone, address: str) -> None:
         """``structure:PARENT:ARROW`` names a card of that seat's structure and a side; the
         structure is public, so saying which parent is wrong reveals nothing."""
         if zone.name == "structure" and address:
-            adjust.check_structure_place(cast(IlluminatiState, state), seat, address)
+            adjust.check_structure_place(state, seat, address)
         elif zone.name != "structure":
             super()._check_address(state, seat, zone, address)
 
-    def _set_phase(self, state: GameState, phase: str) -> None:
+    def _set_phase(self, state: IlluminatiState, phase: str) -> None:
         """A judge's turn change: the phase, and the beginning-of-turn steps from the start."""
-        timing.set_phase(cast(IlluminatiState, state), phase)
+        timing.set_phase(state, phase)
 
-    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
+    def _on_eliminated(self, state: IlluminatiState, seat: int, chance: Chance) -> None:
         """A concession (C4) in a game of 3+: play goes on in turn order; during setup's
         face-down choices, the others' choices are revealed if the seat was the last to
         choose."""
-        st = cast(IlluminatiState, state)
-        victory.conceded(st, seat)
-        setup.after_concession(st, seat, chance)
+        victory.conceded(state, seat)
+        setup.after_concession(state, seat, chance)
 
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        return effects.places(cast(IlluminatiState, state))
+    def _places(self, state: IlluminatiState) -> dict[Place, list[str]]:
+        return effects.places(state)
 
-    def _values(self, state: GameState) -> dict[str, Any]:
-        return effects.values(cast(IlluminatiState, state))
+    def _values(self, state: IlluminatiState) -> dict[str, Any]:
+        return effects.values(state)
 
-    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
-        return choices.choice_space(cast(IlluminatiState, state), seat)
+    def _choice_space(self, state: IlluminatiState, seat: int) -> list[Choice]:
+        return choices.choice_space(state, seat)
 
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        return legal.legal_actions(cast(IlluminatiState, state), seat)
+    def _legal_actions(self, state: IlluminatiState, seat: int) -> list[Action]:
+        return legal.legal_actions(state, seat)
 
     # ----- who is to act, scores ---------------------------------------------------------------
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: IlluminatiState) -> list[int]:
         """Seats the game waits on: every unpassed player during attack support, a claimant
         awaiting a ruling, an off-turn holder of two goal cards, else the active player."""
-        return timing.to_act(cast(IlluminatiState, state))
+        return timing.to_act(state)
 
-    def scores(self, state: GameState) -> dict[int, int] | None:
+    def scores(self, state: IlluminatiState) -> dict[int, int] | None:
         """Groups in each power structure (I1: the Illuminati is not counted)."""
-        return victory.scores(cast(IlluminatiState, state))
+        return victory.scores(state)
 
     # ----- what each viewer sees ---------------------------------------------------------------
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return views.view(cast(IlluminatiState, state), viewer)
+    def _view(self, state: IlluminatiState, viewer: Viewer) -> dict[str, Any]:
+        return views.view(state, viewer)
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
-        return views.describe(action, outcomes, viewer, cast(IlluminatiState | None, before),
+                  before: IlluminatiState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return views.describe(action, outcomes, viewer, before,
                               effects)
 
     def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
-                          viewer: Viewer, before: GameState | None = None) -> list[str]:
+                          viewer: Viewer, before: IlluminatiState | None = None) -> list[str]:
         """Draws, agent costs, turn-order and attack dice, redacted for ``viewer``."""
         return views.describe_outcomes(self.typed_outcomes(outcomes), viewer,
-                                       cast(IlluminatiState | None, before))
+                                       before)

@@ -19,7 +19,6 @@ from engine.core.chance import CardDrawn, Chance, Outcome, SeatChosen
 from engine.core.contract import (
     Action,
     Adjust,
-    GameState,
     MatchConfig,
     MatchResult,
     Options,
@@ -132,7 +131,7 @@ def _illegal(reason: str, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
 
 
-class WorldGainer(Ruleset):
+class WorldGainer(Ruleset[WorldGainerState]):
     """World Gainer TCG: two players race to hold the battlefield or 15 points of cards."""
 
     game_id = "worldgainer"
@@ -177,7 +176,7 @@ class WorldGainer(Ruleset):
 
     # ----- setup ("開始準備") --------------------------------------------------------------
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> WorldGainerState:
         opts = cast(WorldGainerOptions, options)
         players = [Player(deck=sorted(Counter(deck).elements())) for deck in config.decks]
         state = WorldGainerState(
@@ -194,17 +193,16 @@ class WorldGainer(Ruleset):
         return state
 
     # ----- actions -------------------------------------------------------------------------
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
-        st = cast(WorldGainerState, state)
-        if action.seat != st.active:
-            raise _illegal("not_your_turn", f"It is seat {st.active}'s turn, not seat "
+    def _apply(self, state: WorldGainerState, action: Action, chance: Chance) -> None:
+        if action.seat != state.active:
+            raise _illegal("not_your_turn", f"It is seat {state.active}'s turn, not seat "
                            f"{action.seat}'s.")
         if isinstance(action, PlaceStun):
-            self._place_stun(st, action)
+            self._place_stun(state, action)
         elif isinstance(action, Gain):
-            self._gain(st, action)
+            self._gain(state, action)
         elif isinstance(action, EndTurn):
-            self._end_turn(st, chance)
+            self._end_turn(state, chance)
 
     def _place_stun(self, st: WorldGainerState, action: PlaceStun) -> None:
         """Stand-by phase: one card from hand to a free stun slot, once a turn."""
@@ -382,13 +380,12 @@ class WorldGainer(Ruleset):
             square.holder = seat
 
     # ----- victory (勝利条件, W4, C2/W5) -----------------------------------------------------
-    def scores(self, state: GameState) -> dict[int, int] | None:
+    def scores(self, state: WorldGainerState) -> dict[int, int] | None:
         """Points: the costs of each seat's cards on the squares it holds."""
-        st = cast(WorldGainerState, state)
         points = {1: 0, 2: 0}
-        for square in st.board.values():
+        for square in state.board.values():
             if square.holder is not None:
-                points[square.holder] += sum(st.cards[c].cost for c in square.cards)
+                points[square.holder] += sum(state.cards[c].cost for c in square.cards)
         return points
 
     def _check_victory(self, st: WorldGainerState, placer: int) -> None:
@@ -437,25 +434,24 @@ class WorldGainer(Ruleset):
         me.hand.sort()
 
     # ----- legal actions -------------------------------------------------------------------
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        st = cast(WorldGainerState, state)
-        if seat != st.active:
+    def _legal_actions(self, state: WorldGainerState, seat: int) -> list[Action]:
+        if seat != state.active:
             return []
-        me = st.player(seat)
+        me = state.player(seat)
         actions: list[Action] = []
         distinct = sorted(set(me.hand))
-        if st.phase == "standby" and not st.stun_placed and None in me.standby:
+        if state.phase == "standby" and not state.stun_placed and None in me.standby:
             actions += [PlaceStun(seat=seat, card=c) for c in distinct]
-        if not st.gain_placed:
-            fields = self._open_fields(st, seat)
+        if not state.gain_placed:
+            fields = self._open_fields(state, seat)
             for cid in distinct:
-                card = st.cards[cid]
-                payment = self.find_payment(st, seat, card)
+                card = state.cards[cid]
+                payment = self.find_payment(state, seat, card)
                 if payment is None:
                     continue
                 for field in fields:
                     try:
-                        self.placement(st, seat, card, field)
+                        self.placement(state, seat, card, field)
                     except IllegalAction:
                         continue
                     actions.append(Gain(seat=seat, card=cid, field=field,
@@ -468,24 +464,23 @@ class WorldGainer(Ruleset):
         return [f for f in ALL_FIELDS
                 if st.board[f].holder == seat or not _priority_gap(st, seat, f)]
 
-    def _choice_space(self, state: GameState, seat: int) -> list[Choice]:
+    def _choice_space(self, state: WorldGainerState, seat: int) -> list[Choice]:
         """The stun slot, and the payment of a gain: any ordered selection of sources (W2)."""
-        st = cast(WorldGainerState, state)
-        if seat != st.active or not st.player(seat).hand:
+        if seat != state.active or not state.player(seat).hand:
             return []
-        me = st.player(seat)
+        me = state.player(seat)
         out = []
         free = tuple(i for i, stun in enumerate(me.standby, start=1) if stun is None)
-        if st.phase == "standby" and not st.stun_placed and free:
+        if state.phase == "standby" and not state.stun_placed and free:
             out.append(Choice("stun", "slot", "one_of", free, description="The stun slot "
                               "(the first free one when omitted)."))
-        if not st.gain_placed:
+        if not state.gain_placed:
             ready = [i for i, stun in enumerate(me.standby, start=1)
                      if stun is not None and stun.ready]
             sources: list[Any] = [ExhaustStun(slot=i) for i in ready]
             sources += [DiscardStun(slot=i) for i in ready]
             sources += [DiscardFieldCard(field=f) for f in ALL_FIELDS
-                        if st.board[f].holder == seat]
+                        if state.board[f].holder == seat]
             out.append(Choice("gain", "payment", "sequence",
                               tuple(p.model_dump() for p in sources), least=0,
                               description="Any ordered selection of these sources, each stun "
@@ -512,23 +507,22 @@ class WorldGainer(Ruleset):
                 for slot, how in choice]
 
     # ----- adjustments (C3) ----------------------------------------------------------------
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        st = cast(WorldGainerState, state)
-        me = st.player(action.seat)
+    def _adjust(self, state: WorldGainerState, action: Adjust) -> None:
+        me = state.player(action.seat)
         if action.counter is not None:
-            self._set_counter(st, me, action.counter.name, action.counter.value)
+            self._set_counter(state, me, action.counter.name, action.counter.value)
             return
         move = action.move
         assert move is not None
-        if move.card not in st.cards:
+        if move.card not in state.cards:
             raise _illegal("unknown_card", f"There is no card {move.card} in this match.")
         source, target = move.seats(action.seat)
-        self._take_from(st, source, move.card, move.from_zone)
-        self._put_into(st, target, move.card, move.to_zone)
+        self._take_from(state, source, move.card, move.from_zone)
+        self._put_into(state, target, move.card, move.to_zone)
         if move.to_zone.startswith("field:"):
-            self._check_victory(st, target)
+            self._check_victory(state, target)
 
-    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+    def _check_address(self, state: WorldGainerState, seat: int, zone: Zone, address: str) -> None:
         """Stun slots are 1-5 and squares are the board's own; other zones have no places."""
         if zone.name == "standby":
             self._slot(address)
@@ -538,9 +532,9 @@ class WorldGainer(Ruleset):
         elif zone.name not in ("standby", "field"):
             super()._check_address(state, seat, zone, address)
 
-    def _set_phase(self, state: GameState, phase: str) -> None:
+    def _set_phase(self, state: WorldGainerState, phase: str) -> None:
         """A judge's turn change: back to the stand-by phase, or on to the gain phase."""
-        cast(WorldGainerState, state).phase = phase
+        state.phase = phase
 
     def _set_counter(self, st: WorldGainerState, me: Player, name: str, value: int) -> None:
         flags = {"stun_placed", "gain_placed"}
@@ -613,28 +607,26 @@ class WorldGainer(Ruleset):
                            "standby:N or field:SQUARE.")
 
     # ----- places and values (effects, generic boards) --------------------------------------
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        st = cast(WorldGainerState, state)
+    def _places(self, state: WorldGainerState) -> dict[Place, list[str]]:
         out: dict[Place, list[str]] = {}
         for seat in (1, 2):
-            p = st.player(seat)
+            p = state.player(seat)
             out[Place("hand", seat)] = list(p.hand)
             out[Place("deck", seat)] = list(p.deck)
             out[Place("break", seat)] = list(p.breaks)
             for slot, stun in enumerate(p.standby, start=1):
                 out[Place("standby", seat, str(slot))] = [] if stun is None else [stun.card]
-        for fid, square in st.board.items():
+        for fid, square in state.board.items():
             out[Place("field", None, fid)] = list(square.cards)
         return out
 
-    def _values(self, state: GameState) -> dict[str, Any]:
-        st = cast(WorldGainerState, state)
-        out: dict[str, Any] = {"phase": st.phase, "stun_placed": st.stun_placed,
-                               "gain_placed": st.gain_placed}
-        for fid, square in st.board.items():
+    def _values(self, state: WorldGainerState) -> dict[str, Any]:
+        out: dict[str, Any] = {"phase": state.phase, "stun_placed": state.stun_placed,
+                               "gain_placed": state.gain_placed}
+        for fid, square in state.board.items():
             out[f"holder:{fid}"] = square.holder
         for seat in (1, 2):
-            for slot, stun in enumerate(st.player(seat).standby, start=1):
+            for slot, stun in enumerate(state.player(seat).standby, start=1):
                 if stun is not None:
                     out[f"stun_ready:{seat}:{slot}"] = stun.ready
         return out
@@ -645,40 +637,39 @@ class WorldGainer(Ruleset):
         return {"id": cid, "name": c.name, "colour": c.colour.value, "cost": c.cost,
                 "stun": c.stun}
 
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        st = cast(WorldGainerState, state)
+    def _view(self, state: WorldGainerState, viewer: Viewer) -> dict[str, Any]:
         board = {}
-        for fid, square in st.board.items():
+        for fid, square in state.board.items():
             board[fid] = {"holder": square.holder,
-                          "cards": [self._card_view(st, c) for c in square.cards],
-                          "points": sum(st.cards[c].cost for c in square.cards)}
+                          "cards": [self._card_view(state, c) for c in square.cards],
+                          "points": sum(state.cards[c].cost for c in square.cards)}
         seats = []
         for seat in (1, 2):
-            p = st.player(seat)
+            p = state.player(seat)
             seats.append({
                 "seat": seat,
                 "hand_count": len(p.hand),
-                "hand": [self._card_view(st, c) for c in p.hand]
+                "hand": [self._card_view(state, c) for c in p.hand]
                 if self.sees(viewer, "hand", seat) else None,
                 "deck_count": len(p.deck),
                 "deck": list(p.deck) if self.sees(viewer, "deck", seat) else None,
-                "standby": [None if s is None else {**self._card_view(st, s.card),
+                "standby": [None if s is None else {**self._card_view(state, s.card),
                                                     "ready": s.ready} for s in p.standby],
-                "break": [self._card_view(st, c) for c in p.breaks],
+                "break": [self._card_view(state, c) for c in p.breaks],
             })
-        return {"phase": st.phase, "first_player": st.first_player,
-                "stun_placed": st.stun_placed, "gain_placed": st.gain_placed,
+        return {"phase": state.phase, "first_player": state.first_player,
+                "stun_placed": state.stun_placed, "gain_placed": state.gain_placed,
                 "board": board, "seats": seats}
 
-    def _name(self, before: GameState | None, cid: str) -> str:
-        st = cast(WorldGainerState | None, before)
+    def _name(self, before: WorldGainerState | None, cid: str) -> str:
+        st = before
         if st is not None and cid in st.cards:
             c = st.cards[cid]
             return f"{c.name} ({c.colour.value} {c.cost})"
         return cid
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+                  before: WorldGainerState | None = None, effects: Sequence[Effect] = ()) -> str:
         seat = action.seat
         if isinstance(action, PlaceStun):
             where = f" in slot {action.slot}" if action.slot else ""
@@ -694,7 +685,7 @@ class WorldGainer(Ruleset):
         return " ".join([line, *self.describe_outcomes(outcomes, viewer, before)])
 
     def describe_outcomes(self, outcomes: Sequence[Outcome | Mapping[str, Any]],
-                          viewer: Viewer, before: GameState | None = None) -> list[str]:
+                          viewer: Viewer, before: WorldGainerState | None = None) -> list[str]:
         """Phrases for chance outcomes (draws, first player), redacted for ``viewer``."""
         phrases = []
         draws: dict[int, list[str | None]] = {}

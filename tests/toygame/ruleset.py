@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
+from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
 from engine.core.effects import Effect, Place
 from engine.core.viewer import Viewer
 from tests.toygame.actions import ACTIONS, OUTCOME_KINDS, SETUP_CONSUMES, Bid
@@ -19,12 +19,12 @@ from tests.toygame.setup import check_decks, initial_state
 from tests.toygame.views import describe, view
 
 
-def _state(state: GameState) -> BlindBidState:
+def _state(state: BlindBidState) -> BlindBidState:
     assert isinstance(state, BlindBidState)
     return state
 
 
-class BlindBid(Ruleset):
+class BlindBid(Ruleset[BlindBidState]):
     """Blind Bid: 2-4 players bid numbered cards face down; the single highest bid takes the
     round's cards, whose values are the points."""
 
@@ -47,46 +47,44 @@ class BlindBid(Ruleset):
         check_decks(decks, cards)
 
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> BlindBidState:
         return initial_state(config, options, cards, chance)
 
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
+    def _apply(self, state: BlindBidState, action: Action, chance: Chance) -> None:
         assert isinstance(action, Bid)  # the only game action
-        bid(_state(state), action, chance)
+        bid(state, action, chance)
 
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        adjust(_state(state), action)
+    def _adjust(self, state: BlindBidState, action: Adjust) -> None:
+        adjust(state, action)
 
-    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
-        cancel_round(_state(state))
+    def _on_eliminated(self, state: BlindBidState, seat: int, chance: Chance) -> None:
+        cancel_round(state)
 
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: BlindBidState) -> list[int]:
         """Every seat that has still to bid this round."""
-        return still_to_bid(_state(state))
+        return still_to_bid(state)
 
-    def scores(self, state: GameState) -> dict[int, int] | None:
-        """Points: the values of each seat's won cards."""
-        s = _state(state)
-        return {seat: points(s, seat) for seat in s.seats()}
+    def scores(self, state: BlindBidState) -> dict[int, int] | None:
+        """Points: the values of each seat'state won cards."""
+        return {seat: points(state, seat) for seat in state.seats()}
 
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        return legal_actions(_state(state), seat)
+    def _legal_actions(self, state: BlindBidState, seat: int) -> list[Action]:
+        return legal_actions(state, seat)
 
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        s = _state(state)
-        out: dict[Place, list[str]] = {Place("discard"): list(s.discard)}
-        for seat in s.seats():
-            out[Place("hand", seat)] = list(s.hands[seat])
-            out[Place("deck", seat)] = list(s.decks[seat])
-            out[Place("bid", seat)] = [s.bids[seat]] if seat in s.bids else []
-            out[Place("won", seat)] = list(s.won[seat])
+    def _places(self, state: BlindBidState) -> dict[Place, list[str]]:
+        out: dict[Place, list[str]] = {Place("discard"): list(state.discard)}
+        for seat in state.seats():
+            out[Place("hand", seat)] = list(state.hands[seat])
+            out[Place("deck", seat)] = list(state.decks[seat])
+            out[Place("bid", seat)] = [state.bids[seat]] if seat in state.bids else []
+            out[Place("won", seat)] = list(state.won[seat])
         return out
 
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(_state(state), viewer, self.sees)
+    def _view(self, state: BlindBidState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.sees)
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
+                  before: BlindBidState | None = None, effects: Sequence[Effect] = ()) -> str:
         assert isinstance(action, Bid)
         return describe(action, outcomes, viewer,
-                              None if before is None else _state(before), effects, self.sees)
+                              None if before is None else before, effects, self.sees)

@@ -71,20 +71,28 @@ def still_deciding(state: KamiState) -> list[int]:
     return [s for s in state.seats() if not state.kept[s]] if state.phase == "mulligan" else []
 
 
-def _in_mulligans(state: KamiState, seat: int) -> None:
+def _in_mulligan_phase(state: KamiState) -> None:
+    """The mulligan phase is on (``wrong_phase``)."""
     if state.phase != "mulligan":
         raise IllegalAction("wrong_phase", "Mulligans are over.")
+
+
+def _not_kept(state: KamiState, seat: int) -> None:
+    """``seat`` has not kept its hand yet (``already_kept``, kami Q-31)."""
     if state.kept[seat]:
         raise IllegalAction("already_kept", f"Seat {seat} has kept its hand.")
 
 
 def mulligan(state: KamiState, seat: int, chance: Chance) -> None:
     """K8: the hand back into the deck (shuffled), five new cards, 1 VP to the opponent. A seat
-    that has used both mulligans keeps the hand it drew (Q-16)."""
-    _in_mulligans(state, seat)
+    that has used both mulligans keeps the hand it drew (Q-16); another mulligan from it is
+    refused with ``mulligan_limit`` (K8 "up to 2", digest 4.1), checked before ``already_kept``
+    so that the seat hears why."""
+    _in_mulligan_phase(state)
     if state.mulligans[seat] >= MULLIGANS:
         raise IllegalAction("mulligan_limit", f"Seat {seat} has used its {MULLIGANS} "
-                            "mulligans.")
+                            "mulligans (K8).")
+    _not_kept(state, seat)
     shuffle_in(state, seat, state.hands[seat])
     state.hands[seat] = []
     for _ in range(OPENING_HAND):
@@ -97,7 +105,8 @@ def mulligan(state: KamiState, seat: int, chance: Chance) -> None:
 
 def keep_hand(state: KamiState, seat: int, chance: Chance) -> None:
     """kami Q-31: the seat keeps its hand."""
-    _in_mulligans(state, seat)
+    _in_mulligan_phase(state)
+    _not_kept(state, seat)
     _keep(state, seat, chance)
 
 

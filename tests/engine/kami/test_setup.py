@@ -159,8 +159,8 @@ def test_k8_mulligan_redraws_five_and_gives_the_opponent_1_vp() -> None:
 
 
 def test_k8_at_most_two_mulligans_then_the_hand_is_kept() -> None:
-    """K8 (up to 2), kami Q-16: after the second mulligan the seat keeps what it drew; a third
-    is refused. Seat 2 gains 1 VP each: 2 + 1 + 1 = 4."""
+    """K8 (up to 2), kami Q-16: after the second mulligan the seat keeps what it drew. Seat 2
+    gains 1 VP each: 2 + 1 + 1 = 4."""
     state = setup(first_player=1)
     state = play_with(state, act("mulligan", 1), *["F05"] * 3, "F06", "F06")
     state = play_with(state, act("mulligan", 1), *["F07"] * 3, "F08", "F08")
@@ -168,8 +168,20 @@ def test_k8_at_most_two_mulligans_then_the_hand_is_kept() -> None:
     assert state.hands[1] == ["F07"] * 3 + ["F08"] * 2
     assert state.vp == {1: 0, 2: 4}
     assert RULES.to_act(state) == [2] and state.phase == "mulligan"
-    refused(state, act("mulligan", 1), "already_kept", SuppliedChance(["F01"] * 5))
     assert legal_types(state, 1) == set()
+
+
+def test_k8_a_third_mulligan_is_refused_with_mulligan_limit() -> None:
+    """K8 (up to 2), kami digest 4.1 (`mulligan_limit`): while seat 2 still decides, seat 1's
+    third mulligan is refused for the limit, not as a keep (its second mulligan kept the hand);
+    keeping again is still `already_kept`. Once the mulligans are over it is `wrong_phase`."""
+    state = setup(first_player=1)
+    state = play_with(state, act("mulligan", 1), *["F05"] * 3, "F06", "F06")
+    state = play_with(state, act("mulligan", 1), *["F07"] * 3, "F08", "F08")
+    refused(state, act("mulligan", 1), "mulligan_limit", SuppliedChance(["F01"] * 5))
+    refused(state, act("keep_hand", 1), "already_kept")
+    state = play_with(state, act("keep_hand", 2))
+    refused(state, act("mulligan", 1), "wrong_phase", SuppliedChance(["F01"] * 5))
 
 
 def test_q31_turn_1_begins_when_both_seats_have_kept() -> None:

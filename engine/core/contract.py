@@ -52,6 +52,7 @@ from engine.core.effects import (
     take,
 )
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
+from engine.core.holdings import Tally, tally_named
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone, ZoneTable, flow_visible
@@ -243,6 +244,8 @@ class Ruleset(ABC, Generic[S]):
     # words an action may put for a card of the acting seat's own (Illuminati's
     # ``illuminati``): always known to the asker, so never refused as unseen
     card_aliases: ClassVar[tuple[str, ...]] = ()
+    # the counters, stats and flags a judge may set by adjustment (C3, engine.core.holdings)
+    tallies: ClassVar[tuple[Tally[Any], ...]] = ()
 
     def __init__(self) -> None:
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
@@ -754,19 +757,72 @@ class Ruleset(ABC, Generic[S]):
 
     def _adjust_checked(self, state: S, act: Adjust) -> None:
         """C3 in the kernel: seats and zone names are checked against the match and the zone
-        table before the game looks at any card, so a refusal reveals nothing hidden."""
+        table before the game looks at any card, so a refusal reveals nothing hidden. A move
+        between two zones whose holdings the game declares, and a counter it declares as a
+        tally, are the kernel's own (``_move_held``, ``_set_tally``); anything else is the
+        game's ``_adjust``."""
         if act.move is not None:
-            ends = zip(act.move.seats(act.seat), (act.move.from_zone, act.move.to_zone))
+            ends = list(zip(act.move.seats(act.seat), (act.move.from_zone, act.move.to_zone)))
+            zones = []
             for seat, ref in ends:
                 self._require_seat(state, seat)
                 zone, address = self.zone_table.parse(ref)
                 self._check_address(state, seat, zone, address)
-            self._adjust(state, act)
+                zones.append((zone, address))
+            if all(zone.holding is not None for zone, _ in zones):
+                self._move_held(state, act, zones[0], zones[1])
+            else:
+                self._adjust(state, act)
         elif act.counter is not None:
-            self._adjust(state, act)
+            if self.tallies:
+                self._set_tally(state, act.seat, act.counter.name, act.counter.value)
+            else:
+                self._adjust(state, act)
         else:
             assert act.turn is not None
             self._change_turn(state, act.turn)
+            return
+        self._adjusted(state, act)
+
+    def _move_held(self, state: S, act: Adjust, source: tuple[Zone, str],
+                   target: tuple[Zone, str]) -> None:
+        """A judge's move between two held zones: the card must be in the place it leaves; it
+        is taken out first, then the place it enters is asked whether it admits it on the
+        position as the removal left it, and it is put there."""
+        move = act.move
+        assert move is not None
+        (from_zone, from_address), (to_zone, to_address) = source, target
+        assert from_zone.holding is not None and to_zone.holding is not None
+        leaves, enters = move.seats(act.seat)  # a shared zone's holding may use them too
+        if from_address not in from_zone.holding.addresses(state, leaves):
+            raise IllegalAction("bad_zone", f"There is no place {move.from_zone!r}"
+                                + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
+        if move.card not in from_zone.holding.cards(state, leaves, from_address):
+            if not any(move.card in cards for cards in self.places(state).values()):
+                raise IllegalAction("unknown_card", f"There is no card {move.card} in this "
+                                    "match.")  # a judge's: every card is theirs to see
+            raise IllegalAction("card_not_in_zone", f"{move.card} is not in {move.from_zone}"
+                                + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
+        from_zone.holding.take(state, leaves, from_address, move.card)
+        to_zone.holding.admit(state, enters, to_address, move.card)
+        to_zone.holding.put(state, enters, to_address, move.card)
+
+    def _set_tally(self, state: S, seat: int, name: str, value: int) -> None:
+        """A judge sets a declared counter, stat or flag (``tallies``), within its bounds."""
+        tally, key = tally_named(self.tallies, name)
+        if key and key not in tally.keys(state, seat):
+            raise IllegalAction("bad_counter", f"{key} has no {tally.name} now"
+                                + (f" for seat {seat}." if tally.of != "card" else "."))
+        if not tally.low <= value <= tally.high:
+            raise IllegalAction("bad_counter", f"{tally.reference()} is "
+                                f"{'0 or 1' if tally.flag else f'{tally.low} to {tally.high}'}"
+                                f", not {value}.")
+        tally.set(state, seat, key, value)
+
+    def _adjusted(self, state: S, act: Adjust) -> None:
+        """After a judge's move or counter: what the game derives from the position (a
+        victory, a renumbered grid) is brought in step, or IllegalAction if the adjustment
+        broke one of its invariants. Nothing by default."""
 
     def _require_seat(self, state: S, seat: int) -> None:
         if seat > len(state.players):
@@ -809,18 +865,32 @@ class Ruleset(ABC, Generic[S]):
     def _apply(self, state: S, action: Action, chance: Chance) -> None:
         """Apply a game action to ``state`` (a private copy) or raise IllegalAction."""
 
-    @abstractmethod
     def _adjust(self, state: S, action: Adjust) -> None:
-        """Apply a C3 adjustment to ``state`` (a private copy) or raise IllegalAction."""
+        """A C3 adjustment the kernel does not do itself (a move naming a zone without a
+        holding, a counter of a game that declares no tallies): apply it to ``state`` (a
+        private copy) or raise IllegalAction. The default refuses."""
+        if action.counter is not None:
+            raise IllegalAction("bad_counter", f"{self.title} has no counters to set.")
+        raise IllegalAction("bad_zone", "That zone cannot be adjusted: zones are "
+                            f"{self.zone_table.vocabulary()}.")
 
     @abstractmethod
     def _legal_actions(self, state: S, seat: int) -> list[Action]:
         """The legal game actions for ``seat``."""
 
-    @abstractmethod
     def _places(self, state: S) -> dict[Place, list[str]]:
         """Every place of the zone table (zone, seat, address) with its cards, for effects and
-        generic boards."""
+        generic boards: read from the zones' holdings (a game whose zones have none says them
+        itself)."""
+        out: dict[Place, list[str]] = {}
+        for zone in self.zone_table.zones.values():
+            holding = zone.holding
+            if holding is None:
+                continue
+            for seat in (state.seats() if zone.owner == "seat" else [None]):
+                for address in holding.addresses(state, seat):
+                    out[Place(zone.name, seat, address)] = holding.cards(state, seat, address)
+        return out
 
     def _values(self, state: S) -> dict[str, Any]:
         """The game's own values whose changes are effects (phase, counters...)."""

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from engine.core.errors import IllegalAction
+from engine.core.holdings import Holding
 from engine.core.viewer import Viewer
 
 
@@ -40,6 +41,9 @@ class Zone:
     address: str = ""  # what follows ``name:`` in a reference, e.g. "slot 1-5"; "" for none
     description: str = ""
     adjustable: bool = True  # whether a judge's move may name it
+    # where the game's state keeps the zone's cards (engine.core.holdings): the kernel then
+    # reads its places and moves a judge's card in and out of it; None: the game's own code
+    holding: Holding[Any] | None = None
 
 
 def may_see(viewer: Viewer, visibility: Visibility, owner: int | None) -> bool:

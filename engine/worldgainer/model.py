@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.contract import GameState
+from engine.core.errors import IllegalAction
+from engine.core.holdings import Holding, Pile, Seat, Tally
 from engine.core.zones import Visibility, Zone
 
 
@@ -75,23 +77,6 @@ ALL_FIELDS = field_ids(1) + BATTLEFIELD + field_ids(2)
 
 PHASES = ("standby", "gain")  # the draw phase runs as the turn starts, the end phase on end_turn
 
-# 場の構成: every zone, who owns it and who may see its cards
-ZONES = (
-    Zone("hand", "seat", ordered=False, contents=Visibility.OWNER,
-         description="手札: seen by its owner only; everyone sees how many."),
-    Zone("deck", "seat", ordered=False, contents=Visibility.JUDGES,
-         description="デッキ: face down and unordered; each draw is a recorded pick (C1)."),
-    Zone("break", "seat", ordered=True, contents=Visibility.EVERYONE,
-         description="ブレイク: the break zone, face up, in the order cards arrived."),
-    Zone("standby", "seat", ordered=True, contents=Visibility.EVERYONE, address="slot 1-5",
-         description="スタンバイ: five stun slots, each ready or exhausted."),
-    Zone("field", "shared", ordered=True, contents=Visibility.EVERYONE,
-         address="square M1-1..M1-3, B-1..B-3, M2-1..M2-3",
-         description="The nine squares; a card put there by adjustment is held by the seat "
-                     "it is put for."),
-)
-
-
 @dataclass
 class Stun:
     """A card in a stand-by slot, ready (待機) or exhausted (消耗)."""
@@ -134,3 +119,135 @@ class WorldGainerState(GameState):
     def player(self, seat: int) -> Player:
         """The zones of ``seat`` (1-based)."""
         return self.seats_state[seat - 1]
+
+
+# ----- where each zone's cards are (C3: engine.core.holdings) ---------------------------------
+class StunSlots(Holding[WorldGainerState]):
+    """A seat's five stun slots (スタンバイ): a card enters an empty slot ready."""
+
+    def addresses(self, state: WorldGainerState, seat: Seat) -> list[str]:
+        """Slots 1 to 5."""
+        return [str(slot) for slot in range(1, SLOTS + 1)]
+
+    def cards(self, state: WorldGainerState, seat: Seat, address: str) -> list[str]:
+        """The slot's stun, if any."""
+        stun = self._slots(state, seat)[int(address) - 1]
+        return [] if stun is None else [stun.card]
+
+    def take(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """The slot is left empty."""
+        self._slots(state, seat)[int(address) - 1] = None
+
+    def admit(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """A slot 1-5 that is empty."""
+        super().admit(state, seat, address, card)
+        if self._slots(state, seat)[int(address) - 1] is not None:
+            raise IllegalAction("slot_taken", f"Stun slot {address} is already occupied.")
+
+    def put(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """Placed ready."""
+        self._slots(state, seat)[int(address) - 1] = Stun(card=card, ready=True)
+
+    @staticmethod
+    def _slots(state: WorldGainerState, seat: Seat) -> list[Stun | None]:
+        assert seat is not None
+        return state.player(seat).standby
+
+
+class Squares(Holding[WorldGainerState]):
+    """The nine squares: a card leaves a square its seat holds, and enters one held by the
+    seat it is put for or by nobody, on top; the seat then holds it."""
+
+    def addresses(self, state: WorldGainerState, seat: Seat) -> list[str]:
+        """M1-1..M1-3, B-1..B-3, M2-1..M2-3."""
+        return list(ALL_FIELDS)
+
+    def cards(self, state: WorldGainerState, seat: Seat, address: str) -> list[str]:
+        """The square's stack, bottom first."""
+        return list(state.board[address].cards)
+
+    def take(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """Out of a square the seat holds; an emptied square is held by nobody."""
+        square = state.board[address]
+        if square.holder != seat:
+            raise IllegalAction("card_not_in_zone", f"{card} is not on a square seat {seat} "
+                                f"holds ({address}).")
+        square.cards.remove(card)
+        if not square.cards:
+            square.holder = None
+
+    def admit(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """A square of the board, not held by the opponent."""
+        if address not in state.board:
+            raise IllegalAction("bad_zone", f"There is no square {address!r}; squares are "
+                                f"{', '.join(ALL_FIELDS)}.")
+        if state.board[address].holder not in (None, seat):
+            raise IllegalAction("square_held", f"{address} is held by the opponent.")
+
+    def put(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
+        """On top; the seat holds the square."""
+        square = state.board[address]
+        square.holder = seat
+        square.cards.append(card)
+
+
+def _of(seat: Seat, state: WorldGainerState) -> Player:
+    assert seat is not None
+    return state.player(seat)
+
+
+# 場の構成: every zone, who owns it and who may see its cards
+ZONES = (
+    Zone("hand", "seat", ordered=False, contents=Visibility.OWNER,
+         description="手札: seen by its owner only; everyone sees how many.",
+         holding=Pile(lambda state, seat: _of(seat, state).hand, sort=True)),
+    Zone("deck", "seat", ordered=False, contents=Visibility.JUDGES,
+         description="デッキ: face down and unordered; each draw is a recorded pick (C1).",
+         holding=Pile(lambda state, seat: _of(seat, state).deck, sort=True)),
+    Zone("break", "seat", ordered=True, contents=Visibility.EVERYONE,
+         description="ブレイク: the break zone, face up, in the order cards arrived.",
+         holding=Pile(lambda state, seat: _of(seat, state).breaks)),
+    Zone("standby", "seat", ordered=True, contents=Visibility.EVERYONE, address="slot 1-5",
+         description="スタンバイ: five stun slots, each ready or exhausted.",
+         holding=StunSlots()),
+    Zone("field", "shared", ordered=True, contents=Visibility.EVERYONE,
+         address="square M1-1..M1-3, B-1..B-3, M2-1..M2-3",
+         description="The nine squares; a card put there by adjustment is held by the seat "
+                     "it is put for.", holding=Squares()),
+)
+
+
+def _set_stun_placed(state: WorldGainerState, seat: int, key: str, value: int) -> None:
+    state.stun_placed = bool(value)
+    if not value and not state.gain_placed:
+        state.phase = "standby"  # a stun may be placed again until the gain
+
+
+def _set_gain_placed(state: WorldGainerState, seat: int, key: str, value: int) -> None:
+    state.gain_placed = bool(value)
+
+
+def _stun(state: WorldGainerState, seat: int, slot: str) -> Stun:
+    stun = state.player(seat).standby[int(slot) - 1]
+    assert stun is not None  # the kernel checked the key: a slot with a stun
+    return stun
+
+
+def _set_ready(state: WorldGainerState, seat: int, slot: str, value: int) -> None:
+    _stun(state, seat, slot).ready = bool(value)
+
+
+# the values a judge sets by adjustment (C3): this turn's once-a-turn flags, a stun's state
+TALLIES: tuple[Tally[WorldGainerState], ...] = (
+    Tally("stun_placed", "match", lambda state, seat, key: int(state.stun_placed),
+          _set_stun_placed, 0, 1,
+          description="A stun was placed this turn (unset: one may be placed again)."),
+    Tally("gain_placed", "match", lambda state, seat, key: int(state.gain_placed),
+          _set_gain_placed, 0, 1,
+          description="A card was placed on the field this turn."),
+    Tally("stun_ready", "place", lambda state, seat, slot: int(_stun(state, seat, slot).ready),
+          _set_ready, 0, 1, description="The stun in the adjusted seat's slot is ready (1) or "
+          "exhausted (0).",
+          keys=lambda state, seat: [str(i) for i, stun in enumerate(
+              state.player(seat).standby, start=1) if stun is not None]),
+)

@@ -24,7 +24,7 @@ from engine.core.contract import (
     Options,
     Ruleset,
 )
-from engine.core.effects import Effect, Place
+from engine.core.effects import Effect
 from engine.core.errors import IllegalAction, SetupError
 from engine.core.legality import Choice
 from engine.core.viewer import Viewer
@@ -46,6 +46,7 @@ from engine.worldgainer.model import (
     HAND_SIZE,
     PHASES,
     SLOTS,
+    TALLIES,
     ZONES,
     Card,
     Colour,
@@ -144,6 +145,7 @@ class WorldGainer(Ruleset[WorldGainerState]):
     options_model = WorldGainerOptions
     actions = ACTIONS
     zones = ZONES
+    tallies = TALLIES
     phases = PHASES
     outcome_kinds = OUTCOME_KINDS
     setup_consumes = SETUP_CONSUMES
@@ -506,26 +508,17 @@ class WorldGainer(Ruleset[WorldGainerState]):
         return [ExhaustStun(slot=slot) if how == 1 else DiscardStun(slot=slot)
                 for slot, how in choice]
 
-    # ----- adjustments (C3) ----------------------------------------------------------------
-    def _adjust(self, state: WorldGainerState, action: Adjust) -> None:
-        me = state.player(action.seat)
-        if action.counter is not None:
-            self._set_counter(state, me, action.counter.name, action.counter.value)
-            return
+    # ----- adjustments (C3: the zone table's holdings and the tallies below) ---------------
+    def _adjusted(self, state: WorldGainerState, action: Adjust) -> None:
+        """A card put on a square by card text may win the match (W4)."""
         move = action.move
-        assert move is not None
-        if move.card not in state.cards:
-            raise _illegal("unknown_card", f"There is no card {move.card} in this match.")
-        source, target = move.seats(action.seat)
-        self._take_from(state, source, move.card, move.from_zone)
-        self._put_into(state, target, move.card, move.to_zone)
-        if move.to_zone.startswith("field:"):
-            self._check_victory(state, target)
+        if move is not None and move.to_zone.startswith("field:"):
+            self._check_victory(state, move.seats(action.seat)[1])
 
     def _check_address(self, state: WorldGainerState, seat: int, zone: Zone, address: str) -> None:
         """Stun slots are 1-5 and squares are the board's own; other zones have no places."""
-        if zone.name == "standby":
-            self._slot(address)
+        if zone.name == "standby" and address not in [str(i) for i in range(1, SLOTS + 1)]:
+            raise _illegal("bad_zone", f"Stun slots are 1 to {SLOTS}, not {address!r}.")
         elif zone.name == "field" and address not in ALL_FIELDS:
             raise _illegal("bad_zone", f"There is no square {address!r}; squares are "
                            f"{', '.join(ALL_FIELDS)}.")
@@ -536,90 +529,7 @@ class WorldGainer(Ruleset[WorldGainerState]):
         """A judge's turn change: back to the stand-by phase, or on to the gain phase."""
         state.phase = phase
 
-    def _set_counter(self, st: WorldGainerState, me: Player, name: str, value: int) -> None:
-        flags = {"stun_placed", "gain_placed"}
-        if name in flags and value in (0, 1):
-            setattr(st, name, bool(value))
-            if name == "stun_placed" and not value and not st.gain_placed:
-                st.phase = "standby"  # a stun may be placed again until the gain
-            return
-        if name.startswith("stun_ready:") and value in (0, 1):
-            slot = self._slot(name.split(":", 1)[1])
-            stun = me.standby[slot - 1]
-            if stun is None:
-                raise _illegal("no_stun", f"There is no stun in slot {slot}.")
-            stun.ready = bool(value)
-            return
-        raise _illegal("bad_counter", f"Cannot set {name!r} to {value}: counters are "
-                       "stun_placed, gain_placed (0/1) and stun_ready:SLOT (0/1).")
-
-    def _slot(self, text: str) -> int:
-        if not text.isdigit() or not 1 <= int(text) <= SLOTS:
-            raise _illegal("bad_zone", f"Stun slots are 1 to {SLOTS}, not {text!r}.")
-        return int(text)
-
-    def _take_from(self, st: WorldGainerState, seat: int, card: str, zone: str) -> None:
-        me = st.player(seat)
-        missing = _illegal("card_not_in_zone", f"{card} is not in seat {seat}'s {zone}.")
-        if zone in ("hand", "deck", "break"):
-            pile = {"hand": me.hand, "deck": me.deck, "break": me.breaks}[zone]
-            if card not in pile:
-                raise missing
-            pile.remove(card)
-        elif zone.startswith("standby:"):
-            slot = self._slot(zone.split(":", 1)[1])
-            stun = me.standby[slot - 1]
-            if stun is None or stun.card != card:
-                raise missing
-            me.standby[slot - 1] = None
-        elif zone.startswith("field:") and zone[6:] in st.board:
-            square = st.board[zone[6:]]
-            if square.holder != seat or card not in square.cards:
-                raise missing
-            square.cards.remove(card)
-            if not square.cards:
-                square.holder = None
-        else:
-            raise _illegal("bad_zone", f"Unknown zone {zone!r}: use hand, deck, break, "
-                           "standby:N or field:SQUARE.")
-
-    def _put_into(self, st: WorldGainerState, seat: int, card: str, zone: str) -> None:
-        me = st.player(seat)
-        if zone in ("hand", "deck"):
-            pile = me.hand if zone == "hand" else me.deck
-            pile.append(card)
-            pile.sort()
-        elif zone == "break":
-            me.breaks.append(card)
-        elif zone.startswith("standby:"):
-            slot = self._slot(zone.split(":", 1)[1])
-            if me.standby[slot - 1] is not None:
-                raise _illegal("slot_taken", f"Stun slot {slot} is already occupied.")
-            me.standby[slot - 1] = Stun(card=card, ready=True)
-        elif zone.startswith("field:") and zone[6:] in st.board:
-            square = st.board[zone[6:]]
-            if square.holder not in (None, seat):
-                raise _illegal("square_held", f"{zone[6:]} is held by the opponent.")
-            square.holder = seat
-            square.cards.append(card)
-        else:
-            raise _illegal("bad_zone", f"Unknown zone {zone!r}: use hand, deck, break, "
-                           "standby:N or field:SQUARE.")
-
     # ----- places and values (effects, generic boards) --------------------------------------
-    def _places(self, state: WorldGainerState) -> dict[Place, list[str]]:
-        out: dict[Place, list[str]] = {}
-        for seat in (1, 2):
-            p = state.player(seat)
-            out[Place("hand", seat)] = list(p.hand)
-            out[Place("deck", seat)] = list(p.deck)
-            out[Place("break", seat)] = list(p.breaks)
-            for slot, stun in enumerate(p.standby, start=1):
-                out[Place("standby", seat, str(slot))] = [] if stun is None else [stun.card]
-        for fid, square in state.board.items():
-            out[Place("field", None, fid)] = list(square.cards)
-        return out
-
     def _values(self, state: WorldGainerState) -> dict[str, Any]:
         out: dict[str, Any] = {"phase": state.phase, "stun_placed": state.stun_placed,
                                "gain_placed": state.gain_placed}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.contract import GameState
+from engine.core.holdings import Holding, Pile, Seat
 from engine.core.zones import Visibility, Zone
 
 DECK_SIZE = 12  # C5: a deck is exactly this many cards
@@ -23,16 +24,33 @@ class Card(BaseModel):
     value: int = Field(ge=1, le=9, description="What the card bids, and scores once won.")
 
 
+class _FaceDown(Holding["BlindBidState"]):
+    """A seat's face-down bid of the round: one card or none (a judge does not move it)."""
+
+    def cards(self, state: BlindBidState, seat: Seat, address: str) -> list[str]:
+        """The bid, if the seat has bid."""
+        assert seat is not None
+        return [state.bids[seat]] if seat in state.bids else []
+
+
+def _seats(pile: str) -> Pile[BlindBidState]:
+    return Pile(lambda state, seat: getattr(state, pile)[seat])
+
+
 ZONES: tuple[Zone, ...] = (
-    Zone("hand", "seat", False, Visibility.OWNER, description="The cards a seat may bid."),
+    Zone("hand", "seat", False, Visibility.OWNER, description="The cards a seat may bid.",
+         holding=_seats("hands")),
     Zone("deck", "seat", False, Visibility.JUDGES,
-         description="Unordered: each draw is a recorded random pick."),
+         description="Unordered: each draw is a recorded random pick.", holding=_seats("decks")),
     Zone("bid", "seat", False, Visibility.OWNER, adjustable=False,
-         description="The card laid face down this round, until every seat has bid."),
+         description="The card laid face down this round, until every seat has bid.",
+         holding=_FaceDown()),
     Zone("won", "seat", False, Visibility.EVERYONE,
-         description="Bid cards taken by winning rounds: they score their values."),
+         description="Bid cards taken by winning rounds: they score their values.",
+         holding=_seats("won")),
     Zone("discard", "shared", False, Visibility.EVERYONE,
-         description="The bid cards of rounds nobody won (the highest value tied)."),
+         description="The bid cards of rounds nobody won (the highest value tied).",
+         holding=Pile(lambda state, seat: state.discard)),
 )
 
 

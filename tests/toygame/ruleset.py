@@ -7,21 +7,15 @@ from typing import Any
 
 from engine.core.chance import Chance, Outcome
 from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
-from engine.core.effects import Effect, Place
+from engine.core.effects import Effect
 from engine.core.viewer import Viewer
 from tests.toygame.actions import ACTIONS, OUTCOME_KINDS, SETUP_CONSUMES, Bid
-from tests.toygame.adjust import adjust
 from tests.toygame.legal import legal_actions
 from tests.toygame.model import ZONES, BlindBidState, Card
 from tests.toygame.round import bid, cancel_round, still_to_bid
-from tests.toygame.scoring import points
+from tests.toygame.scoring import check_end, points
 from tests.toygame.setup import check_decks, initial_state
 from tests.toygame.views import describe, view
-
-
-def _state(state: BlindBidState) -> BlindBidState:
-    assert isinstance(state, BlindBidState)
-    return state
 
 
 class BlindBid(Ruleset[BlindBidState]):
@@ -54,8 +48,8 @@ class BlindBid(Ruleset[BlindBidState]):
         assert isinstance(action, Bid)  # the only game action
         bid(state, action, chance)
 
-    def _adjust(self, state: BlindBidState, action: Adjust) -> None:
-        adjust(state, action)
+    def _adjusted(self, state: BlindBidState, action: Adjust) -> None:
+        check_end(state)
 
     def _on_eliminated(self, state: BlindBidState, seat: int, chance: Chance) -> None:
         cancel_round(state)
@@ -70,15 +64,6 @@ class BlindBid(Ruleset[BlindBidState]):
 
     def _legal_actions(self, state: BlindBidState, seat: int) -> list[Action]:
         return legal_actions(state, seat)
-
-    def _places(self, state: BlindBidState) -> dict[Place, list[str]]:
-        out: dict[Place, list[str]] = {Place("discard"): list(state.discard)}
-        for seat in state.seats():
-            out[Place("hand", seat)] = list(state.hands[seat])
-            out[Place("deck", seat)] = list(state.decks[seat])
-            out[Place("bid", seat)] = [state.bids[seat]] if seat in state.bids else []
-            out[Place("won", seat)] = list(state.won[seat])
-        return out
 
     def _view(self, state: BlindBidState, viewer: Viewer) -> dict[str, Any]:
         return view(state, viewer, self.sees)

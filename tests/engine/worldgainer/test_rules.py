@@ -835,8 +835,8 @@ def test_c3_adjust_stun_placed_zero_allows_another_stun_before_the_gain() -> Non
     (move("R1", "hand", "standby:2"), "slot_taken"),
     ({"counter": {"name": "score", "value": 3}}, "bad_counter"),
     ({"counter": {"name": "gain_placed", "value": 2}}, "bad_counter"),
-    ({"counter": {"name": "stun_ready:4", "value": 1}}, "no_stun"),
-    ({"counter": {"name": "stun_ready:9", "value": 1}}, "bad_zone"),
+    ({"counter": {"name": "stun_ready:4", "value": 1}}, "bad_counter"),  # no stun there
+    ({"counter": {"name": "stun_ready:9", "value": 1}}, "bad_counter"),  # no slot 9
 ])
 def test_c3_adjust_errors(change: dict[str, Any], reason: str) -> None:
     """C3: a move names the seat's own zones and a card really there; counters are named ones."""

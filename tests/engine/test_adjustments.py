@@ -1,0 +1,130 @@
+"""C3 conformance: every game whose zone table says where its cards are (its zones' holdings)
+and what a judge may set (its tallies) is adjusted through every place, counter, stat and flag
+it declares, and stays whole.
+
+At several positions of random playouts: every adjustable place of every seat takes a card a
+judge moves there from some other place (at least one such move succeeds for every zone); each
+move leaves the card there, no card lost or doubled, the position unchanged where it was
+refused, and every viewer's view renders; every tally takes its lowest and highest values and
+refuses one past them. A game joins by declaring its holdings: nothing else to write.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from engine import JUDGE, SPECTATOR, Viewer, games
+from engine.core.chance import NoChance
+from engine.core.contract import GameState, Ruleset
+from engine.core.effects import Place
+from engine.core.errors import IllegalAction
+from tests.support import RandomChance, sample_config
+from tests.toygame import BlindBid
+
+EVERY = [*games(), BlindBid()]
+HELD = [g for g in EVERY if all(z.holding is not None for z in g.zone_table.zones.values())]
+
+
+def _positions(ruleset: Ruleset[Any], players: int, seed: int) -> list[GameState]:
+    """The setup and four later positions of a random legal playout."""
+    rng = random.Random(seed)
+    state = ruleset.setup(sample_config(ruleset, players), RandomChance(rng))
+    out = [state]
+    for n in range(1, 80):
+        if ruleset.outcome(state) is not None:
+            break
+        seat = rng.choice(ruleset.to_act(state))
+        state = ruleset.apply(state, rng.choice(ruleset.legal_actions(state, seat)),
+                              RandomChance(rng))
+        if n % 20 == 0:
+            out.append(state)
+    return out
+
+
+def _every_card(ruleset: Ruleset[Any], state: GameState) -> Counter[str]:
+    return Counter(c for cards in ruleset.places(state).values() for c in cards)
+
+
+def _ref(place: Place) -> str:
+    return f"{place.zone}:{place.address}" if place.address else place.zone
+
+
+def _move(seat: int, card: str, source: Place, target: Place) -> dict[str, Any]:
+    return {"type": "adjust", "seat": seat, "reason": "conformance", "move": {
+        "card": card, "from_zone": _ref(source), "to_zone": _ref(target),
+        "from_seat": source.seat or seat, "to_seat": target.seat or seat}}
+
+
+def _views_render(ruleset: Ruleset[Any], state: GameState) -> None:
+    for viewer in (JUDGE, SPECTATOR, *(Viewer("seat", s) for s in state.seats())):
+        ruleset.view(state, viewer)
+
+
+@pytest.mark.parametrize("ruleset", HELD, ids=[g.game_id for g in HELD])
+def test_a_judge_moves_a_card_into_every_declared_place_and_nothing_is_lost(
+        ruleset: Ruleset[Any]) -> None:
+    entered: set[str] = set()
+    adjustable = {z.name for z in ruleset.zone_table.zones.values() if z.adjustable}
+    for seed in (1, 2):
+        for state in _positions(ruleset, ruleset.min_players, seed):
+            if state.result is not None:
+                continue
+            places = ruleset.places(state)
+            every = _every_card(ruleset, state)
+            sources = [(p, c) for p, cards in places.items() if p.zone in adjustable
+                       for c in cards]
+            for target in places:
+                if target.zone not in adjustable:
+                    continue
+                for source, card in sources:
+                    if source == target:
+                        continue
+                    seat = target.seat or source.seat or 1
+                    try:
+                        after = ruleset.apply(state, _move(seat, card, source, target),
+                                              NoChance())
+                    except IllegalAction:
+                        continue
+                    assert card in ruleset.places(after)[
+                        Place(target.zone, target.seat, target.address)], (source, target, card)
+                    assert _every_card(ruleset, after) == every, "a card was lost or doubled"
+                    _views_render(ruleset, after)
+                    entered.add(target.zone)
+                    break
+            assert ruleset.places(state) == places, "apply changed its input"
+    assert entered == adjustable, f"no move ever entered {adjustable - entered}"
+
+
+@pytest.mark.parametrize("ruleset", HELD, ids=[g.game_id for g in HELD])
+def test_a_judge_sets_every_declared_tally_within_its_bounds(ruleset: Ruleset[Any]) -> None:
+    set_somewhere: set[str] = set()
+    for state in _positions(ruleset, ruleset.min_players, 3):
+        if state.result is not None:
+            continue
+        for tally in ruleset.tallies:
+            for seat in state.seats():
+                keys = list(tally.keys(state, seat))[:2] if tally.keyed else [""]
+                for key in keys:
+                    name = f"{tally.name}:{key}" if key else tally.name
+                    for value in (tally.low, tally.high):
+                        counter = {"type": "adjust", "seat": seat, "reason": "conformance",
+                                   "counter": {"name": name, "value": value}}
+                        after = ruleset.apply(state, counter, NoChance())
+                        assert tally.get(after, seat, key) == value, (name, value)
+                        _views_render(ruleset, after)
+                        set_somewhere.add(tally.name)
+                    past = {"type": "adjust", "seat": seat, "reason": "conformance",
+                            "counter": {"name": name, "value": tally.high + 1}}
+                    with pytest.raises(IllegalAction) as refused:
+                        ruleset.apply(state, past, NoChance())
+                    assert refused.value.reason == "bad_counter"
+    assert set_somewhere == {t.name for t in ruleset.tallies}
+
+
+def test_the_held_games_are_at_least_the_toy_game_and_world_gainer() -> None:
+    """The games whose every zone has a holding run the conformance tests above."""
+    assert {"blindbid", "worldgainer"} <= {g.game_id for g in HELD}

@@ -84,7 +84,7 @@ class Kami(Ruleset):
 
     game_id = "kami"
     title = "Kami no Kijutsu"
-    version = "1.0"
+    version = "1.1"  # 1.1: the spoils are reported for a concession and a time call too
     min_players = 2
     max_players = 2
     state_class = KamiState
@@ -111,6 +111,11 @@ class Kami(Ruleset):
 
     def _adjust(self, state: GameState, action: Adjust) -> None:
         adjust(_state(state), action)
+
+    def _kernel_ended(self, state: GameState) -> None:
+        """A concession or a time call with a winner reports the spoils too (kami digest 6:
+        none on a draw; engine.kami.turn.report_spoils)."""
+        turn.report_spoils(_state(state))
 
     def to_act(self, state: GameState) -> list[int]:
         """The seats still deciding on mulligans, the seat with priority in a battle, else the

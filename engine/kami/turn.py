@@ -129,10 +129,21 @@ def end_turn(state: KamiState, seat: int, chance: Chance) -> None:
 
 
 def _end(state: KamiState, winner: int, reason: str, detail: str) -> None:
-    """The game ends; under ``spoils: on`` the detail reports the spoils' value
-    (§戦利品ルールについて: the VP difference if the winner has more, else 1)."""
-    if state.options.get("spoils") == "on":
-        lead = state.vp[winner] - state.vp[state.other(winner)]
-        detail += f"; spoils value {lead if lead > 0 else 1}"
+    """The game ends with ``winner``, and the spoils are reported (``report_spoils``)."""
     state.result = MatchResult(winners=[winner], losers=[state.other(winner)], reason=reason,
                                detail=detail)
+    report_spoils(state)
+
+
+def report_spoils(state: KamiState) -> None:
+    """§1ゲーム終了時の処理, §戦利品ルールについて (kami digest 6 "Spoils"): under ``spoils: on``
+    every ending with a winner (the game's own, a concession, a time call) ends its detail with
+    the spoils' value: the VP difference if the winner has more VP, else 1. There are no spoils
+    on a draw."""
+    result = state.result
+    if result is None or result.drawn or len(result.winners) != 1 or \
+            state.options.get("spoils") != "on":
+        return
+    winner = result.winners[0]
+    lead = state.vp[winner] - state.vp[state.other(winner)]
+    result.detail += f"; spoils value {lead if lead > 0 else 1}"

@@ -295,6 +295,27 @@ def test_spoils_value_is_1_when_the_winner_does_not_lead() -> None:
     assert "spoils value 1" in state.result.detail
 
 
+def test_spoils_value_is_reported_for_a_concession() -> None:
+    """Kami digest 6 "Spoils" (every ending but a draw; §1ゲーム終了時の処理 excludes only draws):
+    with spoils on, seat 2 (3 VP) concedes to seat 1 (8 VP): the spoils' value is 8 - 3 = 5."""
+    state = play(judgment(vp={1: 8, 2: 3}, options={"spoils": "on"}), act("concede", 2))
+    assert state.result is not None and state.result.reason == "concession"
+    assert state.result.winners == [1] and state.result.detail.endswith("; spoils value 5")
+
+
+def test_spoils_value_is_reported_for_a_turn_limit_win_but_not_a_draw() -> None:
+    """Kami digest 6 "Spoils" (none on a draw), kami Q-19: with spoils on and turn_limit 3,
+    time is called at seat 1's end of turn 3. Seat 2 leading 9 to 4 wins with spoils value 5;
+    at 6 VP each it is a draw, and no spoils are reported."""
+    options = {"spoils": "on", "turn_limit": 3}
+    state = play(judgment(turn=3, vp={1: 4, 2: 9}, options=options), act("end_turn", 1))
+    assert state.result is not None and state.result.reason == "turn_limit"
+    assert state.result.winners == [2] and state.result.detail.endswith("; spoils value 5")
+    state = play(judgment(turn=3, vp={1: 6, 2: 6}, options=options), act("end_turn", 1))
+    assert state.result is not None and state.result.drawn
+    assert "spoils" not in state.result.detail
+
+
 def test_spoils_off_by_default() -> None:
     """§戦利品ルールについて (採用するかどうかは開始時に決めておくこと): off unless chosen."""
     state = play(judgment(vp={1: 8, 2: 2}), act("declare_defeat", 1))

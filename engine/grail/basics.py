@@ -1,12 +1,15 @@
 """The basic rules every section uses (基本構成細則 L44-59): drawing and deck-out (C2), quest
-reveals and reshuffles (L236, OQ-5), valor and destruction at 0 (L52, OQ-30), winning."""
+reveals and reshuffles (L236, OQ-5), valor and destruction at 0 (L52, OQ-30), a combat's result
+(戦闘の終了 L215-217, E1), which the destruction of a participant also fixes (OQ-30), winning."""
 
 from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.contract import MatchResult
 from engine.core.errors import IllegalAction
-from engine.grail.model import GrailState, Warrior
+from engine.grail.model import Combat, GrailState, Side, Warrior
+
+FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
 
 
 def draw_court(state: GrailState, seat: int, chance: Chance) -> None:
@@ -76,6 +79,71 @@ def destroy(state: GrailState, warrior: Warrior) -> None:
         kings.remove(warrior.card)
         if not kings:
             del state.victory_challenges[warrior.owner]
+    _side_destroyed(state, warrior.card)
+
+
+def _side_destroyed(state: GrailState, instance: str) -> None:
+    """OQ-30 ("a participant destroyed mid-combat loses that combat, and the combat ends"): a
+    side's warrior (its fighter, or the king a champion fights for, OQ-16) leaving the field
+    before the combat's result is fixed, however it leaves (its valor brought to 0 by a
+    refusal's cost or a judge's adjustment, a judge's move off the field), loses at once,
+    whatever the state, as a surrenderer does [L217]; the combat goes to its end (healing for
+    the other side, then the consequences of its kind)."""
+    combat = state.combat
+    if combat is None or combat.result:
+        return
+    index = next((i for i, side in enumerate(combat.sides)
+                  if instance in (side.fighter, side.for_king)), None)
+    if index is None:
+        return
+    combat.surrender_by = None
+    state.champions_to_name = []
+    fix_result(state, combat, surrendered=index)
+
+
+def fix_result(state: GrailState, combat: Combat, surrendered: int | None = None) -> None:
+    """E1 (戦闘の終了 L215-217): a surrender (or a destruction, OQ-30) loses; else the one side
+    free of a mortal wound wins; both wounded is a draw. A king under a victory challenge whose
+    side loses is discarded at once, before healing (L186, OQ-21). Then the heal window, if
+    anyone may heal (mortal combats, knights and kings)."""
+    if surrendered is not None:
+        combat.result = f"win:{1 - surrendered}"
+        combat.surrendered = True
+    else:
+        free = [i for i, s in enumerate(combat.sides) if not s.wounded]
+        combat.result = f"win:{free[0]}" if len(free) == 1 else "draw"
+    for side in combat.sides:
+        side.was_wounded = side.wounded
+    _victory_challenge_losses(state, combat)
+    combat.heal_pending = [] if combat.kind in FORMAL else [
+        i for i, s in enumerate(combat.sides) if not s.quest and _healable(state, s)]
+    combat.step = "heal"
+
+
+def loser(combat: Combat) -> int | None:
+    """The index of the side that lost, None for a draw or no result yet."""
+    if combat.result.startswith("win:"):
+        return 1 - int(combat.result[4:])
+    return None
+
+
+def _victory_challenge_losses(state: GrailState, combat: Combat) -> None:
+    lost = loser(combat)
+    if lost is None:
+        return
+    side = combat.sides[lost]
+    king = side.for_king or side.fighter
+    seat = owner_of(king)
+    if king in state.victory_challenges.get(seat, []):
+        warrior = state.warrior(king)
+        if warrior is not None:
+            destroy(state, warrior)
+
+
+def _healable(state: GrailState, side: Side) -> bool:
+    warrior = state.warrior(side.fighter)
+    return warrior is not None and state.card(warrior.card).is_knight and (
+        warrior.damage > 0 or side.wounded)
 
 
 def change_valor(state: GrailState, warrior: Warrior, delta: int) -> None:
@@ -106,6 +174,9 @@ def eliminate(state: GrailState, seat: int) -> None:
     """OQ-37: all the seat's cards leave the game; its combat ends with no result, its grail
     attempt and victory challenge are void; the turn passes on if it was active."""
     state.eliminated.append(seat)
+    if state.combat is not None and any(s.seat == seat for s in state.combat.sides):
+        state.combat = None  # before its warriors go: no result (not OQ-30's loss)
+        state.champions_to_name = []
     for warrior in list(state.warriors[seat]):
         destroy(state, warrior)
     quest = state.active_quest[seat]
@@ -113,9 +184,6 @@ def eliminate(state: GrailState, seat: int) -> None:
         state.quest_discard[seat].append(quest)
     state.active_quest[seat] = None
     state.victory_challenges.pop(seat, None)
-    if state.combat is not None and any(s.seat == seat for s in state.combat.sides):
-        state.combat = None
-        state.champions_to_name = []
     if state.grail is not None and state.grail.seat == seat:
         state.grail = None
     offer = state.honour_offer

@@ -6,8 +6,8 @@ adjustments (C3)."""
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
-from engine.grail.basics import own_warrior
-from engine.grail.combat import FORMAL, participant, require_combat
+from engine.grail.basics import FORMAL, own_warrior
+from engine.grail.combat import participant, require_combat
 from engine.grail.model import Card, GrailState
 
 

@@ -5,18 +5,17 @@ A combat has two sides. Each round: a card window (combat actions, spells in a m
 then ``roll_round``: both sides roll 2d6; round prowess = PRO + dice + modifiers; the higher hits,
 both on a tie; a hit deals strength minus the target's armour; normal plus permanent damage at
 endurance is a mortal wound (G1). Rounds repeat until a mortal wound or an accepted surrender.
-Then the result (E1), healing (E2: knights and kings, 1 valor, mortal combats only) and the
-consequences of the kind of combat (E3), which ``engine.grail.outcomes`` applies.
+Then the result (E1, ``engine.grail.basics.fix_result``: also fixed when a participant is
+destroyed mid-combat, OQ-30), healing (E2: knights and kings, 1 valor, mortal combats only) and
+the consequences of the kind of combat (E3), which ``engine.grail.outcomes`` applies.
 """
 
 from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, destroy, owner_of
+from engine.grail.basics import FORMAL, change_valor, fix_result
 from engine.grail.model import Combat, GrailState, Side
-
-FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
 
 
 def start_combat(state: GrailState, kind: str, first: Side, second: Side) -> None:
@@ -128,51 +127,6 @@ def roll_round(state: GrailState, seat: int, prowess: list[int], strength: list[
     return tuple(zip(rolls, totals))
 
 
-def fix_result(state: GrailState, combat: Combat, surrendered: int | None = None) -> None:
-    """E1 (戦闘の終了 L215-217): a surrender loses; else the one side free of a mortal wound
-    wins; both wounded is a draw. A king under a victory challenge whose side loses is
-    discarded at once, before healing (L186, OQ-21). Then the heal window, if anyone may heal
-    (mortal combats, knights and kings)."""
-    if surrendered is not None:
-        combat.result = f"win:{1 - surrendered}"
-        combat.surrendered = True
-    else:
-        free = [i for i, s in enumerate(combat.sides) if not s.wounded]
-        combat.result = f"win:{free[0]}" if len(free) == 1 else "draw"
-    for side in combat.sides:
-        side.was_wounded = side.wounded
-    _victory_challenge_losses(state, combat)
-    combat.heal_pending = [] if combat.kind in FORMAL else [
-        i for i, s in enumerate(combat.sides) if not s.quest and _healable(state, s)]
-    combat.step = "heal"
-
-
-def loser(combat: Combat) -> int | None:
-    """The index of the side that lost, None for a draw or no result yet."""
-    if combat.result.startswith("win:"):
-        return 1 - int(combat.result[4:])
-    return None
-
-
-def _victory_challenge_losses(state: GrailState, combat: Combat) -> None:
-    lost = loser(combat)
-    if lost is None:
-        return
-    side = combat.sides[lost]
-    king = side.for_king or side.fighter
-    seat = owner_of(king)
-    if king in state.victory_challenges.get(seat, []):
-        warrior = state.warrior(king)
-        if warrior is not None:
-            destroy(state, warrior)
-
-
-def _healable(state: GrailState, side: Side) -> bool:
-    warrior = state.warrior(side.fighter)
-    return warrior is not None and state.card(warrior.card).is_knight and (
-        warrior.damage > 0 or side.wounded)
-
-
 def support(state: GrailState, seat: int, warrior_id: str) -> None:
     """OQ-28: in a mortal combat's card window, a warrior of a participant's controller that is
     not fighting supports once per combat; on its controller's own turn it uses its challenge
@@ -236,9 +190,7 @@ def answer_surrender(state: GrailState, seat: int, accept: bool, wound: bool) ->
         combat.step = "cards"
         payer = state.warrior(answering.for_king or answering.fighter)
         if payer is not None and state.card(payer.card).is_knight:
-            change_valor(state, payer, -2)
-            if state.warrior(answering.fighter) is None:  # OQ-30: gone, it loses
-                fix_result(state, combat, surrendered=1 - asked)
+            change_valor(state, payer, -2)  # at 0 it is destroyed and loses (OQ-30, destroy)
         return
     if wound and combat.kind not in FORMAL:
         combat.sides[asked].wounded = True

@@ -9,8 +9,8 @@ from engine.core.contract import Action
 from engine.core.errors import IllegalAction
 from engine.core.legality import listed
 from engine.grail import actions as act
+from engine.grail.basics import FORMAL
 from engine.grail.claims import disputed, waiting_on
-from engine.grail.combat import FORMAL
 from engine.grail.field import fits, upkeep_yield
 from engine.grail.model import GRAIL_VALOR, GrailState, Warrior
 from engine.grail.outcomes import losable

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, destroy, owner_of
-from engine.grail.combat import loser, require_combat
+from engine.grail.basics import change_valor, destroy, loser, owner_of
+from engine.grail.combat import require_combat
 from engine.grail.model import UNTRANSFERABLE, Combat, GrailState, Side, Warrior
 from engine.grail.quests import quest_achieved, quest_failed
 

@@ -9,6 +9,10 @@ defender, and each round's dice are side 0's two then side 1's two.
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from engine.grail.model import GrailState, Warrior
 from tests.engine.grail.helpers import (
     RULES,
@@ -194,6 +198,30 @@ def test_oq30_a_refusal_that_brings_valor_to_0_destroys_and_loses() -> None:
     assert not on_field(state, "BORS@2.1") and combat_of(state).result == "win:0"
     state = play(state, act("finish_combat", 1))
     assert state.combat is None and on_field(state, "KNIGHT@1.1")
+
+
+@pytest.mark.parametrize("adjustment", [
+    {"counter": {"name": "valor:GUARD@2.1", "value": 0}},
+    {"move": {"card": "GUARD@2.1", "from_zone": "field", "to_zone": "court_discard"}},
+], ids=["valor_set_to_0", "moved_off_the_field"])
+def test_oq30_a_participant_destroyed_by_a_judge_mid_combat_loses_and_it_ends(
+        adjustment: dict[str, Any]) -> None:
+    """grail OQ-30 ("a participant destroyed mid-combat loses that combat, and the combat
+    ends"), C3: round 1, Sir Alan 5 + 2 = 7 against the Gate Guard 4 + 2 = 6: the Guard takes 4
+    (< END 10). A judge then sets the Guard's valor to 0 (a card effect), or moves it off the
+    field: it is destroyed and loses; Sir Alan's side wins; no more round is rolled (the combat
+    waits only on its end, as Sir Alan is unhurt and has nothing to heal); finished, it is
+    over."""
+    state = roll(mortal(W("KNIGHT@1.1"), W("GUARD@2.1")), 1, 1, 1, 1, 1)
+    assert combat_of(state).result == ""
+    state = play(state, {"type": "adjust", "seat": 2, "reason": "card text", **adjustment})
+    assert not on_field(state, "GUARD@2.1") and state.court_discard[2] == ["GUARD@2.1"]
+    combat = combat_of(state)
+    assert (combat.result, combat.step, combat.heal_pending) == ("win:0", "heal", [])
+    refused(state, act("roll_round", 1), "decision_pending", 1, 1, 1, 1)
+    assert RULES.to_act(state) == [1] and legal_types(state, 1) == {"finish_combat"}
+    state = play(state, act("finish_combat", 1))
+    assert state.combat is None and damages(state, "KNIGHT@1.1") == (0,)
 
 
 # ----- healing (戦闘の終了 L218, 騎士 L277, OQ-29) ----------------------------------------------

@@ -1,11 +1,20 @@
 """The actions every game shares: the base ``Action``, concession (C4) and a judge's adjustment
-(C3) with its three kinds of change: a card moved between seats' zones, a counter, the turn."""
+(C3) with its four kinds of change: a card moved between seats' zones, a counter, the turn, a
+lasting modifier of a card's stat."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticUndefined
 
 from engine.core.zones import CardFlow
@@ -74,6 +83,27 @@ class CounterChange(BaseModel):
     value: int = Field(ge=-1_000_000, le=1_000_000)
 
 
+class ModifierChange(BaseModel):
+    """Give a card in play a lasting modifier of one of its stats (card text: "+2 AP until the
+    end of the turn"), or end every lasting modifier of that stat of that card (``end``). The
+    adjustment's reason is shown with it to everyone."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    card: str = card_field(min_length=1, max_length=80)
+    stat: str = Field(min_length=1, max_length=40, description="One of the game's stats.")
+    amount: int = Field(default=0, ge=-99, le=99)
+    until: Literal["end_of_turn", "permanent"] = Field(
+        default="permanent", description="end_of_turn: it ends when the turn does.")
+    end: bool = Field(default=False, description="End the card's lasting modifiers of that "
+                                                 "stat instead.")
+
+    @model_validator(mode="after")
+    def _something(self) -> ModifierChange:
+        if not self.end and self.amount == 0:
+            raise ValueError("a modifier changes a stat by a non-zero amount (or ends: true)")
+        return self
+
+
 class TurnChange(BaseModel):
     """Set whose turn it is, the turn number and the phase (extra turns, skipped phases)."""
 
@@ -100,6 +130,7 @@ class Adjust(Action):
     move: CardMove | None = None
     counter: CounterChange | None = None
     turn: TurnChange | None = None
+    modifier: ModifierChange | None = None
 
     @field_validator("reason")
     @classmethod
@@ -108,8 +139,18 @@ class Adjust(Action):
             raise ValueError("a reason is at least 3 visible, printable characters")
         return reason
 
+    @model_serializer(mode="wrap")
+    def _without_no_modifier(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """An adjustment of another kind is stored as it was before modifiers existed."""
+        data: dict[str, Any] = handler(self)
+        if data.get("modifier") is None:
+            data.pop("modifier", None)
+        return data
+
     @model_validator(mode="after")
     def _one_change(self) -> Adjust:
-        if sum(x is not None for x in (self.move, self.counter, self.turn)) != 1:
-            raise ValueError("an adjustment is exactly one of 'move', 'counter' or 'turn'")
+        if sum(x is not None for x in (self.move, self.counter, self.turn,
+                                       self.modifier)) != 1:
+            raise ValueError("an adjustment is exactly one of 'move', 'counter', 'turn' or "
+                             "'modifier'")
         return self

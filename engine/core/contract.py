@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from engine.core.actions import NAMES_CARDS, Action, Adjust, Concede, TurnChange
+from engine.core.actions import NAMES_CARDS, Action, Adjust, Concede, ModifierChange, TurnChange
 from engine.core.chance import (
     Chance,
     Outcome,
@@ -52,7 +52,7 @@ from engine.core.effects import (
     take,
 )
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
-from engine.core.holdings import Tally, tally_named
+from engine.core.holdings import Modifier, Stat, Tally, tally_named
 from engine.core.legality import Choice, LegalActions
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone, ZoneTable, flow_visible
@@ -80,6 +80,8 @@ class GameState:
     active: int = 1
     eliminated: list[int] = field(default_factory=list)
     result: MatchResult | None = None
+    # lasting modifiers of cards' stats made by card text (C3): a late field of every game
+    modifiers: list[Modifier] = field(default_factory=list)
     # fields holding immutable data (frozen card definitions) that copies may share
     shared_fields: ClassVar[tuple[str, ...]] = ()
     # fields added after matches were recorded without them: left out of the position (and of
@@ -246,6 +248,8 @@ class Ruleset(ABC, Generic[S]):
     card_aliases: ClassVar[tuple[str, ...]] = ()
     # the counters, stats and flags a judge may set by adjustment (C3, engine.core.holdings)
     tallies: ClassVar[tuple[Tally[Any], ...]] = ()
+    # the stats of cards in play that card text changes for a while (lasting modifiers)
+    stats: ClassVar[tuple[Stat[Any], ...]] = ()
 
     def __init__(self) -> None:
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
@@ -450,6 +454,7 @@ class Ruleset(ABC, Generic[S]):
             raise IllegalAction("eliminated", f"Seat {act.seat} has been eliminated.")
         new = state if in_place else copy_state(state)
         collect(new)
+        turn = new.turn
         try:
             if isinstance(act, Concede):
                 self._concede(new, act.seat, chance)
@@ -458,6 +463,8 @@ class Ruleset(ABC, Generic[S]):
             else:
                 self._apply(new, act, chance)
             self._check_turn_limit(new)
+            if new.turn != turn and new.modifiers:
+                self._turn_ended(new)
         finally:
             emitted = take(new)
         return new, emitted
@@ -517,6 +524,8 @@ class Ruleset(ABC, Generic[S]):
             "scores": _string_keys(self.scores(state)),
             "viewer": str(viewer),
         }
+        if state.modifiers:  # on cards in play: everyone sees them, with their reasons
+            common["modifiers"] = [to_data(m) for m in state.modifiers]
         common.update(self._view(state, viewer))
         if viewer.is_judge:
             return common
@@ -683,8 +692,14 @@ class Ruleset(ABC, Generic[S]):
         return canonical_digest(_canonical_without_empty_late_fields(state))
 
     def state_to_data(self, state: S) -> dict[str, Any]:
-        """Plain data for storage and snapshots."""
-        return to_data(state)  # type: ignore[no-any-return]
+        """Plain data for storage and snapshots (the kernel's late fields left out while
+        empty: a snapshot keeps the shape it had before them, ``state_from_data`` fills them
+        in)."""
+        data: dict[str, Any] = to_data(state)
+        for name in KERNEL_LATE_FIELDS:
+            if not data.get(name):
+                data.pop(name, None)
+        return data
 
     def state_from_data(self, data: Mapping[str, Any]) -> S:
         """Rebuild a state stored with ``state_to_data``."""
@@ -734,6 +749,11 @@ class Ruleset(ABC, Generic[S]):
             reason="turn_limit", drawn=drawn, detail=f"time called after turn {limit}")
         self._kernel_ended(state)
 
+    def _turn_ended(self, state: S) -> None:
+        """The turn number moved on: the lasting modifiers made until the end of the turn
+        end."""
+        state.modifiers = [m for m in state.modifiers if m.until != "end_of_turn"]
+
     def _kernel_ended(self, state: S) -> None:
         """Called once the kernel has ended the match (a concession, time called), with
         ``state.result`` set: a game adds what its rules attach to every ending (Kami no
@@ -749,6 +769,12 @@ class Ruleset(ABC, Generic[S]):
                     f"{m.to_zone}{whose(target)}")
         if act.counter is not None:
             return f"sets {act.counter.name} to {act.counter.value}"
+        if act.modifier is not None:
+            mod = act.modifier
+            if mod.end:
+                return f"ends the lasting modifiers of {mod.card}'s {mod.stat}"
+            until = "until the end of the turn" if mod.until == "end_of_turn" else "for good"
+            return f"gives {mod.card} {mod.amount:+d} {mod.stat} {until}"
         assert act.turn is not None
         t = act.turn
         parts = [f"seat {t.active} to act" if t.active else "",
@@ -773,6 +799,8 @@ class Ruleset(ABC, Generic[S]):
                 self._move_held(state, act, zones[0], zones[1])
             else:
                 self._adjust(state, act)
+        elif act.modifier is not None:
+            self._modify(state, act.modifier, act.reason)
         elif act.counter is not None:
             if self.tallies:
                 self._set_tally(state, act.seat, act.counter.name, act.counter.value)
@@ -818,6 +846,24 @@ class Ruleset(ABC, Generic[S]):
                                 f"{'0 or 1' if tally.flag else f'{tally.low} to {tally.high}'}"
                                 f", not {value}.")
         tally.set(state, seat, key, value)
+
+    def _modify(self, state: S, change: ModifierChange, reason: str) -> None:
+        """A judge gives a card in play a lasting modifier of a stat the game declares
+        (``stats``), or ends that stat's modifiers of that card."""
+        stat = next((st for st in self.stats if st.name == change.stat), None)
+        if stat is None:
+            known = ", ".join(st.name for st in self.stats) or "none"
+            raise IllegalAction("bad_stat", f"Unknown stat {change.stat!r}: this game's "
+                                f"stats are {known}.")
+        if change.card not in stat.cards(state):
+            raise IllegalAction("card_not_in_zone", f"{change.card} is not a card in play "
+                                f"with {stat.name}.")
+        if change.end:
+            state.modifiers = [m for m in state.modifiers
+                               if (m.card, m.stat) != (change.card, change.stat)]
+            return
+        state.modifiers = [*state.modifiers, Modifier(change.card, change.stat, change.amount,
+                                                      change.until, reason)]
 
     def _adjusted(self, state: S, act: Adjust) -> None:
         """After a judge's move or counter: what the game derives from the position (a
@@ -923,12 +969,15 @@ def _setup_short(missing: Outcome | None, given: Sequence[Any], needed: int | No
             f"missing; {count}.")
 
 
+KERNEL_LATE_FIELDS = ("modifiers",)  # fields the kernel added after matches were recorded
+
+
 def _without_empty_late_fields(state: GameState, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     """The state as plain data without its empty late fields, nor the fields named in ``skip``
     (never converted: the card definitions are most of a state's bytes)."""
     data: dict[str, Any] = {f.name: to_data(getattr(state, f.name))
                             for f in dataclasses.fields(state) if f.name not in skip}
-    for name in state.late_fields:
+    for name in (*KERNEL_LATE_FIELDS, *state.late_fields):
         if not data.get(name):
             data.pop(name, None)
     return data
@@ -939,7 +988,7 @@ def _canonical_without_empty_late_fields(state: GameState,
     """``canonical(_without_empty_late_fields(state, skip))`` in one walk of the state."""
     names = sorted_fields_of(type(state))
     assert names is not None, "a game state is a dataclass"
-    late = state.late_fields
+    late = (*KERNEL_LATE_FIELDS, *state.late_fields)
     data: dict[str, Any] = {}
     for name in names:
         if name in skip:

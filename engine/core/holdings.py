@@ -132,3 +132,34 @@ def tally_named(tallies: Sequence[Tally[Any]], name: str) -> tuple[Tally[Any], s
             return tally, key
     known = ", ".join(t.reference() for t in tallies) or "none"
     raise IllegalAction("bad_counter", f"Unknown counter {name!r}: this game's are {known}.")
+
+
+@dataclass(frozen=True)
+class Stat(Generic[S]):
+    """A stat of a card in play that card text changes for a while (C3): ``cards`` are the
+    cards that have it now. The game reads a card's value through ``modified``."""
+
+    name: str
+    description: str
+    cards: Callable[[S], Sequence[str]]
+
+
+Until = Literal["end_of_turn", "permanent"]
+
+
+@dataclass
+class Modifier:
+    """A lasting change of a card's stat made by card text (C3): ``amount`` added to the
+    card's ``stat`` until the end of the turn or for good (until a judge ends it), shown to
+    everyone with its reason."""
+
+    card: str
+    stat: str
+    amount: int
+    until: Until
+    reason: str
+
+
+def modified(modifiers: Sequence[Modifier], card: str, stat: str, value: int) -> int:
+    """``value`` (a card's printed ``stat``) with every lasting modifier of it added."""
+    return value + sum(m.amount for m in modifiers if m.card == card and m.stat == stat)

@@ -22,6 +22,7 @@ from engine.core.chance import NoChance
 from engine.core.contract import GameState, Ruleset
 from engine.core.effects import Place
 from engine.core.errors import IllegalAction
+from engine.core.holdings import Stat, modified
 from tests.support import RandomChance, sample_config
 from tests.toygame import BlindBid
 
@@ -128,3 +129,53 @@ def test_a_judge_sets_every_declared_tally_within_its_bounds(ruleset: Ruleset[An
 def test_the_held_games_are_at_least_the_toy_game_and_world_gainer() -> None:
     """The games whose every zone has a holding run the conformance tests above."""
     assert {"blindbid", "worldgainer"} <= {g.game_id for g in HELD}
+
+
+class _Valued(BlindBid):
+    """Blind Bid where card text may change the value of a won card for a while."""
+
+    stats = (Stat("value", "What a won card scores.",
+                  lambda state: [c for seat in state.seats() for c in state.won[seat]]),)
+
+
+def _modify(seat: int, **change: Any) -> dict[str, Any]:
+    return {"type": "adjust", "seat": seat, "reason": "a card text", "modifier": change}
+
+
+def test_a_lasting_modifier_is_shown_to_everyone_and_ends_with_the_turn_or_a_judge() -> None:
+    rules = _Valued()
+    state = _positions(BlindBid(), 2, 5)[0]
+    state.won[1] = ["bb-03"]
+    week = rules.apply(state, _modify(1, card="bb-03", stat="value", amount=2,
+                                      until="end_of_turn"), NoChance())
+    good = rules.apply(week, _modify(1, card="bb-03", stat="value", amount=-1), NoChance())
+    assert modified(good.modifiers, "bb-03", "value", 3) == 4
+    shown = rules.view(good, SPECTATOR)["modifiers"]
+    assert [(m["amount"], m["until"], m["reason"]) for m in shown] == [
+        (2, "end_of_turn", "a card text"), (-1, "permanent", "a card text")]
+    said = rules.describe(_modify(1, card="bb-03", stat="value", amount=2,
+                                  until="end_of_turn"), [], SPECTATOR)
+    assert said == ("Adjustment for seat 1: gives bb-03 +2 value until the end of the turn "
+                    "(reason: a card text).")
+    turned = rules.apply(good, {"type": "adjust", "seat": 1, "reason": "a card text",
+                                "turn": {"turn": good.turn + 1}}, NoChance())
+    assert [m.amount for m in turned.modifiers] == [-1]
+    ended = rules.apply(turned, _modify(1, card="bb-03", stat="value", end=True), NoChance())
+    assert ended.modifiers == [] and "modifiers" not in rules.view(ended, SPECTATOR)
+    given = rules.apply(state, _modify(1, card="bb-03", stat="value", amount=1), NoChance())
+    back = rules.apply(given, _modify(1, card="bb-03", stat="value", end=True), NoChance())
+    assert rules.digest(back) == rules.digest(state), "none left: the position as it was"
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    ({"card": "bb-03", "stat": "power", "amount": 1}, "bad_stat"),
+    ({"card": "bb-09", "stat": "value", "amount": 1}, "card_not_in_zone"),  # not won
+])
+def test_a_modifier_names_a_declared_stat_of_a_card_in_play(change: dict[str, Any],
+                                                            reason: str) -> None:
+    rules = _Valued()
+    state = _positions(BlindBid(), 2, 5)[0]
+    state.won[1] = ["bb-03"]
+    with pytest.raises(IllegalAction) as refused:
+        rules.apply(state, _modify(1, **change), NoChance())
+    assert refused.value.reason == reason

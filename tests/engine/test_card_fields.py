@@ -24,7 +24,7 @@ SEEDS = range(3)
 # (action type, field) of the text fields that name no card; "*" holds the kernel's actions.
 NOT_CARDS: dict[str, set[tuple[str, str]]] = {
     "*": {("adjust", "reason"), ("adjust", "move.from_zone"), ("adjust", "move.to_zone"),
-          ("adjust", "counter.name"), ("adjust", "turn.phase")},
+          ("adjust", "counter.name"), ("adjust", "turn.phase"), ("adjust", "modifier.stat")},
     "worldgainer": {("gain", "field"),  # a square, M1-1
                     ("gain", "payment.field")},
     "illuminati": {("use_resource", "note"), ("rule_claim", "reason")},

@@ -25,6 +25,7 @@ from engine.core import copying
 from engine.core.contract import Ruleset, replace_state
 from engine.core.copying import copier_for, copy_any, copy_state
 from engine.core.data import to_data
+from engine.core.holdings import Modifier
 from engine.edge.model import CardClaim, EdgeState
 from engine.grail.model import Claim as GrailClaim
 from engine.grail.model import GrailAttempt, GrailState, HonourOffer
@@ -118,6 +119,9 @@ def states(request: pytest.FixtureRequest) -> list[GameState]:
         made: EdgeState = copy_state(found[len(found) // 2])
         made.claim = CardClaim(seat=1, card="s@1.1", reason="card text", accepted=[2])
         found.append(made)
+    modified = copy_state(found[-1])  # card text's lasting modifiers (C3): by hand
+    modified.modifiers = [Modifier("x@1.1", "power", 2, "end_of_turn", "card text")]
+    found.append(modified)
     return found
 
 

@@ -79,7 +79,15 @@ def destroy(state: GrailState, warrior: Warrior) -> None:
         kings.remove(warrior.card)
         if not kings:
             del state.victory_challenges[warrior.owner]
+    if state.grail is not None and state.grail.knight == warrior.card:
+        end_grail(state)  # G7: nobody is left to go on (or to be 健在 at the end, L135)
     _side_destroyed(state, warrior.card)
+
+
+def end_grail(state: GrailState) -> None:
+    """The grail attempt is over (G7), and with it any heal window between its quests (L133)."""
+    state.grail = None
+    state.grail_heal = None
 
 
 def _side_destroyed(state: GrailState, instance: str) -> None:
@@ -185,7 +193,7 @@ def eliminate(state: GrailState, seat: int) -> None:
     state.active_quest[seat] = None
     state.victory_challenges.pop(seat, None)
     if state.grail is not None and state.grail.seat == seat:
-        state.grail = None
+        end_grail(state)
     offer = state.honour_offer
     if offer is not None and seat in (owner_of(offer.challenger), owner_of(offer.target)):
         state.honour_offer = None

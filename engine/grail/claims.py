@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, win
+from engine.grail.basics import change_valor, end_grail, win
 from engine.grail.model import Claim, GrailState
 from engine.grail.turn import draw_for_turn
 
@@ -45,7 +45,7 @@ def _overturned_quest(state: GrailState, claim: Claim) -> None:
     grail = state.grail
     if grail is None or grail.seat != claim.seat or grail.knight != claim.by:
         return
-    state.grail = None
+    end_grail(state)
     knight = state.warrior(grail.knight)
     if knight is not None:
         change_valor(state, knight, -state.card(claim.about).valor)

@@ -14,6 +14,7 @@ from engine.grail.claims import disputed, waiting_on
 from engine.grail.field import fits, upkeep_yield
 from engine.grail.model import GRAIL_VALOR, GrailState, Warrior
 from engine.grail.outcomes import losable
+from engine.grail.quests import may_heal_between_quests
 from engine.grail.turn import decision_pending
 
 
@@ -140,6 +141,8 @@ def _grail(state: GrailState, seat: int) -> list[Action]:
     grail = state.grail
     assert grail is not None
     out: list[Action] = [listed(act.AbandonGrailQuest, seat=seat)]
+    if may_heal_between_quests(state, seat, grail.knight):
+        out.append(listed(act.Heal, seat=seat, warrior=grail.knight))
     for quest in grail.eligible:
         if quest in state.active_quest.values():
             out.append(listed(act.AttemptQuest, seat=seat, warrior=grail.knight, quest=quest,

@@ -194,9 +194,12 @@ class GrailState(GameState):
     # the combat's king sides still to name a champion (OQ-17 ``title_champion: on``); a late
     # field, left out of positions while empty
     champions_to_name: list[int] = field(default_factory=list)
+    # the grail knight that may heal now, between the quests of its attempt, having just
+    # achieved a non-combat one (L133, OQ-29); a late field, left out of positions while None
+    grail_heal: str | None = None
 
     shared_fields = ("cards",)
-    late_fields = ("champions_to_name",)
+    late_fields = ("champions_to_name", "grail_heal")
 
     def card(self, instance: str) -> Card:
         """The definition of a card instance."""

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, destroy, loser, owner_of
+from engine.grail.basics import change_valor, destroy, end_grail, loser, owner_of
 from engine.grail.combat import require_combat
 from engine.grail.model import UNTRANSFERABLE, Combat, GrailState, Side, Warrior
-from engine.grail.quests import quest_achieved, quest_failed
+from engine.grail.quests import heal_between_quests, quest_achieved, quest_failed
 
 
 def heal(state: GrailState, seat: int, warrior_id: str, chance: Chance) -> None:
     """E2: a knight or king of the combat pays 1 valor: its normal damage goes and its mortal
     wound is cleared (permanent damage stays); the result does not change. At 0 valor it is
-    destroyed (OQ-29)."""
+    destroyed (OQ-29). Between the quests of a grail attempt, outside any combat, it is the
+    grail knight's heal after a non-combat quest (``heal_between_quests``, L133)."""
+    if state.combat is None and state.grail is not None:
+        heal_between_quests(state, seat, warrior_id)
+        return
     combat = require_combat(state)
     index = next((i for i in combat.heal_pending if combat.sides[i].fighter == warrior_id),
                  None)
@@ -77,7 +81,7 @@ def _quest(state: GrailState, combat: Combat, lost: int | None, chance: Chance) 
     alive = state.warrior(warrior_id) is not None
     state.combat = None
     if lost is None and not quest_side.wounded:  # time called (OQ-31): nothing achieved
-        state.grail = None
+        end_grail(state)
         return
     if lost == 0:
         quest_failed(state, warrior_id, quest)

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, draw_court, own_warrior, owner_of, reveal_quest, win
+from engine.grail.basics import (
+    change_valor,
+    draw_court,
+    end_grail,
+    own_warrior,
+    owner_of,
+    reveal_quest,
+    win,
+)
 from engine.grail.combat import start_combat
 from engine.grail.field import fits
 from engine.grail.model import GRAIL_QUESTS, GRAIL_VALOR, Claim, GrailAttempt, GrailState, Side
@@ -36,6 +44,7 @@ def attempt_quest(state: GrailState, seat: int, warrior_id: str, quest: str, cla
         if quest not in grail.eligible:
             raise IllegalAction("grail_quest_not_eligible", "That quest was not there when the "
                                 "grail quest began, nor revealed by it (L131).")
+        state.grail_heal = None  # the attempt goes on: the heal window closes (L133)
     elif warrior.acted:
         raise IllegalAction("already_acted", f"{state.card(warrior.card).name} has acted this "
                             "turn.")
@@ -71,12 +80,14 @@ def quest_achieved(state: GrailState, seat: int, warrior_id: str, quest: str, *,
     if revealed is not None:
         grail.eligible.append(revealed)  # OQ-26, even the same card back from a reshuffle
     if wounded or not alive:
-        state.grail = None  # L133: a mortal wound fails the grail, even on an achieved quest
+        end_grail(state)  # L133: a mortal wound fails the grail, even on an achieved quest
         return
     grail.successes += 1
+    if grail.successes < GRAIL_QUESTS and not state.card(quest).combat_quest:
+        state.grail_heal = grail.knight  # L133: its heal after an achievement with no combat
     if grail.successes >= GRAIL_QUESTS:
         knight = state.warrior(grail.knight)
-        state.grail = None
+        end_grail(state)
         if knight is not None and knight.valor >= GRAIL_VALOR:
             win(state, seat, "grail", f"{state.card(knight.card).name} achieved the grail "
                 f"quest with valor {knight.valor} (G7)")
@@ -87,7 +98,7 @@ def quest_failed(state: GrailState, warrior_id: str, quest: str) -> None:
     attempt; a normal quest's failure has no other effect (OQ-24)."""
     if state.grail is None:
         return
-    state.grail = None
+    end_grail(state)
     knight = state.warrior(warrior_id)
     if knight is not None:
         change_valor(state, knight, -state.card(quest).valor)
@@ -170,7 +181,38 @@ def abandon_grail_quest(state: GrailState, seat: int) -> None:
     if state.grail is None or state.grail.seat != seat:
         raise IllegalAction("no_grail_quest", "No grail quest of this seat is between quests.")
     _grail_may_go_on(state, seat)
-    state.grail = None
+    end_grail(state)
+
+
+def may_heal_between_quests(state: GrailState, seat: int, warrior_id: str) -> bool:
+    """Whether ``seat``'s ``warrior_id`` may heal now between the quests of its grail attempt
+    (``heal_between_quests``): it is the grail knight whose window is open, with normal damage
+    to heal (OQ-29: nothing else to heal outside a combat)."""
+    knight = state.warrior(warrior_id)
+    return state.grail is not None and state.grail_heal == warrior_id and \
+        state.combat is None and knight is not None and knight.owner == seat and \
+        knight.damage > 0
+
+
+def heal_between_quests(state: GrailState, seat: int, warrior_id: str) -> None:
+    """L133 (達成ごとに1名声値で治療可能), grail OQ-29 (healing only at the end of a combat and
+    after each achieved grail quest): a grail quest achieved with no combat (a claimed one)
+    opens a heal window for the grail knight. It stays open while the attempt waits between
+    quests, for one heal, and closes with the knight's next ``attempt_quest`` or
+    ``abandon_grail_quest``, or when the attempt ends otherwise. After the third success the
+    final check (L135) comes at once: there is no window then. A combat quest's heal is the
+    combat's own, at its end (E2). The heal costs 1 valor: the knight's normal damage goes,
+    permanent damage stays; at 0 valor it is destroyed and the attempt ends (OQ-29, OQ-30).
+    While a claim is disputed, it waits for the ruling (``decision_pending``)."""
+    if not may_heal_between_quests(state, seat, warrior_id):
+        raise IllegalAction("nothing_to_heal", "That warrior may not heal now: only the grail "
+                            "knight with damage, once, right after a quest achieved with no "
+                            "combat (L133).")
+    _grail_may_go_on(state, seat)
+    knight = own_warrior(state, seat, warrior_id)
+    state.grail_heal = None
+    knight.damage = 0
+    change_valor(state, knight, -1)
 
 
 def _grail_may_go_on(state: GrailState, seat: int) -> None:

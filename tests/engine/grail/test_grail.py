@@ -158,6 +158,64 @@ def test_l133_healing_after_an_achievement_counts_against_the_final_valor_check(
     assert state.result is None and state.grail is None and valor(state) == 11
 
 
+def wounded_by_the_wyvern() -> GrailState:
+    """Sir Percival (1 permanent damage) wins the Wyvern (PRO 4, STR 4, END 4): round 1, 6 + 2
+    = 8 against 4 + 6 = 10, he takes 4 (4 + 1 < 7); round 2, 6 + 12 = 18 against 4 + 2 = 6,
+    the Wyvern takes 5 >= 4: achieved (the Tower revealed). He does not heal at the combat's
+    end: 4 damage carry on (normal damage resets only at the end of the turn)."""
+    state = started(W(HERO, permanent=1), active_quest={1: RIDDLE, 2: "Q-WYVERN@2.11"})
+    state = roll(roll(quest(state, "Q-WYVERN@2.11", False), 1, 1, 1, 3, 3), 1, 6, 6, 1, 1)
+    assert combat_of(state).result == "win:0"
+    state = play(state, act("finish_combat", 1), TOWER)
+    assert warrior_of(state, HERO).damage == 4 and valor(state) == 12
+    return state
+
+
+def test_l133_the_knight_heals_once_after_a_quest_achieved_without_combat() -> None:
+    """[クエストについて L133] (healing after each achieved quest), grail OQ-29 (after each
+    achieved grail quest), digest 5.6: after the Wyvern, Sir Percival achieves the Riddle on a
+    claim, with no combat. He may heal now (listed): 12 - 1 = 11, his 4 damage gone, his 1
+    permanent damage kept; the attempt goes on at two successes. Once: a second heal is refused
+    (nothing_to_heal) and no longer listed."""
+    state = quest(wounded_by_the_wyvern(), RIDDLE, True, WELL)
+    assert "heal" in legal_types(state, 1)
+    state = play(state, act("heal", 1, warrior=HERO))
+    knight = warrior_of(state, HERO)
+    assert (knight.valor, knight.damage, knight.permanent_damage) == (11, 0, 1)
+    assert state.grail is not None and state.grail.successes == 2 and state.combat is None
+    refused(state, act("heal", 1, warrior=HERO), "nothing_to_heal")
+    assert legal_types(state, 1) == {"attempt_quest", "abandon_grail_quest"}
+
+
+def test_l133_the_heal_window_closes_when_the_attempt_goes_on() -> None:
+    """[クエストについて L133] (the heal comes after the achievement, before the attempt goes
+    on): Sir Percival (3 damage from a card effect earlier this turn, C3) achieves the Riddle on
+    a claim and does not heal. He attempts the Wyvern: in that combat's card window the heal is
+    refused (nothing_to_heal). Had he abandoned instead, there is nothing left to heal in (no
+    grail attempt, no combat: no_combat)."""
+    state = started(W(HERO, damage=3), active_quest={1: RIDDLE, 2: "Q-WYVERN@2.11"})
+    state = quest(state, RIDDLE, True, WELL)
+    assert "heal" in legal_types(state, 1)
+    fighting = quest(state, "Q-WYVERN@2.11", False)
+    assert combat_of(fighting).step == "cards" and "heal" not in legal_types(fighting, 1)
+    refused(fighting, act("heal", 1, warrior=HERO), "nothing_to_heal")
+    abandoned = play(state, act("abandon_grail_quest", 1))
+    refused(abandoned, act("heal", 1, warrior=HERO), "no_combat")
+
+
+def test_oq29_a_grail_knight_healing_at_valor_1_is_destroyed_and_the_attempt_ends() -> None:
+    """grail OQ-29 (a knight may heal with valor 1, and is then destroyed at 0), G7: Sir
+    Percival, down to valor 1 on the way (card effects), heals his 2 damage after a claimed
+    quest: 1 - 1 = 0, he goes to seat 1's court discard and the attempt is over; the turn may
+    end."""
+    state = table(W(HERO, valor=1, damage=2, acted=True), grail_heal=HERO,
+                  grail=GrailAttempt(seat=1, knight=HERO, successes=1, eligible=[GROVE, WELL]))
+    state = play(state, act("heal", 1, warrior=HERO))
+    assert state.court_discard[1] == [HERO] and state.warriors[1] == []
+    assert state.grail is None and state.grail_heal is None
+    play(state, act("end_turn", 1), "ROCK@2.90")
+
+
 def test_oq26_a_quest_not_there_at_the_start_nor_revealed_by_the_attempt_is_not_eligible() -> None:
     """grail OQ-26, [クエストについて L131]: the Grove became active by card text after the start
     (eligible: the Riddle only): refused (grail_quest_not_eligible)."""

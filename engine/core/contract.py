@@ -831,6 +831,9 @@ class Ruleset(ABC, Generic[S]):
                                     "match.")  # a judge's: every card is theirs to see
             raise IllegalAction("card_not_in_zone", f"{move.card} is not in {move.from_zone}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
+        if from_zone is to_zone and leaves == enters and from_zone.holding.shift(
+                state, leaves, from_address, to_address, move.card):
+            return
         from_zone.holding.take(state, leaves, from_address, move.card)
         to_zone.holding.admit(state, enters, to_address, move.card)
         to_zone.holding.put(state, enters, to_address, move.card)

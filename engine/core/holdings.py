@@ -39,6 +39,17 @@ class Holding(ABC, Generic[S]):
         """The places of the zone for ``seat`` ("" for a zone without places)."""
         return ("",)
 
+    def entries(self, state: S, seat: Seat) -> Sequence[str]:
+        """The places a card may be put into now, where they are more than ``addresses`` (a
+        grid's free cells, a host card's attachments); the default: ``addresses``."""
+        return self.addresses(state, seat)
+
+    def shift(self, state: S, seat: int, source: str, target: str, card: str) -> bool:
+        """Move ``card`` from one place of the zone to another of the same seat's at once (a
+        piece on a grid keeping what is attached to it, checked in the grid as it stands),
+        and say True; False (the default): the kernel takes it out and puts it in."""
+        return False
+
     @abstractmethod
     def cards(self, state: S, seat: Seat, address: str) -> list[str]:
         """The cards in one place, in order (a new list)."""

@@ -822,13 +822,13 @@ class Ruleset(ABC, Generic[S]):
         (from_zone, from_address), (to_zone, to_address) = source, target
         assert from_zone.holding is not None and to_zone.holding is not None
         leaves, enters = move.seats(act.seat)  # a shared zone's holding may use them too
-        if from_address not in from_zone.holding.addresses(state, leaves):
+        holding = from_zone.holding
+        if from_address not in holding.addresses(state, leaves) and \
+                from_address not in holding.entries(state, leaves):
             raise IllegalAction("bad_zone", f"There is no place {move.from_zone!r}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
-        if move.card not in from_zone.holding.cards(state, leaves, from_address):
-            if not any(move.card in cards for cards in self.places(state).values()):
-                raise IllegalAction("unknown_card", f"There is no card {move.card} in this "
-                                    "match.")  # a judge's: every card is theirs to see
+        if from_address not in holding.addresses(state, leaves) or \
+                move.card not in holding.cards(state, leaves, from_address):
             raise IllegalAction("card_not_in_zone", f"{move.card} is not in {move.from_zone}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
         if from_zone is to_zone and leaves == enters and from_zone.holding.shift(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core.effects import emit
 from engine.core.errors import IllegalAction
+from engine.core.holdings import modified
 from engine.kami.deck import pay
 from engine.kami.effects import BattleResolved
 from engine.kami.holds import enforce_holds, hold_met, support
@@ -96,7 +97,8 @@ def _in_hand(state: KamiState, seat: int, card: str) -> None:
 def stack_at(state: KamiState, battle: Battle, seat: int, unit: Unit) -> int:
     """K9: the unit's AT, its options' AT modifiers, the AT of every reinforcement in the
     stack and the battle's modifiers for that seat; never below 0 (Q-11)."""
-    total = state.cards[unit.card].at + sum(state.cards[o.card].at_mod for o in unit.options)
+    printed = modified(state.modifiers, unit.card, "at", state.cards[unit.card].at)  # C3
+    total = printed + sum(state.cards[o.card].at_mod for o in unit.options)
     total += sum(state.cards[c].at for c in battle.stacks[seat]
                  if state.cards[c].kind == "unit")
     return max(0, total + battle.at_mod.get(seat, 0))
@@ -104,7 +106,8 @@ def stack_at(state: KamiState, battle: Battle, seat: int, unit: Unit) -> int:
 
 def unit_df(state: KamiState, battle: Battle | None, seat: int, unit: Unit) -> int:
     """The unit's effective DF: printed, options' modifiers, the battle's modifier (Q-11)."""
-    total = state.cards[unit.card].df + sum(state.cards[o.card].df_mod for o in unit.options)
+    printed = modified(state.modifiers, unit.card, "df", state.cards[unit.card].df)  # C3
+    total = printed + sum(state.cards[o.card].df_mod for o in unit.options)
     return max(0, total + (battle.df_mod.get(seat, 0) if battle else 0))
 
 

@@ -13,7 +13,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
-from engine.core.zones import Visibility, Zone
 
 DECK_SIZE = 40  # §事前準備: exactly 40 cards
 MAX_COPIES = 3  # §事前準備: at most 3 cards of one name
@@ -215,25 +214,3 @@ class KamiState(GameState):
     def other(self, seat: int) -> int:
         """The opponent (two players only, §ゲームタイプ)."""
         return 3 - seat
-
-
-ZONES: tuple[Zone, ...] = (
-    Zone("hand", "seat", False, Visibility.OWNER, description="手札: its owner's, limit 5."),
-    Zone("deck", "seat", True, Visibility.JUDGES,
-         description="デッキ, face down: AP cards paid back on top (K3), then cards whose "
-                     "identity is fixed only when drawn, a recorded pick (kami Q-15)."),
-    Zone("ap", "seat", True, Visibility.JUDGES, adjustable=False,
-         description="AP置場, face down: its size is the seat's AP (0-10); nobody at the table "
-                     "sees it; its cards' identities are fixed at a renewal."),
-    Zone("discard", "seat", False, Visibility.EVERYONE,
-         description="捨札置場, face up (kami Q-30); every card goes to its owner's."),
-    Zone("field", "seat", False, Visibility.EVERYONE, address="hex A1:1L-A2:3R",
-         description="Territories and units on a hex of the field (§場の構成, K1): "
-                     "field:A1:2C of the seat that owns the card."),
-    Zone("options", "seat", False, Visibility.EVERYONE, address="hex A1:1L-A2:3R",
-         adjustable=False, description="Options attached to the unit on a hex."),
-    Zone("stack", "seat", True, Visibility.EVERYONE, adjustable=False,
-         description="The cards a seat used in the open battle, bottom to top."),
-    Zone("forces", "seat", False, Visibility.EVERYONE,
-         description="Forces whose effect lasts some turns (kami Q-18)."),
-)

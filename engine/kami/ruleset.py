@@ -8,18 +8,17 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
-from engine.core.effects import Effect, Place
+from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
+from engine.core.effects import Effect
 from engine.core.errors import IllegalAction
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.kami import actions as act
 from engine.kami import battle, play, setup, turn
-from engine.kami.adjust import adjust
-from engine.kami.deck import unseen
 from engine.kami.holds import enforce_holds
 from engine.kami.legal import legal_actions
-from engine.kami.model import HEXES, PHASES, ZONES, Card, KamiState
+from engine.kami.model import HEXES, PHASES, Card, KamiState
+from engine.kami.table import STATS, TALLIES, ZONES
 from engine.kami.views import describe, view
 
 
@@ -42,11 +41,6 @@ class KamiOptions(Options):
         "the whole deck, or puts it, shuffled, under the deck.")
     spoils: Literal["off", "on"] = Field(
         default="off", description="§戦利品ルール: the spoils' value is reported at the end.")
-
-
-def _state(state: GameState) -> KamiState:
-    assert isinstance(state, KamiState)
-    return state
 
 
 Handler = Callable[[KamiState, Any, Chance], None]
@@ -77,7 +71,7 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 
-class Kami(Ruleset):
+class Kami(Ruleset[KamiState]):
     """Kami no Kijutsu (神の記述): two players summon units onto two 7-hex areas, paying with
     AP cards from their own decks; VP come from invaders and battles, and a declared victory
     must hold to the end of the opponent's next turn."""
@@ -92,6 +86,8 @@ class Kami(Ruleset):
     options_model = KamiOptions
     actions = act.ACTIONS
     zones = ZONES
+    tallies = TALLIES
+    stats = STATS
     phases = PHASES
     outcome_kinds = act.OUTCOME_KINDS
     setup_consumes = act.SETUP_CONSUMES
@@ -101,93 +97,65 @@ class Kami(Ruleset):
         setup.check_decks(decks, cards)
 
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> KamiState:
         return setup.initial_state(config, options, cards, chance)
 
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
-        s = _state(state)
-        HANDLERS[type(action)](s, action, chance)
-        enforce_holds(s)  # K7: after every action
+    def _apply(self, state: KamiState, action: Action, chance: Chance) -> None:
+        HANDLERS[type(action)](state, action, chance)
+        enforce_holds(state)  # K7: after every action
 
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        adjust(_state(state), action)
+    def _adjusted(self, state: KamiState, action: Adjust) -> None:
+        """K7: the holds are checked after every adjustment; a hand-limit step a judge's
+        change has settled ends."""
+        enforce_holds(state)
+        turn.settle_hand_limit(state)
 
-    def _kernel_ended(self, state: GameState) -> None:
+    def _kernel_ended(self, state: KamiState) -> None:
         """A concession or a time call with a winner reports the spoils too (kami digest 6:
         none on a draw; engine.kami.turn.report_spoils)."""
-        turn.report_spoils(_state(state))
+        turn.report_spoils(state)
 
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: KamiState) -> list[int]:
         """The seats still deciding on mulligans, the seat with priority in a battle, else the
         active seat."""
-        s = _state(state)
-        if s.result is not None:
+        if state.result is not None:
             return []
-        if s.phase == "mulligan":
-            return setup.still_deciding(s)
-        if s.battle is not None:
-            return [s.battle.priority]
-        return [s.active]
+        if state.phase == "mulligan":
+            return setup.still_deciding(state)
+        if state.battle is not None:
+            return [state.battle.priority]
+        return [state.active]
 
-    def scores(self, state: GameState) -> dict[int, int] | None:
+    def scores(self, state: KamiState) -> dict[int, int] | None:
         """VP."""
-        return dict(_state(state).vp)
+        return dict(state.vp)
 
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        return legal_actions(_state(state), seat)
+    def _legal_actions(self, state: KamiState, seat: int) -> list[Action]:
+        return legal_actions(state, seat)
 
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        s = _state(state)
-        out: dict[Place, list[str]] = {}
-        for seat in s.seats():
-            out[Place("hand", seat)] = list(s.hands[seat])
-            out[Place("deck", seat)] = [c for c in s.deck_top[seat] if isinstance(c, str)] + \
-                unseen(s, seat)
-            out[Place("ap", seat)] = [c for c in s.ap[seat] if isinstance(c, str)]
-            out[Place("discard", seat)] = list(s.discard[seat])
-            out[Place("forces", seat)] = list(s.forces[seat])
-            stack = s.battle.stacks.get(seat, []) if s.battle else []
-            out[Place("stack", seat)] = list(stack)
-        for hex_id in HEXES:
-            place = s.board[hex_id]
-            if place.territory is not None and place.territory_owner is not None:
-                out.setdefault(Place("field", place.territory_owner, hex_id), []).append(
-                    place.territory)
-            units = [place.unit] if place.unit else []
-            if s.battle is not None and s.battle.hex == hex_id:
-                units.append(s.battle.attacker)
-            for unit in units:
-                out.setdefault(Place("field", unit.owner, hex_id), []).append(unit.card)
-                for option in unit.options:
-                    out.setdefault(Place("options", option.owner, hex_id), []).append(
-                        option.card)
-        return out
-
-    def _values(self, state: GameState) -> dict[str, Any]:
-        s = _state(state)
-        values: dict[str, Any] = {"phase": s.phase}
-        for seat in s.seats():
-            values[f"vp:{seat}"] = s.vp[seat]
-            values[f"ap:{seat}"] = len(s.ap[seat])
+    def _values(self, state: KamiState) -> dict[str, Any]:
+        values: dict[str, Any] = {"phase": state.phase}
+        for seat in state.seats():
+            values[f"vp:{seat}"] = state.vp[seat]
+            values[f"ap:{seat}"] = len(state.ap[seat])
         return values
 
-    def _check_address(self, state: GameState, seat: int, zone: Zone, address: str) -> None:
+    def _check_address(self, state: KamiState, seat: int, zone: Zone, address: str) -> None:
         if zone.address and address not in HEXES:
             raise IllegalAction("bad_zone", f"{zone.name} needs a hex: {zone.name}:A1:2C.")
         super()._check_address(state, seat, zone, address)
 
-    def _set_phase(self, state: GameState, phase: str) -> None:
-        s = _state(state)
-        if (phase == "battle") != (s.battle is not None):
+    def _set_phase(self, state: KamiState, phase: str) -> None:
+        if (phase == "battle") != (state.battle is not None):
             raise IllegalAction("bad_phase", "The battle phase is exactly the time a battle is "
                                 "open: resolve it (or open one) by recording its actions.")
-        s.phase = phase
-        turn.settle_hand_limit(s)
+        state.phase = phase
+        turn.settle_hand_limit(state)
 
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(_state(state), viewer, self.sees)
+    def _view(self, state: KamiState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.sees)
 
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
-        return describe(action, outcomes, viewer, None if before is None else _state(before),
+                  before: KamiState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return describe(action, outcomes, viewer, before,
                         effects, self.sees)

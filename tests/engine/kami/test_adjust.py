@@ -13,7 +13,8 @@ import pytest
 
 from engine import MalformedAction
 from engine.core.chance import NoChance
-from engine.kami.model import KamiState
+from engine.kami.battle import stack_at, unit_df
+from engine.kami.model import Battle, KamiState
 from tests.engine.kami.helpers import (
     CARDS,
     RULES,
@@ -213,3 +214,52 @@ def test_c3_a_card_taken_from_the_deck_by_adjustment() -> None:
     state = play_with(state, act("draw_card", 1), "ROCK")
     assert state.hands[1] == ["X", "ROCK"] and (ap_count(state, 1), deck_count(state, 1)) == (
         4, 4)
+
+
+# ----- options on their own, and lasting AT/DF modifiers (issue 39) -----------------------
+def test_c3_an_option_is_destroyed_on_its_own() -> None:
+    """C3 ("destroy target option"): BLADE leaves GUARD's hex for its owner's discard pile; the
+    unit stays, with its other option."""
+    state = position(units={"A2:2C": U("GUARD", 2, options=[("BLADE", 2), ("CURSE", 1)])})
+    state = play(state, adjust(2, **move("BLADE", "options:A2:2C", "discard")))
+    assert unit_on(state, "A2:2C") == ("GUARD", 2)
+    placed = state.board["A2:2C"].unit
+    assert placed is not None and [(o.card, o.owner) for o in placed.options] == [("CURSE", 1)]
+    assert state.discard[2] == ["BLADE"]
+
+
+def test_c3_an_option_is_attached_from_the_discard_pile() -> None:
+    """C3 ("attach from the discard"): seat 1's BLADE goes onto seat 2's GUARD, kept by seat 1
+    (kami Q-12); an option's own refusals: no unit there, not an option."""
+    state = position(discard={1: ["BLADE", "BOLT"]}, units={"A2:2C": U("GUARD", 2)})
+    after = play(state, adjust(1, **move("BLADE", "discard", "options:A2:2C")))
+    placed = after.board["A2:2C"].unit
+    assert placed is not None and [(o.card, o.owner) for o in placed.options] == [("BLADE", 1)]
+    assert after.discard[1] == ["BOLT"]
+    refused(state, adjust(1, **move("BLADE", "discard", "options:A1:1L")), "bad_zone")
+    refused(state, adjust(1, **move("BOLT", "discard", "options:A2:2C")), "card_not_in_zone")
+
+
+def test_c3_a_lasting_at_modifier_counts_in_a_battle_and_ends_with_the_turn() -> None:
+    """C3 (AT/DF outside a battle): GUARD +2 AT until the end of the turn counts in its stack's
+    AT; a DF -1 for good in its DF; the AT one is gone once the turn moves on."""
+    state = position(units={"A2:2C": U("GUARD", 2)})
+    state = play(state, adjust(2, modifier={"card": "GUARD", "stat": "at", "amount": 2,
+                                            "until": "end_of_turn"}))
+    state = play(state, adjust(2, modifier={"card": "GUARD", "stat": "df", "amount": -1}))
+    guard = state.board["A2:2C"].unit
+    assert guard is not None
+    printed = CARDS["GUARD"]
+    assert unit_df(state, None, 2, guard) == printed["df"] - 1
+    battle = Battle(hex="A2:2C", attacker=guard, attacker_seat=2, stacks={2: []})
+    assert stack_at(state, battle, 2, guard) == printed["at"] + 2
+    later = play(state, adjust(1, turn={"turn": state.turn + 1}))
+    assert [(m.stat, m.amount) for m in later.modifiers] == [("df", -1)]
+
+
+def test_c3_a_modifier_names_a_unit_on_the_field() -> None:
+    """A stat modifier names a unit on the field (a card in hand has no AT to change)."""
+    state = position(hands={1: ["SCOUT"]})
+    refused(state, adjust(1, modifier={"card": "SCOUT", "stat": "at", "amount": 1}),
+            "card_not_in_zone")
+    refused(state, adjust(1, modifier={"card": "SCOUT", "stat": "vp", "amount": 1}), "bad_stat")

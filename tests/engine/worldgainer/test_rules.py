@@ -830,7 +830,7 @@ def test_c3_adjust_stun_placed_zero_allows_another_stun_before_the_gain() -> Non
     (move("R2", "hand", "break"), "card_not_in_zone"),  # R2 is seat 2's
     (move("R1", "standby:1", "hand"), "card_not_in_zone"),
     (move("B1", "field:M2-1", "hand"), "card_not_in_zone"),  # seat 2's square
-    (move("ZZZ", "hand", "break"), "unknown_card"),
+    (move("ZZZ", "hand", "break"), "card_not_in_zone"),  # no such card anywhere
     (move("R1", "hand", "field:M2-1"), "square_held"),
     (move("R1", "hand", "standby:2"), "slot_taken"),
     ({"counter": {"name": "score", "value": 3}}, "bad_counter"),

@@ -827,16 +827,17 @@ class Ruleset(ABC, Generic[S]):
                 from_address not in holding.entries(state, leaves):
             raise IllegalAction("bad_zone", f"There is no place {move.from_zone!r}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
-        if from_address not in holding.addresses(state, leaves) or \
-                move.card not in holding.cards(state, leaves, from_address):
+        card = holding.find(state, leaves, from_address, move.card) \
+            if from_address in holding.addresses(state, leaves) else None
+        if card is None:
             raise IllegalAction("card_not_in_zone", f"{move.card} is not in {move.from_zone}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
-        if from_zone is to_zone and leaves == enters and from_zone.holding.shift(
-                state, leaves, from_address, to_address, move.card):
+        if from_zone is to_zone and leaves == enters and holding.shift(
+                state, leaves, from_address, to_address, card):
             return
-        from_zone.holding.take(state, leaves, from_address, move.card)
-        to_zone.holding.admit(state, enters, to_address, move.card)
-        to_zone.holding.put(state, enters, to_address, move.card)
+        holding.take(state, leaves, from_address, card)
+        to_zone.holding.admit(state, enters, to_address, card)
+        to_zone.holding.put(state, enters, to_address, card)
 
     def _set_tally(self, state: S, seat: int, name: str, value: int) -> None:
         """A judge sets a declared counter, stat or flag (``tallies``), within its bounds."""

@@ -54,6 +54,12 @@ class Holding(ABC, Generic[S]):
     def cards(self, state: S, seat: Seat, address: str) -> list[str]:
         """The cards in one place, in order (a new list)."""
 
+    def find(self, state: S, seat: Seat, address: str, ref: str) -> str | None:
+        """The card of the place a judge's move names by ``ref`` (the default: exactly that
+        card, if it is there; a game that names cards by a bare card id where that is
+        unambiguous resolves it here), or None."""
+        return ref if ref in self.cards(state, seat, address) else None
+
     def take(self, state: S, seat: Seat, address: str, card: str) -> None:
         """Take ``card`` out of the place (it is there: the kernel checked); the default: a
         zone cards do not leave by adjustment."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.core.chance import Chance
 from engine.core.contract import MatchResult
 from engine.core.errors import IllegalAction
-from engine.grail.model import Combat, GrailState, Side, Warrior
+from engine.grail.model import Claim, Combat, GrailState, Side, Warrior
 
 FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
 
@@ -168,6 +168,30 @@ def win(state: GrailState, seat: int, reason: str, detail: str) -> None:
                                reason=reason, detail=detail)
 
 
+def claim_won(state: GrailState, claim: Claim, how: str) -> None:
+    """A match-ending claim (an alternate victory, or a grail won on claimed quests) is closed
+    without being overturned (grail OQ-22, G8): the victory it took at once is recorded, its
+    claimant winning as of the claim: ``alternate_victory`` (勝利チャレンジ L188) or ``grail``
+    (G7). ``how`` says what closed it."""
+    state.victory_claim = None
+    if claim.what == "grail":
+        knight = state.card(claim.by or claim.about).name
+        win(state, claim.seat, "grail", f"{knight} achieved the grail quest (G7) on claimed "
+            f"quests, the claim {how} (G8)")
+        return
+    win(state, claim.seat, "alternate_victory", f"seat {claim.seat}'s claim of "
+        f"{state.card(claim.about).name}'s victory condition (勝利チャレンジ L188, G8)")
+
+
+def unanswered(state: GrailState) -> list[int]:
+    """The seats still to accept or dispute the pending match-ending claim: every other seat
+    in play that has not accepted it (none while it is disputed: a judge rules)."""
+    claim = state.victory_claim
+    if claim is None or claim.disputed_by is not None:
+        return []
+    return [s for s in state.in_play() if s != claim.seat and s not in state.accepted]
+
+
 def lose(state: GrailState, seat: int, reason: str, detail: str) -> None:
     """``seat`` loses: in 2 players the other wins; with more it is eliminated (OQ-3
     ``deck_out_multiplayer: eliminate``, or ``others_win``: the match ends)."""
@@ -180,7 +204,9 @@ def lose(state: GrailState, seat: int, reason: str, detail: str) -> None:
 
 def eliminate(state: GrailState, seat: int) -> None:
     """OQ-37: all the seat's cards leave the game; its combat ends with no result, its grail
-    attempt and victory challenge are void; the turn passes on if it was active."""
+    attempt, victory challenge and claims are void; the turn passes on if it was active. A
+    match-ending claim of another seat that nobody is left to answer is closed: its claimant
+    wins (OQ-22)."""
     state.eliminated.append(seat)
     if state.combat is not None and any(s.seat == seat for s in state.combat.sides):
         state.combat = None  # before its warriors go: no result (not OQ-30's loss)
@@ -202,3 +228,6 @@ def eliminate(state: GrailState, seat: int) -> None:
     if state.victory_claim is not None and state.victory_claim.seat == seat:
         state.victory_claim = None
     state.claims = [c for c in state.claims if c.seat != seat]
+    claim = state.victory_claim
+    if claim is not None and claim.disputed_by is None and not unanswered(state):
+        claim_won(state, claim, "left undisputed by every other seat")  # OQ-22

@@ -1,7 +1,7 @@
 """One-shot cards (一時的に使用するカード L329-348): events at any time, spells through an own
 caster (never in a duel, once per caster per round: grail OQ-25), combat actions in a combat's
 card window. Their effects are card text: declared modifiers of the next roll, or a judge's
-adjustments (C3)."""
+adjustments (C3). None is played once a victory claim has ended play (grail OQ-22)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from engine.grail.model import Card, GrailState
 
 
 def _play(state: GrailState, seat: int, card: str, kind: str) -> Card:
+    if state.victory_claim is not None:
+        raise IllegalAction("victory_claimed", f"Seat {state.victory_claim.seat}'s victory "
+                            "claim has ended play: only accepting or disputing it remains "
+                            "(grail OQ-22).")
     if card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
     definition = state.card(card)

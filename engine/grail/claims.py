@@ -1,41 +1,41 @@
-"""Claims that depend on card text (G8; grail OQ-22): a non-combat quest, a victory challenge
-and an alternate victory are taken on the claimant's word, recorded with who claimed them, and
-open to dispute by the others; a judge rules. An alternate victory ends the match only once
-every other player has accepted it, or a judge has upheld it."""
+"""Claims that depend on card text (G8; grail OQ-22): a non-combat quest, a victory challenge,
+an alternate victory and a grail won on claimed quests are taken on the claimant's word,
+recorded with who claimed them, and open to dispute by the others; a judge rules.
+
+Every claim takes effect at once (OQ-22). A match-ending claim (an alternate victory, or a grail
+whose success rests on a claimed quest still open to dispute) ends play at once: the claimant's
+victory is decided as of the claim, and nothing of the game goes on (no draw, no turn, no event
+or spell) but the others' answers. The match stays open to dispute until a ruling or the
+opponents' acceptance (OQ-22): the result is recorded once every other seat in play has
+accepted it (or left the match), or a judge upholds it; overturned, the victory is undone and
+play goes on. (A result recorded at the claim itself would close the match to any dispute: the
+kernel refuses every action once a match has its result.)"""
 
 from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
-from engine.grail.basics import change_valor, end_grail, win
+from engine.grail.basics import change_valor, claim_won, end_grail, unanswered
 from engine.grail.model import Claim, GrailState
 from engine.grail.turn import draw_for_turn
 
 
 def accept_claim(state: GrailState, seat: int, chance: Chance) -> None:
-    """Accept the pending alternate-victory claim; once all others have, it wins."""
+    """Accept the pending match-ending claim: this seat will not dispute it (OQ-22); once
+    every other seat in play has accepted, the claimant's victory is recorded."""
     claim = state.victory_claim
     if claim is None or claim.disputed_by is not None:
-        raise IllegalAction("no_claim", "No alternate victory claim waits for acceptance.")
+        raise IllegalAction("no_claim", "No victory claim waits for acceptance.")
     if seat == claim.seat or seat in state.accepted:
         raise IllegalAction("not_your_decision", "Another player decides.")
     state.accepted.append(seat)
-    if set(state.accepted) >= set(s for s in state.in_play() if s != claim.seat):
-        _alternate_victory(state, claim)
+    if not unanswered(state):
+        claim_won(state, claim, "accepted by every other seat")
 
 
 def waiting_on(state: GrailState) -> list[int]:
-    """The seats still to accept or dispute a pending alternate-victory claim."""
-    claim = state.victory_claim
-    if claim is None or claim.disputed_by is not None:
-        return []
-    return [s for s in state.in_play() if s != claim.seat and s not in state.accepted]
-
-
-def _alternate_victory(state: GrailState, claim: Claim) -> None:
-    state.victory_claim = None
-    win(state, claim.seat, "alternate_victory", f"seat {claim.seat}'s claim of "
-        f"{state.card(claim.about).name}'s victory condition (勝利チャレンジ L188, G8)")
+    """The seats still to accept or dispute a pending match-ending claim."""
+    return unanswered(state)
 
 
 def _overturned_quest(state: GrailState, claim: Claim) -> None:
@@ -51,9 +51,26 @@ def _overturned_quest(state: GrailState, claim: Claim) -> None:
         change_valor(state, knight, -state.card(claim.about).valor)
 
 
+def _overturned_grail(state: GrailState, claim: Claim) -> None:
+    """OQ-22 (an overturned non-combat quest is not achieved; in a grail attempt, a defeat),
+    G7: the grail is not won; the attempt counts as defeated on the claimed quest (the latest
+    of the attempt's open ones): the knight loses that quest's valor value. The attempt's quest
+    claims are settled with this ruling; the judge corrects anything else with adjustments
+    (C3: another claimed quest found unmet instead). Play goes on in the claimant's turn."""
+    state.victory_claim = None
+    for quest_claim in state.claims:
+        if quest_claim.seat == claim.seat and quest_claim.what == "quest" and \
+                quest_claim.by == claim.by:
+            quest_claim.ruled = True
+    knight = state.warrior(claim.by or "")
+    if knight is not None:
+        change_valor(state, knight, -state.card(claim.about).valor)
+
+
 def dispute(state: GrailState, seat: int, claimant: int) -> None:
-    """G8: dispute the claimant's latest claim (the pending alternate victory, or one made this
-    turn); the game waits for a judge's ruling."""
+    """G8: dispute the claimant's latest claim (the pending match-ending claim, or one made
+    this turn); the game waits for a judge's ruling. A seat that has accepted the pending
+    match-ending claim has closed its own window to dispute it (OQ-22)."""
     claim = _latest(state, claimant)
     if claim is None:
         raise IllegalAction("no_claim", f"Seat {claimant} has no claim to dispute.")
@@ -61,6 +78,8 @@ def dispute(state: GrailState, seat: int, claimant: int) -> None:
         raise IllegalAction("own_claim", "A player does not dispute their own claim.")
     if claim.disputed_by is not None:
         raise IllegalAction("already_disputed", "That claim is disputed already.")
+    if claim is state.victory_claim and seat in state.accepted:
+        raise IllegalAction("already_accepted", f"Seat {seat} has accepted that claim.")
     claim.disputed_by = seat
 
 
@@ -79,18 +98,22 @@ def disputed(state: GrailState) -> Claim | None:
 
 
 def rule_claim(state: GrailState, seat: int, upheld: bool, chance: Chance) -> None:
-    """A judge's ruling on the disputed claim of ``seat``: upheld, it stands (an alternate
-    victory wins); overturned, a victory challenge is void, an alternate victory fails and the
-    draw follows; a quest's achievement is corrected by the judge's adjustments (C3)."""
+    """A judge's ruling on the disputed claim of ``seat``: upheld, it stands (a match-ending
+    claim's victory is recorded); overturned, a victory challenge is void, an alternate victory
+    fails and the draw follows, a grail won on claims is a defeat of the attempt
+    (``_overturned_grail``); a quest's achievement is corrected by the judge's adjustments
+    (C3)."""
     claim = disputed(state)
     if claim is None or claim.seat != seat:
         raise IllegalAction("no_dispute", f"No disputed claim of seat {seat} waits for a "
                             "ruling.")
     claim.ruled = True
     claim.disputed_by = None
-    if claim.what == "alternate_victory":
+    if claim is state.victory_claim:
         if upheld:
-            _alternate_victory(state, claim)
+            claim_won(state, claim, "upheld by a judge")
+        elif claim.what == "grail":
+            _overturned_grail(state, claim)
         else:
             state.victory_claim = None
             draw_for_turn(state, seat, chance)

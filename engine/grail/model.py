@@ -153,9 +153,9 @@ class Claim:
     """A claim that depends on card text (G8): who made it, what it was, whether disputed."""
 
     seat: int
-    what: Literal["quest", "victory_challenge", "alternate_victory"]
-    about: str  # the quest, or the king
-    by: str | None = None  # the warrior that claimed the quest
+    what: Literal["quest", "victory_challenge", "alternate_victory", "grail"]
+    about: str  # the quest (for a grail: the attempt's latest claimed quest), or the king
+    by: str | None = None  # the warrior that claimed the quest (for a grail: the knight)
     disputed_by: int | None = None
     ruled: bool = False
 
@@ -187,7 +187,9 @@ class GrailState(GameState):
     reward_value: int = 0
     victory_challenges: dict[int, list[str]] = field(default_factory=dict)  # seat -> kings
     claims: list[Claim] = field(default_factory=list)  # this turn's, open to dispute (G8)
-    victory_claim: Claim | None = None  # an alternate victory claimed, awaiting the others
+    # a match-ending claim (an alternate victory, a grail won on claimed quests): play is over,
+    # the result waits for the others' acceptance or a ruling (OQ-22)
+    victory_claim: Claim | None = None
     accepted: list[int] = field(default_factory=list)  # seats that accepted it
     first_player: int = 1
     spells_cast: list[str] = field(default_factory=list)  # casters this round (OQ-25)

@@ -89,8 +89,23 @@ def quest_achieved(state: GrailState, seat: int, warrior_id: str, quest: str, *,
         knight = state.warrior(grail.knight)
         end_grail(state)
         if knight is not None and knight.valor >= GRAIL_VALOR:
-            win(state, seat, "grail", f"{state.card(knight.card).name} achieved the grail "
-                f"quest with valor {knight.valor} (G7)")
+            _grail_won(state, seat, knight.card, knight.valor)
+
+
+def _grail_won(state: GrailState, seat: int, knight: str, valor: int) -> None:
+    """L135, G7: the third success with the knight 健在 at valor 12 or more wins at once. When
+    a quest of the attempt was achieved on a claim still open to dispute (G8), the win is a
+    match-ending claim (OQ-22): play ends at once, and the match stays open to dispute until
+    the others accept or a judge rules (engine.grail.claims)."""
+    open_claims = [c for c in state.claims if c.seat == seat and c.what == "quest"
+                   and c.by == knight and not c.ruled]
+    if not open_claims:
+        win(state, seat, "grail", f"{state.card(knight).name} achieved the grail quest with "
+            f"valor {valor} (G7)")
+        return
+    state.victory_claim = Claim(seat=seat, what="grail", about=open_claims[-1].about,
+                                by=knight)
+    state.accepted = []
 
 
 def quest_failed(state: GrailState, warrior_id: str, quest: str) -> None:

@@ -107,7 +107,11 @@ class Grail(Ruleset):
 
     game_id = "grail"
     title = "Quest for the Grail"
-    version = "1.0"
+    # 1.1: a grail knight heals after a quest achieved with no combat (L133); a participant
+    # destroyed mid-combat loses and the combat ends (OQ-30); a match-ending claim (an
+    # alternate victory, a grail on claimed quests) ends play at once and is recorded once
+    # it can no longer be disputed (OQ-22)
+    version = "1.1"
     min_players = 2
     max_players = 4
     state_class = GrailState
@@ -140,8 +144,8 @@ class Grail(Ruleset):
         s = _state(state)
         state.eliminated.remove(seat)  # eliminate() records it again with its consequences
         was_active = s.active == seat
-        eliminate(s, seat)
-        if was_active:
+        eliminate(s, seat)  # may close another seat's claim (OQ-22): the match is then over
+        if was_active and s.result is None:
             turn.next_turn(s, seat, chance)
 
     def to_act(self, state: GameState) -> list[int]:

@@ -18,7 +18,8 @@ def decision_pending(state: GrailState) -> str | None:
     if state.reward_due is not None:
         return "a quest reward waits to be taken"
     if state.victory_claim is not None:
-        return "an alternate victory claim waits for the others' acceptance or a ruling"
+        return (f"seat {state.victory_claim.seat}'s victory claim has ended play: it waits for "
+                "the others' acceptance or a ruling")
     if any(c.disputed_by is not None and not c.ruled for c in state.claims):
         return "a disputed claim waits for a judge's ruling"
     if state.phase == "draw" and not state.drawn:
@@ -71,8 +72,9 @@ def draw_for_turn(state: GrailState, seat: int, chance: Chance) -> None:
 
 
 def claim_alternate_victory(state: GrailState, seat: int, met: bool, chance: Chance) -> None:
-    """G8, L70: the declarer claims its condition still holds and wins (disputable), or lets the
-    challenge lapse and draws."""
+    """G8, L70: the declarer claims its condition still holds and wins at once, play ending
+    there, the claim open to dispute until the others accept it or a judge rules (OQ-22,
+    engine.grail.claims); or it lets the challenge lapse and draws."""
     if seat != state.active or state.phase != "draw" or state.drawn or \
             seat not in state.victory_challenges:
         raise IllegalAction("no_victory_challenge", "No victory challenge of this seat waits "

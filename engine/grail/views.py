@@ -75,9 +75,19 @@ def view(state: GrailState, viewer: Viewer, sees: Sees) -> dict[str, Any]:
         "claims": [{"seat": c.seat, "what": c.what,
                     "about": c.about if _public(state, c.about) else None,
                     "disputed_by": c.disputed_by} for c in state.claims],
-        "victory_claim": None if state.victory_claim is None else {
-            "seat": state.victory_claim.seat, "king": state.victory_claim.about,
-            "disputed_by": state.victory_claim.disputed_by, "accepted": list(state.accepted)}}
+        "victory_claim": None if state.victory_claim is None else _victory_claim(state)}
+
+
+def _victory_claim(state: GrailState) -> dict[str, Any]:
+    """The pending match-ending claim: an alternate victory names its king; a grail won on
+    claimed quests its knight and the quest the claim rests on."""
+    claim = state.victory_claim
+    assert claim is not None
+    grail = claim.what == "grail"
+    return {"seat": claim.seat, "what": claim.what,
+            "king": None if grail else claim.about,
+            "knight": claim.by if grail else None, "quest": claim.about if grail else None,
+            "disputed_by": claim.disputed_by, "accepted": list(state.accepted)}
 
 
 def _throw(before: GrailState | None, index: int, total: int) -> str:

@@ -1,7 +1,8 @@
 """Victory challenges and claims (勝利チャレンジ L182-188; 王 L288-290; ドロー L70; G8; grail
 OQ-20..OQ-23): a king's alternate victory is declared, pending until the declarer's next draw
-phase, then claimed; the others accept it (all of them) or dispute it and a judge rules. Seat 1
-has King Ulf of Northmarch (PRO 6, STR 5, END 8, valor 9, alternate victory)."""
+phase, then claimed; the claim ends play at once, and the others accept it (all of them) or
+dispute it and a judge rules (OQ-22). Seat 1 has King Ulf of Northmarch (PRO 6, STR 5, END 8,
+valor 9, alternate victory)."""
 
 from __future__ import annotations
 
@@ -108,6 +109,38 @@ def test_oq22_every_other_player_must_accept() -> None:
     assert state.result is None and RULES.to_act(state) == [3]
     state = play(state, act("accept_claim", 3))
     assert state.result is not None and state.result.winners == [1]
+
+
+def test_oq22_an_alternate_victory_claim_ends_play_at_once() -> None:
+    """grail OQ-22 (a claim takes effect at once; a match ended by a claim stays open to
+    dispute): once seat 1 claims, nothing of the game goes on but the answers: seat 2 may not
+    play an event nor cast a spell (victory_claimed), seat 1 draws nothing and its turn waits
+    (decision_pending)."""
+    state = play(pending(W(KING), W("MAGE@2.2"), hands={2: ["FEAST@2.5", "BOLT@2.6"]}),
+                 act("claim_alternate_victory", 1, met=True))
+    refused(state, act("play_event", 2, card="FEAST@2.5"), "victory_claimed")
+    refused(state, act("cast_spell", 2, card="BOLT@2.6", caster="MAGE@2.2"), "victory_claimed")
+    refused(state, act("end_phase", 1), "decision_pending")
+    assert state.hands[1] == [] and state.result is None
+
+
+def test_oq22_a_seat_that_accepted_no_longer_disputes() -> None:
+    """grail OQ-22 (open to dispute until the opponent's acceptance), 3 players: seat 2 accepts;
+    its own dispute is then refused (already_accepted); seat 3, still to answer, disputes."""
+    state = play(claimed(players=3), act("accept_claim", 2))
+    refused(state, act("dispute", 2, claimant=1), "already_accepted")
+    state = play(state, act("dispute", 3, claimant=1))
+    assert RULES.to_act(state) == [1]
+
+
+def test_oq22_the_claim_stands_when_the_last_seat_to_answer_leaves() -> None:
+    """grail OQ-22, C4 (3 players: the conceder is eliminated and play goes on): seat 2 accepts
+    and seat 3, the last to answer, concedes instead: nobody is left to dispute, so the claim
+    taken at once is recorded: seat 1 wins (alternate_victory)."""
+    state = play(claimed(players=3), act("accept_claim", 2))
+    state = play(state, act("concede", 3))
+    assert state.result is not None
+    assert (state.result.winners, state.result.reason) == ([1], "alternate_victory")
 
 
 def test_g8_a_disputed_claim_upheld_by_the_judge_wins() -> None:

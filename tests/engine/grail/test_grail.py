@@ -85,17 +85,71 @@ def test_l129_not_while_another_players_victory_challenge_is_pending() -> None:
 
 
 # ----- three quests in a row (L130-135, G7) -----------------------------------------------------
-def test_g7_three_successes_in_a_row_win_with_valor_12() -> None:
-    """G7, [クエストについて L130, L135; 勝利条件 L20]: the Riddle (Wishing Well revealed, made
-    eligible), the Grove (Tower revealed), the Well (seat 1's deck is empty: its discard, Riddle
-    and Well, is the deck and the Riddle comes back): three successes, valor 12: seat 1 wins."""
+def three_claimed_successes() -> GrailState:
+    """The Riddle (Wishing Well revealed, made eligible), the Grove (Tower revealed), the Well
+    (seat 1's deck is empty: its discard, Riddle and Well, is the deck and the Riddle comes
+    back), each achieved on a claim (G8)."""
     state = quest(started(), RIDDLE, True, WELL)
     assert state.grail is not None and state.grail.eligible == [GROVE, WELL]
     state = quest(state, GROVE, True, TOWER)
     assert state.grail is not None and state.grail.successes == 2
-    state = quest(state, WELL, True, RIDDLE)
+    return quest(state, WELL, True, RIDDLE)
+
+
+def test_g7_three_successes_in_a_row_win_with_valor_12() -> None:
+    """G7, [クエストについて L130, L135; 勝利条件 L20]: three successes, valor 12: seat 1 wins
+    (reason grail) once seat 2 has accepted the claimed quests (grail OQ-22)."""
+    state = play(three_claimed_successes(), act("accept_claim", 2))
     assert state.result is not None
     assert (state.result.winners, state.result.reason) == ([1], "grail")
+
+
+def test_g7_a_grail_won_with_no_claim_open_wins_at_once() -> None:
+    """G7, [クエストについて L135]: two successes already (no claim of them open), Sir Percival
+    meets the Wyvern: 6 + 12 = 18 against 4 + 2 = 6, the Wyvern takes 5 >= 4; unhurt, he has
+    nothing to heal: finished, the third success wins at once with valor 12."""
+    wyvern = "Q-WYVERN@2.11"
+    state = table(W(HERO, acted=True), active_quest={1: RIDDLE, 2: wyvern},
+                  grail=GrailAttempt(seat=1, knight=HERO, successes=2, eligible=[wyvern]))
+    state = roll(quest(state, wyvern, False), 1, 6, 6, 1, 1)
+    state = play(state, act("finish_combat", 1), TOWER)
+    assert state.result is not None
+    assert (state.result.winners, state.result.reason) == ([1], "grail")
+
+
+def test_oq22_a_grail_won_on_claimed_quests_ends_play_and_stays_open_to_dispute() -> None:
+    """grail OQ-22 (a match ended by a claim stays open to dispute until a ruling or the
+    opponent's acceptance), G8: the third success rests on claimed quests: the grail is won at
+    once as a claim, but the match has no result yet. Play is over (seat 1's end_turn waits,
+    seat 2's event is refused: victory_claimed); the game waits on seat 2, who may accept or
+    dispute; a judge's ruling upholding it records the win."""
+    state = three_claimed_successes()
+    assert state.result is None and state.grail is None
+    assert state.victory_claim is not None and state.victory_claim.what == "grail"
+    assert RULES.to_act(state) == [2] and legal_types(state, 2) == {"accept_claim", "dispute"}
+    refused(state, act("end_turn", 1), "decision_pending")
+    with_event = table(hands={2: ["FEAST@2.5"]})
+    with_event.victory_claim, with_event.accepted = state.victory_claim, []
+    refused(with_event, act("play_event", 2, card="FEAST@2.5"), "victory_claimed")
+    state = play(state, act("dispute", 2, claimant=1))
+    assert RULES.to_act(state) == [1] and legal_types(state, 1) == {"rule_claim"}
+    state = play(state, act("rule_claim", 1, upheld=True, reason="the quests were achieved"))
+    assert state.result is not None
+    assert (state.result.winners, state.result.reason) == ([1], "grail")
+
+
+def test_oq22_an_overturned_grail_claim_is_a_defeat_and_play_goes_on() -> None:
+    """grail OQ-22 (an overturned non-combat quest is not achieved; in a grail attempt, a
+    defeat), G7 [クエストについて L134]: seat 2 disputes the grail claim; the judge overturns
+    it: no win; the attempt is defeated on its latest claimed quest, the Well (valor 1): 12 - 1
+    = 11. The attempt's claims are settled (nothing left to dispute) and seat 1's turn goes on."""
+    state = play(three_claimed_successes(), act("dispute", 2, claimant=1))
+    state = play(state, act("rule_claim", 1, upheld=False, reason="the well was dry"))
+    assert state.result is None and state.victory_claim is None and state.grail is None
+    assert valor(state) == 11
+    refused(state, act("dispute", 2, claimant=1), "no_claim")
+    state = play(state, act("end_turn", 1), "ROCK@2.90")
+    assert state.active == 2
 
 
 def test_g7_no_valor_reward_or_draw_is_gained_on_the_way() -> None:

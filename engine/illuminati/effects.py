@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core.effects import Effect, Place
+from engine.core.effects import Effect
 from engine.illuminati.model import IlluminatiState
 
 
@@ -40,34 +40,6 @@ class InstantAttackResolved(Effect):
     plot_power: int
     target_power: int
     succeeded: bool
-
-
-def places(st: IlluminatiState) -> dict[Place, list[str]]:
-    """Every zone of every seat with its cards; structure cards by the place they hang from."""
-    out: dict[Place, list[str]] = {}
-    for seat in st.seats():
-        p = st.player(seat)
-        out[Place("plot_hand", seat)] = list(p.plot_hand)
-        out[Place("group_hand", seat)] = list(p.group_hand)
-        out[Place("revealed", seat)] = list(p.revealed)
-        out[Place("plot_deck", seat)] = sorted(p.plot_deck.shuffled) + p.plot_deck.bottom
-        out[Place("group_deck", seat)] = sorted(p.group_deck.shuffled) + p.group_deck.bottom
-        for card, node in p.structure.items():
-            address = f"{node.parent}:{node.arrow}" if node.parent else ""
-            out.setdefault(Place("structure", seat, address), []).append(card)
-        out[Place("resources", seat)] = [r.card for r in p.resources]
-        for zone in ("agents", "plots", "loose", "discard", "destroyed"):
-            out[Place(zone, seat)] = list(getattr(p, zone))
-    attack = st.attack
-    if attack is not None and attack.paid_with not in ("", "token"):
-        # the attack plot paying an attack lies face up until the attack ends (then discarded)
-        out[Place("plots", attack.seat)].append(attack.paid_with)
-    for seat, card in st.chosen.items():
-        out[Place("chosen", seat)] = [card]
-    out[Place("set_aside")] = list(st.set_aside)
-    for colour, card in st.new_world_order.items():
-        out[Place("new_world_order", None, colour)] = [card]
-    return out
 
 
 def values(st: IlluminatiState) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
-from engine.core.zones import Visibility, Zone, ZoneTable
 
 
 class Alignment(StrEnum):
@@ -97,43 +96,6 @@ GROUP_KINDS = (Kind.GROUP, Kind.RESOURCE)
 
 TURN_PHASES = ("beginning", "main")  # what a judge's turn change may set (not the setup)
 
-# 場の構成: every zone, who owns it and who may see its cards. Plot-hand cards a player has
-# revealed are shown to everyone (the view's one exception, per card).
-ZONES = (
-    Zone("plot_hand", "seat", ordered=False, contents=Visibility.OWNER,
-         description="Plots, goal cards and Illuminati agents in hand."),
-    Zone("group_hand", "seat", ordered=False, contents=Visibility.OWNER,
-         description="Groups and resources in hand."),
-    Zone("plot_deck", "seat", ordered=False, contents=Visibility.JUDGES,
-         description="Shuffled (each draw a recorded pick, C1), then the cards put under it."),
-    Zone("group_deck", "seat", ordered=False, contents=Visibility.JUDGES,
-         description="Shuffled (each draw a recorded pick, C1), then the cards put under it."),
-    Zone("structure", "seat", ordered=False, contents=Visibility.EVERYONE,
-         address="PARENT:ARROW",
-         description="The power structure (権力構造図): take a card with nothing below it from "
-                     "'structure'; put one at 'structure:PARENT:ARROW'."),
-    Zone("resources", "seat", ordered=True, contents=Visibility.EVERYONE),
-    Zone("agents", "seat", ordered=True, contents=Visibility.EVERYONE),
-    Zone("plots", "seat", ordered=True, contents=Visibility.EVERYONE,
-         description="Permanent plots on the table."),
-    Zone("loose", "seat", ordered=True, contents=Visibility.EVERYONE,
-         description="Hand groups placed as attack targets."),
-    Zone("discard", "seat", ordered=True, contents=Visibility.EVERYONE),
-    Zone("destroyed", "seat", ordered=True, contents=Visibility.EVERYONE,
-         description="The destroyed pile (破壊の山)."),
-    Zone("revealed", "seat", ordered=True, contents=Visibility.EVERYONE, adjustable=False,
-         description="Plot-hand cards shown to everyone (a goal card being claimed): still in "
-                     "the hand, known to all."),
-    Zone("chosen", "seat", ordered=False, contents=Visibility.OWNER, adjustable=False,
-         description="A card laid face down in a simultaneous choice (the Illuminati, an "
-                     "initial group), revealed when every player has chosen."),
-    Zone("set_aside", "shared", ordered=True, contents=Visibility.EVERYONE, adjustable=False,
-         description="I9: duplicate initial groups, back to their decks after setup."),
-    Zone("new_world_order", "shared", ordered=False, contents=Visibility.EVERYONE,
-         address="colour", adjustable=False,
-         description="The New World Order plot in play in each colour."),
-)
-ZONE_TABLE = ZoneTable(ZONES)
 
 
 class Card(BaseModel):

@@ -22,13 +22,13 @@ from engine.core.contract import (
     Options,
     Ruleset,
 )
-from engine.core.effects import Effect, Place
+from engine.core.effects import Effect
+from engine.core.errors import IllegalAction
 from engine.core.legality import Choice
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.illuminati import actions as act
 from engine.illuminati import (
-    adjust,
     anytime,
     attacks,
     choices,
@@ -41,7 +41,8 @@ from engine.illuminati import (
     victory,
     views,
 )
-from engine.illuminati.model import TURN_PHASES, ZONES, Card, IlluminatiState
+from engine.illuminati.model import TURN_PHASES, Card, IlluminatiState, find
+from engine.illuminati.table import TALLIES, ZONES, check_structure_place
 
 Handler = Callable[[IlluminatiState, Any, Chance], None]
 
@@ -101,6 +102,7 @@ class Illuminati(Ruleset[IlluminatiState]):
     options_model = IlluminatiOptions
     actions = act.ACTIONS
     zones = ZONES
+    tallies = TALLIES
     card_aliases = ("illuminati",)  # the acting seat's own Illuminati, wherever a card goes
     outcome_kinds = act.OUTCOME_KINDS
     phases = TURN_PHASES
@@ -120,15 +122,21 @@ class Illuminati(Ruleset[IlluminatiState]):
         HANDLERS[type(action)](state, action, chance)
         victory.check_eliminations(state)
 
-    def _adjust(self, state: IlluminatiState, action: Adjust) -> None:
-        adjust.adjust(state, action)
+    def _adjusted(self, state: IlluminatiState, action: Adjust) -> None:
+        """The attacker and the target of an attack under way stay where they are until it
+        is resolved; a structure an adjustment emptied may eliminate its seat."""
+        attack, move = state.attack, action.move
+        if attack is not None and move is not None and find(
+                [attack.attacker, attack.target], move.card, move.seats(action.seat)[0]):
+            raise IllegalAction("attack_in_progress", "The attacker and the target of the "
+                                "attack under way cannot be moved until it is resolved.")
         victory.check_eliminations(state)
 
     def _check_address(self, state: IlluminatiState, seat: int, zone: Zone, address: str) -> None:
         """``structure:PARENT:ARROW`` names a card of that seat's structure and a side; the
         structure is public, so saying which parent is wrong reveals nothing."""
         if zone.name == "structure" and address:
-            adjust.check_structure_place(state, seat, address)
+            check_structure_place(state, seat, address)
         elif zone.name != "structure":
             super()._check_address(state, seat, zone, address)
 
@@ -142,9 +150,6 @@ class Illuminati(Ruleset[IlluminatiState]):
         choose."""
         victory.conceded(state, seat)
         setup.after_concession(state, seat, chance)
-
-    def _places(self, state: IlluminatiState) -> dict[Place, list[str]]:
-        return effects.places(state)
 
     def _values(self, state: IlluminatiState) -> dict[str, Any]:
         return effects.values(state)

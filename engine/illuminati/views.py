@@ -19,7 +19,8 @@ from engine.core.zones import flow_visible
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.effects import AttackResolved
-from engine.illuminati.model import SETUP_PHASES, ZONE_TABLE, IlluminatiState, Player, card_of
+from engine.illuminati.model import SETUP_PHASES, IlluminatiState, Player, card_of
+from engine.illuminati.table import ZONE_TABLE
 from engine.illuminati.timing import by_seats, still_to_choose, to_act
 from engine.illuminati.victory import goal_groups
 

@@ -79,14 +79,13 @@ def view(state: GrailState, viewer: Viewer, sees: Sees) -> dict[str, Any]:
 
 
 def _victory_claim(state: GrailState) -> dict[str, Any]:
-    """The pending match-ending claim: an alternate victory names its king; a grail won on
-    claimed quests its knight and the quest the claim rests on."""
+    """The pending match-ending claim (OQ-22): an alternate victory names its ``king``; a grail
+    won on claimed quests its ``knight`` and the ``quest`` the claim rests on."""
     claim = state.victory_claim
     assert claim is not None
-    grail = claim.what == "grail"
-    return {"seat": claim.seat, "what": claim.what,
-            "king": None if grail else claim.about,
-            "knight": claim.by if grail else None, "quest": claim.about if grail else None,
+    named = {"knight": claim.by, "quest": claim.about} if claim.what == "grail" else \
+        {"king": claim.about}
+    return {"seat": claim.seat, "what": claim.what, **named,
             "disputed_by": claim.disputed_by, "accepted": list(state.accepted)}
 
 

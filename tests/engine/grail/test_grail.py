@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import JUDGE
 from engine.grail.model import GrailAttempt, GrailState
 from tests.engine.grail.helpers import (
     RULES,
@@ -125,7 +126,9 @@ def test_oq22_a_grail_won_on_claimed_quests_ends_play_and_stays_open_to_dispute(
     dispute; a judge's ruling upholding it records the win."""
     state = three_claimed_successes()
     assert state.result is None and state.grail is None
-    assert state.victory_claim is not None and state.victory_claim.what == "grail"
+    assert RULES.view(state, JUDGE)["victory_claim"] == {
+        "seat": 1, "what": "grail", "knight": HERO, "quest": WELL, "disputed_by": None,
+        "accepted": []}
     assert RULES.to_act(state) == [2] and legal_types(state, 2) == {"accept_claim", "dispute"}
     refused(state, act("end_turn", 1), "decision_pending")
     with_event = table(hands={2: ["FEAST@2.5"]})

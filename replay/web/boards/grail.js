@@ -86,7 +86,11 @@ function warriorMarks(state, seats) {
   for (const seat of seats) {
     for (const king of list(seat.victory_challenge)) add(king, "victory", "victory challenge");
   }
-  if (isObject(state.victory_claim)) add(state.victory_claim.king, "victory", "victory claimed");
+  if (isObject(state.victory_claim)) {
+    const claim = state.victory_claim;
+    if (claim.what === "grail") add(claim.knight, "victory", "grail claimed");
+    else add(claim.king, "victory", "victory claimed");
+  }
   return marks;
 }
 
@@ -137,11 +141,15 @@ export function draw(state, kit) {
   if (isObject(state.victory_claim)) {
     const claim = state.victory_claim;
     const accepted = list(claim.accepted);
-    centre.push(panel("victory_claim", "Alternate victory claimed", [el("p", { class: "grail-line" },
-      `${seatLabel(kit, claim.seat)} claims the alternate victory of `, ref(claim.king),
+    const grail = claim.what === "grail";  // a grail won on claimed quests (OQ-22)
+    const claimed = grail
+      ? [`${seatLabel(kit, claim.seat)} claims the grail, won by `, ref(claim.knight), " on the claimed quest ", ref(claim.quest)]
+      : [`${seatLabel(kit, claim.seat)} claims the alternate victory of `, ref(claim.king)];
+    centre.push(panel("victory_claim", grail ? "Grail claimed" : "Alternate victory claimed", [el("p", { class: "grail-line" },
+      ...claimed,
       `; accepted by ${accepted.length ? accepted.map((s) => `seat ${s}`).join(", ") : "nobody yet"}`,
       claim.disputed_by !== null && claim.disputed_by !== undefined ? `; disputed by seat ${claim.disputed_by}` : "",
-      "."), extraFacts(claim, ["seat", "king", "disputed_by", "accepted"])]));
+      "."), extraFacts(claim, ["seat", "what", "king", "knight", "quest", "disputed_by", "accepted"])]));
   }
   if (centre.length) parts.push(el("div", { class: "grail-centre" }, centre));
 

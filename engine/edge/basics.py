@@ -27,6 +27,11 @@ def bury(state: EdgeState, permanent: Permanent) -> None:
     """A permanent to its owner's dead pile, its attachments to theirs (「付けた対象が場を離れる
     際に一緒に破棄される」, OQ17)."""
     state.dead[owner_of(permanent.card)].append(permanent.card)
+    bury_attached(state, permanent)
+
+
+def bury_attached(state: EdgeState, permanent: Permanent) -> None:
+    """What is attached to a permanent leaving the field, to its owners' dead piles (OQ17)."""
     for card in permanent.attached:
         state.dead[owner_of(card)].append(card)
     permanent.attached = []

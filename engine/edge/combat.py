@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from engine.core.effects import Effect, emit
 from engine.core.errors import IllegalAction
+from engine.core.holdings import modified
 from engine.edge.basics import bury
 from engine.edge.conspiracy import find, in_front, normalise
 from engine.edge.model import Combat, EdgeState
@@ -61,9 +62,10 @@ def declare_attack(state: EdgeState, seat: int, attacker: str, defender: int, ta
 
 def resolve_combat(state: EdgeState, seat: int, attacker_modifier: int,
                    target_modifier: int) -> None:
-    """E3: ``a`` = AP + modifier, ``d`` = DP + modifier; the target goes if a >= d, the attacker
-    if d >= a; each loses its player its printed pull in influence (may go below 0). A combatant
-    gone meanwhile cancels the comparison (OQ19)."""
+    """E3: ``a`` = AP + modifiers, ``d`` = DP + modifiers (the lasting ones of the ``ap`` and
+    ``dp`` stats, C3, and this attack's own); the target goes if a >= d, the attacker if d >= a;
+    each loses its player its printed pull in influence (E3: never the modified pull; may go
+    below 0). A combatant gone meanwhile cancels the comparison (OQ19)."""
     combat = state.combat
     if combat is None:
         raise IllegalAction("no_combat", "No attack waits to be resolved.")
@@ -75,8 +77,10 @@ def resolve_combat(state: EdgeState, seat: int, attacker_modifier: int,
             mine[1].state == "flipped":
         emit(state, AttackResolved(attack=0, defence=0, removed=(), cancelled=True))
         return
-    a = state.card(combat.attacker).ap + attacker_modifier
-    d = state.card(combat.target).dp + target_modifier
+    a = modified(state.modifiers, combat.attacker, "ap", state.card(combat.attacker).ap) + \
+        attacker_modifier
+    d = modified(state.modifiers, combat.target, "dp", state.card(combat.target).dp) + \
+        target_modifier
     removed = []
     for (owner, character), goes in ((theirs, a >= d), (mine, d >= a)):
         if goes:

@@ -59,6 +59,22 @@ def check_cell(state: EdgeState, seat: int, rank: int, file: int,
         raise IllegalAction("too_many_ranks", f"A conspiracy has at most {MAX_RANKS} ranks (E6).")
 
 
+def free_cells(state: EdgeState, seat: int,
+               moving: Character | None = None) -> list[tuple[int, int]]:
+    """The cells (rank, file) of the current frame a character may go to (``check_cell``),
+    ``moving`` lifted first."""
+    ranks, files = extent(state, seat)
+    out = []
+    for rank in range(0, ranks + 2):
+        for file in range(0, files + 2):
+            try:
+                check_cell(state, seat, rank, file, moving)
+            except IllegalAction:
+                continue
+            out.append((rank, file))
+    return out or ([] if moving else [(1, 1)])
+
+
 def in_front(state: EdgeState, seat: int, character: Character) -> list[Character]:
     """``seat``'s active characters in lower-numbered ranks of the character's file (E5)."""
     return [c for c in state.conspiracies[seat] if c.file == character.file

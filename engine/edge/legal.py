@@ -8,13 +8,12 @@ character pull first, then other pull."""
 from __future__ import annotations
 
 from engine.core.contract import Action
-from engine.core.errors import IllegalAction
 from engine.core.legality import listed
 from engine.edge import actions as act
 from engine.edge.claims import waiting_on
-from engine.edge.conspiracy import check_cell, extent, in_front
-from engine.edge.model import Card, Character, EdgeState, Permanent
-from engine.edge.pull import trait_shown
+from engine.edge.conspiracy import free_cells, in_front
+from engine.edge.model import Card, EdgeState, Permanent
+from engine.edge.pull import pull_of, trait_shown
 from engine.edge.turn import blocked
 
 
@@ -70,19 +69,6 @@ def _payment(state: EdgeState, card: Card) -> tuple[int, int] | None:
     return chars, cost - chars
 
 
-def _cells(state: EdgeState, seat: int, moving: Character | None = None) -> list[tuple[int, int]]:
-    ranks, files = extent(state, seat)
-    out = []
-    for rank in range(0, ranks + 2):
-        for file in range(0, files + 2):
-            try:
-                check_cell(state, seat, rank, file, moving)
-            except IllegalAction:
-                continue
-            out.append((rank, file))
-    return out or ([] if moving else [(1, 1)])
-
-
 def _plays(state: EdgeState, seat: int, card: str) -> list[Action]:
     definition = state.card(card)
     if definition.type == "whammy":
@@ -95,7 +81,7 @@ def _plays(state: EdgeState, seat: int, card: str) -> list[Action]:
     if definition.type == "character":
         return [listed(act.PlaceCharacter, seat=seat, card=card, rank=r, file=f,
                        from_characters=chars, from_others=others)
-                for r, f in _cells(state, seat)]
+                for r, f in free_cells(state, seat)]
     if definition.type in ("resource", "environment", "secret"):
         return [listed(act.PlacePermanent, seat=seat, card=card, from_characters=chars,
                        from_others=others)]
@@ -111,7 +97,7 @@ def _pull_sources(state: EdgeState, seat: int) -> list[Action]:
     if state.step == "operations":
         sources += [p for p in state.permanents[seat] if p.state == "active"]
     return [listed(act.GeneratePull, seat=seat, source=p.card) for p in sources
-            if state.card(p.card).pull]
+            if pull_of(state, p.card) > 0]
 
 
 def _shifts(state: EdgeState, seat: int) -> list[Action]:
@@ -135,7 +121,7 @@ def _characters(state: EdgeState, seat: int) -> list[Action]:
         if state.options.get("voluntary_crank", "on") == "on":
             out.append(listed(act.CrankCharacter, seat=seat, character=mine.card))
         out += [listed(act.MoveCharacter, seat=seat, character=mine.card, rank=r, file=f)
-                for r, f in _cells(state, seat, moving=mine)]
+                for r, f in free_cells(state, seat, moving=mine)]
         if not in_front(state, seat, mine):
             out += [listed(act.DeclareAttack, seat=seat, attacker=mine.card, defender=s,
                            target=c.card) for s, c in targets]

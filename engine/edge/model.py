@@ -1,4 +1,5 @@
-"""On the Edge's cards, zones and state (imports nothing of the game).
+"""On the Edge's cards and state (imports nothing of the game; its zone table, where each
+zone's cards are in this state: engine.edge.table).
 
 Sources: the document 003 (cited by its headings, §陰謀団について), rulings C1-C5 and E1-E8, and
 the digest's open questions adopted by X1 (edge OQn).
@@ -12,7 +13,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
-from engine.core.zones import Visibility, Zone
 
 DECK_MIN = 40  # §事前準備 デッキ枚数: 40枚以上
 OPENING_HAND = 10  # §ゲーム開始時基本設定 開始手札 10枚
@@ -131,16 +131,3 @@ class EdgeState(GameState):
     def card(self, instance: str) -> Card:
         """The definition of a card instance."""
         return self.cards[card_of(instance)]
-
-
-ZONES: tuple[Zone, ...] = (
-    Zone("hand", "seat", False, Visibility.OWNER, description="手札: no limit."),
-    Zone("deck", "seat", False, Visibility.JUDGES,
-         description="デッキ, face down: a draw is a recorded pick (C1)."),
-    Zone("conspiracy", "seat", False, Visibility.EVERYONE, address="rank.file, e.g. 1.2",
-         description="陰謀団: the seat's characters on ranks and files (E6); flipped cards are "
-                     "face down but public (OQ28)."),
-    Zone("field", "seat", False, Visibility.EVERYONE,
-         description="場: resources, environments, the secret, and everything attached."),
-    Zone("dead", "seat", False, Visibility.EVERYONE, description="死者の山, face up."),
-)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.core.errors import IllegalAction
 from engine.edge.conspiracy import check_cell, find, normalise
 from engine.edge.model import Card, Character, EdgeState, Permanent, owner_of
-from engine.edge.pull import pay
+from engine.edge.pull import pay, pull_of
 from engine.edge.turn import blocked, require_turn
 
 
@@ -120,8 +120,8 @@ def crank_character(state: EdgeState, seat: int, instance: str) -> None:
 
 def generate_pull(state: EdgeState, seat: int, source: str) -> None:
     """E7, OQ10, OQ11: the turn player cranks a character (in the conspiracy) or a resource to
-    add its printed pull to the reserve, by kind; in the end phase characters only, which closes
-    the shift step."""
+    add its pull (printed, with its lasting modifiers, C3) to the reserve, by kind; in the end
+    phase characters only, which closes the shift step."""
     if state.step in ("shift", "influence"):
         require_turn(state, seat, "shift", "influence")
     else:
@@ -136,13 +136,14 @@ def generate_pull(state: EdgeState, seat: int, source: str) -> None:
         raise IllegalAction("wrong_step", "In the influence step only characters produce pull.")
     elif holder.state != "active":
         raise IllegalAction("not_active", "That card is cranked.")
-    if not definition.pull:
+    pull = pull_of(state, source)
+    if pull <= 0:
         raise IllegalAction("no_pull", f"{definition.name} has no pull.")
     holder.state = "cranked"
     if isinstance(holder, Character):
-        state.character_pull += definition.pull
+        state.character_pull += pull
     else:
-        state.other_pull += definition.pull
+        state.other_pull += pull
     if state.step == "shift":
         state.step = "influence"
 

@@ -3,11 +3,13 @@
 Pull goes into the reserve when a character or resource cranks to produce it, and remembers its
 kind. The payer names how much of each kind pays a cost, exactly; only one 0-cost card per own
 turn (whammies have no cost). A dotted cost needs a face-up own card with one of the required
-traits when the card data names them; otherwise it is accepted as claimed."""
+traits when the card data names them; otherwise it is accepted as claimed. A card's pull is its
+printed pull with the lasting modifiers card texts give it (C3)."""
 
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
+from engine.core.holdings import modified
 from engine.edge.model import Card, EdgeState
 
 
@@ -38,3 +40,9 @@ def trait_shown(state: EdgeState, seat: int, traits: tuple[str, ...]) -> bool:
     face_up = [p for p in [*state.conspiracies[seat], *state.permanents[seat]]
                if p.state != "flipped"]
     return any(set(state.card(p.card).traits) & set(traits) for p in face_up)
+
+
+def pull_of(state: EdgeState, card: str) -> int:
+    """The pull ``card`` produces now: its printed pull (0 if none) with its lasting modifiers
+    (C3; the ``pull`` stat)."""
+    return modified(state.modifiers, card, "pull", state.card(card).pull or 0)

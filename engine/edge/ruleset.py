@@ -8,17 +8,17 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
-from engine.core.effects import Effect, Place
+from engine.core.contract import Action, MatchConfig, Options, Ruleset
+from engine.core.effects import Effect
 from engine.core.errors import IllegalAction
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone
 from engine.edge import actions as act
 from engine.edge import claims, combat, operations, setup, turn
-from engine.edge.adjust import adjust
 from engine.edge.basics import eliminate
 from engine.edge.legal import legal_actions, to_act
-from engine.edge.model import STEPS, ZONES, Card, EdgeState
+from engine.edge.model import STEPS, Card, EdgeState
+from engine.edge.table import STATS, TALLIES, ZONES
 from engine.edge.views import describe, view
 
 
@@ -84,7 +84,9 @@ class Edge(Ruleset[EdgeState]):
     card_model = Card
     options_model = EdgeOptions
     actions = act.ACTIONS
-    zones = ZONES
+    zones = ZONES  # where each zone's cards are: the kernel moves a judge's card (C3)
+    tallies = TALLIES  # what a judge sets: influence, the reserve, a card's state
+    stats = STATS  # AP, DP and pull, by lasting modifiers
     phases = STEPS
     outcome_kinds = act.OUTCOME_KINDS
     setup_consumes = act.SETUP_CONSUMES
@@ -102,9 +104,6 @@ class Edge(Ruleset[EdgeState]):
     def _apply(self, state: EdgeState, action: Action, chance: Chance) -> None:
         HANDLERS[type(action)](state, action, chance)
 
-    def _adjust(self, state: EdgeState, action: Adjust) -> None:
-        adjust(state, action)
-
     def _on_eliminated(self, state: EdgeState, seat: int, chance: Chance) -> None:
         eliminate(state, seat)
         if state.result is None and state.active == seat:
@@ -121,26 +120,16 @@ class Edge(Ruleset[EdgeState]):
     def _legal_actions(self, state: EdgeState, seat: int) -> list[Action]:
         return legal_actions(state, seat)
 
-    def _places(self, state: EdgeState) -> dict[Place, list[str]]:
-        out: dict[Place, list[str]] = {}
-        for seat in state.seats():
-            out[Place("hand", seat)] = list(state.hands[seat])
-            out[Place("deck", seat)] = list(state.decks[seat])
-            out[Place("dead", seat)] = list(state.dead[seat])
-            out[Place("field", seat)] = [c for p in state.permanents[seat]
-                                         for c in (p.card, *p.attached)]
-            for c in state.conspiracies[seat]:
-                out.setdefault(Place("conspiracy", seat, f"{c.rank}.{c.file}"), []).extend(
-                    [c.card, *c.attached])
-        return out
-
     def _values(self, state: EdgeState) -> dict[str, Any]:
         return {"step": state.step, **{f"influence:{seat}": state.influence[seat]
                                    for seat in state.seats()}}
 
     def _check_address(self, state: EdgeState, seat: int, zone: Zone, address: str) -> None:
+        """A cell of the conspiracy is ``RANK.FILE``; a field's host is any card name (the
+        holding looks for it)."""
         rank, dot, file = address.partition(".")
-        if zone.address and address and not (dot and rank.isdigit() and file.isdigit()):
+        if zone.name == "conspiracy" and address and not (dot and rank.isdigit() and
+                                                          file.isdigit()):
             raise IllegalAction("bad_zone", f"{zone.name} takes a rank.file address: "
                                 f"{zone.name}:1.2.")
         super()._check_address(state, seat, zone, address)

@@ -213,7 +213,7 @@ def test_oq19_a_combatant_gone_before_resolution_cancels_the_comparison() -> Non
     the attack still counts for E4 and the Enforcer stays cranked."""
     state = play(build(characters=[C("ENF@1.1"), C("BRUTE@1.2", 1, 2), C("WARD@2.1")]),
                  attack("ENF@1.1", "WARD@2.1"))
-    state = play(state, adjust(2, move={"card": "WARD@2.1", "from_zone": "conspiracy",
+    state = play(state, adjust(2, move={"card": "WARD@2.1", "from_zone": "conspiracy:1.1",
                                         "to_zone": "dead"}))
     state = play(state, resolve(a=10))
     assert state.combat is None and state.dead == {1: [], 2: ["WARD@2.1"]}
@@ -239,3 +239,35 @@ def test_oq19_line_of_sight_is_not_checked_again() -> None:
     state = play(state, adjust(2, counter={"name": "state:FIX@2.2", "value": 0}))
     state = play(state, resolve(a=2))
     assert state.dead[2] == ["WARD@2.1"]
+
+
+# ----- C3: lasting modifiers of AP, DP and pull ------------------------------------------------
+def lasting(card: str, stat: str, amount: int) -> dict[str, Any]:
+    """A judge's lasting modifier (C3) of a card's stat until the end of the turn."""
+    return adjust(1, modifier={"card": card, "stat": stat, "amount": amount,
+                               "until": "end_of_turn"})
+
+
+def test_c3_a_lasting_ap_modifier_counts_in_combat() -> None:
+    """E3 (power = AP + modifiers), C3: the Enforcer (AP 4) has +2 ap until the end of the
+    turn: 4 + 2 = 6 against the Warden's DP 5: the Warden dies, the Enforcer stays."""
+    state = play(build(characters=[C("ENF@1.1"), C("WARD@2.1")]), lasting("ENF@1.1", "ap", 2))
+    state = play(play(state, attack("ENF@1.1", "WARD@2.1")), resolve())
+    assert state.dead == {1: [], 2: ["WARD@2.1"]}
+
+
+def test_c3_a_lasting_dp_modifier_counts_in_combat() -> None:
+    """E3 (power = DP + modifiers), C3: the Fixer (DP 2) has +3 dp: the Enforcer's 4 against
+    2 + 3 = 5: the Enforcer dies, the Fixer stays."""
+    state = play(build(characters=[C("ENF@1.1"), C("FIX@2.1")]), lasting("FIX@2.1", "dp", 3))
+    state = play(play(state, attack("ENF@1.1", "FIX@2.1")), resolve())
+    assert state.dead == {1: ["ENF@1.1"], 2: []}
+
+
+def test_e3_a_removed_character_costs_its_printed_pull_whatever_its_modifiers() -> None:
+    """E3 (「記載プル値分の影響力を失う」: the printed pull): the Fixer (pull 1) has +2 pull; it
+    dies: seat 2 loses 1 influence, not 3."""
+    state = play(build(characters=[C("ENF@1.1"), C("FIX@2.1")], influence={2: 5}),
+                 lasting("FIX@2.1", "pull", 2))
+    state = play(play(state, attack("ENF@1.1", "FIX@2.1")), resolve())
+    assert state.dead[2] == ["FIX@2.1"] and state.influence[2] == 4

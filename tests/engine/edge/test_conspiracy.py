@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.edge.model import EdgeState
 from tests.engine.edge.helpers import (
     RULES,
     C,
@@ -31,9 +32,12 @@ def put(rank: int, file: int, card: str = "BRUTE@1.9") -> dict[str, Any]:
     return place(1, card, rank, file, chars=1)
 
 
-def remove(card: str) -> dict[str, Any]:
-    """A judge takes a character of seat 1 out of play (C3), as card text would."""
-    return adjust(1, move={"card": card, "from_zone": "conspiracy", "to_zone": "dead"})
+def remove(state: EdgeState, card: str) -> EdgeState:
+    """A judge takes a character of seat 1 out of its cell and out of play (C3), as card text
+    would."""
+    cell = "{}.{}".format(*grid(state, 1)[card])
+    return play(state, adjust(1, move={"card": card, "from_zone": f"conspiracy:{cell}",
+                                       "to_zone": "dead"}))
 
 
 # ----- placement --------------------------------------------------------------------------------
@@ -112,14 +116,14 @@ def test_e6_an_empty_rank_closes_up() -> None:
     """E6 (「完全にカードが無くなった列や行に限り…詰められる」): A (1, 1), B (2, 1), D (3, 1); B
     leaves: D moves up to (2, 1)."""
     state = table(C("ENF@1.1", 1, 1), C("FIX@1.2", 2, 1), C("SEER@1.3", 3, 1))
-    state = play(state, remove("FIX@1.2"))
+    state = remove(state, "FIX@1.2")
     assert grid(state, 1) == {"ENF@1.1": (1, 1), "SEER@1.3": (2, 1)}
 
 
 def test_e6_an_empty_file_closes_up() -> None:
     """E6: A (1, 1), B (1, 2), D (1, 3); B leaves: D moves to (1, 2)."""
     state = table(C("ENF@1.1", 1, 1), C("FIX@1.2", 1, 2), C("SEER@1.3", 1, 3))
-    state = play(state, remove("FIX@1.2"))
+    state = remove(state, "FIX@1.2")
     assert grid(state, 1) == {"ENF@1.1": (1, 1), "SEER@1.3": (1, 2)}
 
 
@@ -128,7 +132,7 @@ def test_e6_holes_and_enclaves_stay() -> None:
     B leaves: rank 1 still holds A and file 2 still holds D, so D stays at (2, 2) with a hole
     at (1, 2)."""
     state = table(C("ENF@1.1", 1, 1), C("FIX@1.2", 1, 2), C("SEER@1.3", 2, 2))
-    state = play(state, remove("FIX@1.2"))
+    state = remove(state, "FIX@1.2")
     assert grid(state, 1) == {"ENF@1.1": (1, 1), "SEER@1.3": (2, 2)}
 
 
@@ -137,14 +141,14 @@ def test_e6_a_rank_holding_only_a_flipped_card_does_not_close() -> None:
     D (3, 1); B leaves: rank 2 still holds the flipped F, so D stays at (3, 1)."""
     state = table(C("ENF@1.1", 1, 1), C("FIX@1.2", 2, 1), C("WARD@1.4", 2, 2, "flipped"),
                   C("SEER@1.3", 3, 1))
-    state = play(state, remove("FIX@1.2"))
+    state = remove(state, "FIX@1.2")
     assert grid(state, 1) == {"ENF@1.1": (1, 1), "WARD@1.4": (2, 2), "SEER@1.3": (3, 1)}
 
 
 def test_oq16_an_emptied_conspiracy_starts_again_at_1_1() -> None:
     """edge OQ16: the only character leaves; the next one must go to (1, 1) (bad_position at
     (2, 1))."""
-    state = play(table(C("ENF@1.1")), remove("ENF@1.1"))
+    state = remove(table(C("ENF@1.1")), "ENF@1.1")
     refused(state, put(2, 1), "bad_position")
     assert grid(play(state, put(1, 1)), 1) == {"BRUTE@1.9": (1, 1)}
 

@@ -5,6 +5,7 @@ costs."""
 from __future__ import annotations
 
 from tests.engine.edge.helpers import (
+    RULES,
     C,
     P,
     act,
@@ -107,7 +108,7 @@ def test_oq13_pull_of_a_character_that_died_still_converts() -> None:
     """edge OQ13: the Seer makes 2 character pull, then leaves play (a judge's move, as a card
     text would): the 2 still converts at the end of the turn (0 + 2 = 2)."""
     state = play(build(characters=[C("SEER@1.1")]), pull(1, "SEER@1.1"))
-    state = play(state, adjust(1, move={"card": "SEER@1.1", "from_zone": "conspiracy",
+    state = play(state, adjust(1, move={"card": "SEER@1.1", "from_zone": "conspiracy:1.1",
                                         "to_zone": "dead"}))
     assert state.character_pull == 2
     assert play(state, act("end_turn", 1)).influence[1] == 2
@@ -176,3 +177,22 @@ def test_oq27_a_new_resource_produces_pull_at_once() -> None:
     state = play(state, place(1, "FIX@1.6", 1, 1, others=1))
     state = play(state, pull(1, "FIX@1.6"))
     assert (state.character_pull, state.other_pull) == (1, 0)
+
+
+# ----- C3: a lasting pull modifier ---------------------------------------------------------------
+def test_c3_a_lasting_pull_modifier_counts_when_pull_is_produced() -> None:
+    """E7, C3 (a stat changed by card text): the Seer (pull 2) with +1 pull makes 3 character
+    pull; the Safehouse (pull 1) with +2 makes 3 other pull; the Enforcer (no pull) with +1 pull
+    is listed as a source and makes 1; the Fixer (pull 1) at -1 makes none (no_pull)."""
+    state = build(characters=[C("SEER@1.1"), C("ENF@1.2", 1, 2), C("FIX@1.4", 1, 3)],
+                  permanents=[P("SAFE@1.3")])
+    for card, amount in (("SEER@1.1", 1), ("SAFE@1.3", 2), ("ENF@1.2", 1), ("FIX@1.4", -1)):
+        state = play(state, adjust(1, modifier={"card": card, "stat": "pull",
+                                                "amount": amount}))
+    sources = {a.source for a in RULES.legal_actions(state, 1)  # type: ignore[attr-defined]
+               if a.type == "generate_pull"}
+    assert sources == {"SEER@1.1", "SAFE@1.3", "ENF@1.2"}
+    refused(state, pull(1, "FIX@1.4"), "no_pull")
+    for card in sources:
+        state = play(state, pull(1, card))
+    assert (state.character_pull, state.other_pull) == (3 + 1, 3)

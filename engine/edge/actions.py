@@ -5,9 +5,15 @@ and how much other pull pay the cost (E7)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import (
+    Field,
+    SerializerFunctionWrapHandler,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
 from engine.core.actions import card_field
 from engine.core.chance import CardDrawn, OutcomeKind, SeatChosen
@@ -113,12 +119,45 @@ class DeclareAttack(Action):
                                                  "aimed at past active characters.")
 
 
+def _reason(side: str) -> Any:
+    return Field(default=None, min_length=3, max_length=300,
+                 description=f"Why the {side}'s power changes (the card text): shown to "
+                             "everyone with the modifier.")
+
+
 class ResolveCombat(Action):
-    """E3: the powers compare, with the modifiers card texts give (C3)."""
+    """E3: the powers compare, with the modifiers card texts give for this attack (C3), each
+    with its reason if given (edge digest: an amount and a reason, shown to everyone)."""
 
     type: Literal["resolve_combat"] = "resolve_combat"
     attacker_modifier: int = Field(default=0, ge=-99, le=99)
     target_modifier: int = Field(default=0, ge=-99, le=99)
+    attacker_reason: str | None = _reason("attacker")
+    target_reason: str | None = _reason("target")
+
+    @field_validator("attacker_reason", "target_reason")
+    @classmethod
+    def _visible(cls, reason: str | None) -> str | None:
+        if reason is not None and (len(reason.strip()) < 3 or not reason.isprintable()):
+            raise ValueError("a reason is at least 3 visible, printable characters")
+        return reason
+
+    @model_validator(mode="after")
+    def _reasons_of_modifiers(self) -> ResolveCombat:
+        for side in ("attacker", "target"):
+            if getattr(self, f"{side}_reason") is not None and \
+                    not getattr(self, f"{side}_modifier"):
+                raise ValueError(f"{side}_reason explains a non-zero {side}_modifier")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_no_reason(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Without reasons it is stored as it was before they existed."""
+        data: dict[str, Any] = handler(self)
+        for key in ("attacker_reason", "target_reason"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class EndOperations(Action):

@@ -88,6 +88,14 @@ def describe(action: Action, outcomes: Sequence[Outcome], viewer: Viewer,
     return " ".join(parts)
 
 
+def _modifiers(f: dict[str, Any]) -> str:
+    """An attack's own modifiers with their reasons, as everyone sees them (edge digest 7)."""
+    parts = [f"{side} {f[f'{side}_modifier']:+d}" + (f": {f[f'{side}_reason']}"
+                                                   if f.get(f"{side}_reason") else "")
+             for side in ("attacker", "target") if f.get(f"{side}_modifier")]
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def _phrase(action: Action, f: dict[str, Any], before: EdgeState | None) -> str:
     n = (lambda key: _name(before, f.get(key)))  # noqa: E731
     pay = f" paying {f.get('from_characters', 0)} character and {f.get('from_others', 0)} " \
@@ -111,7 +119,7 @@ def _phrase(action: Action, f: dict[str, Any], before: EdgeState | None) -> str:
         act.GeneratePull: lambda: f"cranks {n('source')} for pull",
         act.DeclareAttack: lambda: f"attacks seat {f['defender']}'s {n('target')} with "
                                    f"{n('attacker')}",
-        act.ResolveCombat: lambda: "resolves the attack",
+        act.ResolveCombat: lambda: "resolves the attack" + _modifiers(f),
         act.EndOperations: lambda: "ends operations",
         act.ShiftGear: lambda: f"shifts {n('gear')} to {n('to')}",
         act.EndTurn: lambda: "ends the turn",

@@ -33,6 +33,7 @@ NOT_CARDS: dict[str, set[tuple[str, str]]] = {
              ("move_unit", "to_hex"), ("teleport_unit", "from_hex")},
     "grail": {("rule_claim", "reason"), ("end_combat", "reason")},
     "edge": {("play_whammy", "note"), ("declare_attack", "los_override"),  # card text
+             ("resolve_combat", "attacker_reason"), ("resolve_combat", "target_reason"),
              ("claim_card_victory", "reason"), ("rule_claim", "reason")},
     "blindbid": set(),
 }

@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from engine import SPECTATOR, MalformedAction
+from engine.core.chance import NoChance
 from engine.edge.model import Character
 from tests.engine.edge.helpers import (
     RULES,
@@ -241,7 +245,7 @@ def test_oq19_line_of_sight_is_not_checked_again() -> None:
     assert state.dead[2] == ["WARD@2.1"]
 
 
-# ----- C3: lasting modifiers of AP, DP and pull ------------------------------------------------
+# ----- C3: lasting modifiers of AP, DP and pull; an attack's modifiers with their reasons --------
 def lasting(card: str, stat: str, amount: int) -> dict[str, Any]:
     """A judge's lasting modifier (C3) of a card's stat until the end of the turn."""
     return adjust(1, modifier={"card": card, "stat": stat, "amount": amount,
@@ -271,3 +275,25 @@ def test_e3_a_removed_character_costs_its_printed_pull_whatever_its_modifiers() 
                  lasting("FIX@2.1", "pull", 2))
     state = play(play(state, attack("ENF@1.1", "FIX@2.1")), resolve())
     assert state.dead[2] == ["FIX@2.1"] and state.influence[2] == 4
+
+
+def test_e3_an_attacks_modifiers_are_shown_with_their_reasons() -> None:
+    """Edge digest 4 and 7 (combat modifiers are an amount and a reason, seen by everyone): the
+    Enforcer +2 for a Sucker Punch, the Warden -1 for being Marked: 6 against 4; a spectator's
+    transcript line gives both with their reasons."""
+    state = play(build(characters=[C("ENF@1.1"), C("WARD@2.1")]), attack("ENF@1.1", "WARD@2.1"))
+    action = act("resolve_combat", 1, attacker_modifier=2, attacker_reason="Sucker Punch",
+                 target_modifier=-1, target_reason="Marked")
+    step = RULES.step(state, action, NoChance())
+    assert RULES.describe(action, [], SPECTATOR, state, step.effects) == (
+        "Seat 1 resolves the attack (attacker +2: Sucker Punch; target -1: Marked). Power 6 "
+        "against 4: removed Warden.")
+
+
+def test_e3_a_reason_goes_with_a_modifier_and_old_records_keep_their_form() -> None:
+    """Recorded matches stay valid: resolve_combat without reasons is stored as before (no new
+    keys); a reason for a modifier of 0 is malformed_action."""
+    assert RULES.parse_action(resolve(2)).model_dump() == {
+        "seat": 1, "type": "resolve_combat", "attacker_modifier": 2, "target_modifier": 0}
+    with pytest.raises(MalformedAction):
+        RULES.parse_action(act("resolve_combat", 1, target_reason="Marked"))

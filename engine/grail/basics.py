@@ -62,12 +62,16 @@ def own_warrior(state: GrailState, seat: int, instance: str) -> Warrior:
     return found
 
 
-def destroy(state: GrailState, warrior: Warrior) -> None:
+def destroy(state: GrailState, warrior: Warrior, *, discard: bool = True) -> None:
     """A warrior leaves the field: it and everything attached to it go to its owner's court
-    discard pile (仲間 L297, 報酬 L313); a king's pending victory challenge is void (L187)."""
+    discard pile (仲間 L297, 報酬 L313); a king's pending victory challenge is void (L187).
+    ``discard=False``: a judge's move takes it off the field (C3) and puts the warrior card
+    itself where the move says; all the rest is the same (its attachments to the discard, a
+    participant's loss, OQ-30)."""
     state.warriors[warrior.owner] = [w for w in state.warriors[warrior.owner]
                                      if w is not warrior]
-    state.court_discard[warrior.owner].append(warrior.card)
+    if discard:
+        state.court_discard[warrior.owner].append(warrior.card)
     for card in warrior.attached:
         state.court_discard[owner_of(card)].append(card)
     warrior.attached = []
@@ -82,6 +86,23 @@ def destroy(state: GrailState, warrior: Warrior) -> None:
     if state.grail is not None and state.grail.knight == warrior.card:
         end_grail(state)  # G7: nobody is left to go on (or to be 健在 at the end, L135)
     _side_destroyed(state, warrior.card)
+
+
+def fighters(state: GrailState) -> list[str]:
+    """The cards in play with combat stats (PRO, STR, END, armour), those a judge's lasting
+    modifier may change (C3): every warrior on a field (戦士 L253-255) and every active quest
+    fought as a combat (討伐クエスト L147; カード構成 L228-229)."""
+    warriors = [w.card for seat in state.seats() for w in state.warriors[seat]]
+    return warriors + [q for q in state.active_quest.values()
+                       if q is not None and state.card(q).combat_quest]
+
+
+def end_modifiers_out_of_play(state: GrailState) -> None:
+    """A lasting modifier lasts while its card is in play with its stats (``fighters``): a
+    warrior that left the field, a quest no longer active, lose theirs (C3)."""
+    if state.modifiers:
+        here = set(fighters(state))
+        state.modifiers = [m for m in state.modifiers if m.card in here]
 
 
 def end_grail(state: GrailState) -> None:

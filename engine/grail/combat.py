@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
+from engine.core.holdings import modified
 from engine.grail.basics import FORMAL, change_valor, fix_result
 from engine.grail.model import Combat, GrailState, Side
 
@@ -68,13 +69,19 @@ def participant(combat: Combat, seat: int) -> int:
 
 def stats(state: GrailState, side: Side) -> tuple[int, int, int, int]:
     """(prowess, strength, endurance, armour) of a side: printed values; armour adds the
-    printed armour of the rewards attached to a warrior (OQ-33)."""
-    card = state.card(side.fighter)
+    printed armour of the rewards attached to a warrior (OQ-33); each with the lasting
+    modifiers a judge gave the fighter for card text (C3; the round's own declared modifiers,
+    OQ-32, come on top in ``roll_round``)."""
+    fighter = side.fighter
+    card = state.card(fighter)
     armour = card.armour
-    warrior = state.warrior(side.fighter)
+    warrior = state.warrior(fighter)
     if warrior is not None:
         armour += sum(state.card(c).armour for c in warrior.attached)
-    return card.prowess, card.strength, card.endurance, armour
+    return (modified(state.modifiers, fighter, "prowess", card.prowess),
+            modified(state.modifiers, fighter, "strength", card.strength),
+            modified(state.modifiers, fighter, "endurance", card.endurance),
+            modified(state.modifiers, fighter, "armour", armour))
 
 
 def damage_of(state: GrailState, side: Side) -> int:

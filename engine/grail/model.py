@@ -1,4 +1,5 @@
-"""Quest for the Grail's cards, zones and state (imports nothing of the game).
+"""Quest for the Grail's cards and state (imports nothing of the game; its zone table is
+engine.grail.table).
 
 Sources: the document 002 (cited by its headings and lines, [戦士(Warrior)カード L247]), rulings
 C1-C5 and G1-G8, and the digest's open questions adopted by X1 (grail OQ-n).
@@ -12,7 +13,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.core.contract import GameState
-from engine.core.zones import Visibility, Zone
 
 COURT_MIN = 40  # 事前準備 コートデッキ L25
 QUEST_MIN = 10  # 事前準備 クエストデッキ L30
@@ -215,20 +215,3 @@ class GrailState(GameState):
                     return w
         return None
 
-
-ZONES: tuple[Zone, ...] = (
-    Zone("hand", "seat", False, Visibility.OWNER, description="手札: no limit (L40)."),
-    Zone("court", "seat", False, Visibility.JUDGES,
-         description="コートデッキ, face down: a draw is a recorded pick (C1)."),
-    Zone("quests", "seat", False, Visibility.JUDGES,
-         description="クエストデッキ, face down: a reveal is a recorded public pick."),
-    Zone("active_quest", "seat", False, Visibility.EVERYONE,
-         description="The seat's face-up active quest (開始準備 L64)."),
-    Zone("field", "seat", False, Visibility.EVERYONE,
-         description="場: the seat's domains and warriors (with what is attached to them)."),
-    Zone("court_discard", "seat", False, Visibility.EVERYONE,
-         description="捨て札置き場 of court cards."),
-    Zone("quest_discard", "seat", False, Visibility.EVERYONE,
-         description="クエスト専用の捨て札置き場."),
-    Zone("removed", "seat", False, Visibility.EVERYONE, description="除外空間 (card text only)."),
-)

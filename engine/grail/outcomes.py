@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.grail.basics import change_valor, destroy, end_grail, loser, owner_of
-from engine.grail.combat import require_combat
+from engine.grail.combat import require_combat, stats
 from engine.grail.model import UNTRANSFERABLE, Combat, GrailState, Side, Warrior
 from engine.grail.quests import heal_between_quests, quest_achieved, quest_failed
 
@@ -29,7 +29,8 @@ def heal(state: GrailState, seat: int, warrior_id: str, chance: Chance) -> None:
     warrior = state.warrior(warrior_id)
     assert warrior is not None
     warrior.damage = 0
-    combat.sides[index].wounded = warrior.permanent_damage >= state.card(warrior.card).endurance
+    endurance = stats(state, combat.sides[index])[2]  # its lasting modifiers too (C3)
+    combat.sides[index].wounded = warrior.permanent_damage >= endurance
     combat.heal_pending.remove(index)
     change_valor(state, warrior, -1)
     if not combat.heal_pending:

@@ -8,16 +8,16 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, GameState, MatchConfig, Options, Ruleset
-from engine.core.effects import Effect, Place
+from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
+from engine.core.effects import Effect
 from engine.core.errors import IllegalAction
 from engine.core.viewer import Viewer
 from engine.grail import actions as act
 from engine.grail import cards, challenges, claims, combat, field, outcomes, quests, setup, turn
-from engine.grail.adjust import adjust
-from engine.grail.basics import eliminate
+from engine.grail.basics import eliminate, end_modifiers_out_of_play
 from engine.grail.legal import legal_actions, to_act
-from engine.grail.model import PHASES, ZONES, Card, GrailState
+from engine.grail.model import PHASES, Card, GrailState
+from engine.grail.table import STATS, TALLIES, ZONES
 from engine.grail.views import describe, view
 
 
@@ -44,11 +44,6 @@ class GrailOptions(Options):
     max_combat_rounds: int | None = Field(default=None, ge=1, le=1000, description="OQ-31: "
                                           "a combat still going after this many rounds is a "
                                           "draw, nobody wounded.")
-
-
-def _state(state: GameState) -> GrailState:
-    assert isinstance(state, GrailState)
-    return state
 
 
 Handler = Callable[[GrailState, Any, Chance], None]
@@ -101,7 +96,7 @@ def _roll(state: GrailState, action: act.RollRound, chance: Chance) -> None:
                       list(action.armour), chance)
 
 
-class Grail(Ruleset):
+class Grail(Ruleset[GrailState]):
     """Quest for the Grail: knights, kings and warriors quest, duel and fight to death for
     valor; a knight of valor 12 who achieves three quests in a row finds the grail."""
 
@@ -119,6 +114,8 @@ class Grail(Ruleset):
     options_model = GrailOptions
     actions = act.ACTIONS
     zones = ZONES
+    tallies = TALLIES
+    stats = STATS
     phases = PHASES
     outcome_kinds = act.OUTCOME_KINDS
     setup_consumes = act.SETUP_CONSUMES
@@ -128,64 +125,49 @@ class Grail(Ruleset):
         setup.check_decks(decks, cards_)
 
     def _setup(self, config: MatchConfig, options: Options, cards_: dict[str, Any],
-               chance: Chance) -> GameState:
+               chance: Chance) -> GrailState:
         state = setup.initial_state(config, options, cards_, chance)
         state.first_player = state.active
         turn.begin_turn(state, state.active, chance)
         return state
 
-    def _apply(self, state: GameState, action: Action, chance: Chance) -> None:
-        HANDLERS[type(action)](_state(state), action, chance)
+    def _apply(self, state: GrailState, action: Action, chance: Chance) -> None:
+        HANDLERS[type(action)](state, action, chance)
+        end_modifiers_out_of_play(state)
 
-    def _adjust(self, state: GameState, action: Adjust) -> None:
-        adjust(_state(state), action)
+    def _adjusted(self, state: GrailState, action: Adjust) -> None:
+        """A lasting modifier of a card that an adjustment took out of play ends with it (C3);
+        everything else the rules derive (valor 0, a participant's loss, OQ-30) the holdings
+        and tallies did as they changed the position."""
+        end_modifiers_out_of_play(state)
 
-    def _on_eliminated(self, state: GameState, seat: int, chance: Chance) -> None:
-        s = _state(state)
+    def _on_eliminated(self, state: GrailState, seat: int, chance: Chance) -> None:
         state.eliminated.remove(seat)  # eliminate() records it again with its consequences
-        was_active = s.active == seat
-        eliminate(s, seat)  # may close another seat's claim (OQ-22): the match is then over
-        if was_active and s.result is None:
-            turn.next_turn(s, seat, chance)
+        was_active = state.active == seat
+        eliminate(state, seat)  # may close another seat's claim (OQ-22): the match is then over
+        if was_active and state.result is None:
+            turn.next_turn(state, seat, chance)
+        end_modifiers_out_of_play(state)
 
-    def to_act(self, state: GameState) -> list[int]:
+    def to_act(self, state: GrailState) -> list[int]:
         """The seats the game waits on (engine.grail.legal.to_act)."""
-        return to_act(_state(state))
+        return to_act(state)
 
-    def _legal_actions(self, state: GameState, seat: int) -> list[Action]:
-        return legal_actions(_state(state), seat)
+    def _legal_actions(self, state: GrailState, seat: int) -> list[Action]:
+        return legal_actions(state, seat)
 
-    def _places(self, state: GameState) -> dict[Place, list[str]]:
-        s = _state(state)
-        out: dict[Place, list[str]] = {}
-        for seat in s.seats():
-            out[Place("hand", seat)] = list(s.hands[seat])
-            out[Place("court", seat)] = list(s.court[seat])
-            out[Place("quests", seat)] = list(s.quests[seat])
-            quest = s.active_quest[seat]
-            out[Place("active_quest", seat)] = [quest] if quest else []
-            out[Place("field", seat)] = list(s.domains[seat]) + [
-                c for w in s.warriors[seat] for c in (w.card, *w.attached)]
-            out[Place("court_discard", seat)] = list(s.court_discard[seat])
-            out[Place("quest_discard", seat)] = list(s.quest_discard[seat])
-            out[Place("removed", seat)] = list(s.removed[seat])
-        return out
+    def _values(self, state: GrailState) -> dict[str, Any]:
+        return {"phase": state.phase, **{f"valor:{w.card}": w.valor for seat in state.seats()
+                                         for w in state.warriors[seat]}}
 
-    def _values(self, state: GameState) -> dict[str, Any]:
-        s = _state(state)
-        return {"phase": s.phase, **{f"valor:{w.card}": w.valor for seat in s.seats()
-                                     for w in s.warriors[seat]}}
-
-    def _set_phase(self, state: GameState, phase: str) -> None:
-        s = _state(state)
-        if s.combat is not None:
+    def _set_phase(self, state: GrailState, phase: str) -> None:
+        if state.combat is not None:
             raise IllegalAction("bad_phase", "A combat is in progress.")
-        s.phase = phase
+        state.phase = phase
 
-    def _view(self, state: GameState, viewer: Viewer) -> dict[str, Any]:
-        return view(_state(state), viewer, self.sees)
+    def _view(self, state: GrailState, viewer: Viewer) -> dict[str, Any]:
+        return view(state, viewer, self.sees)
 
     def _describe(self, action: Action, outcomes_: list[Outcome], viewer: Viewer,
-                  before: GameState | None = None, effects: Sequence[Effect] = ()) -> str:
-        return describe(action, outcomes_, viewer, None if before is None else _state(before),
-                        effects, self.sees)
+                  before: GrailState | None = None, effects: Sequence[Effect] = ()) -> str:
+        return describe(action, outcomes_, viewer, before, effects, self.sees)

@@ -35,11 +35,6 @@ class EdgeOptions(Options):
     voluntary_crank: Literal["on", "off"] = Field(default="on", description="OQ9.")
 
 
-def _state(state: EdgeState) -> EdgeState:
-    assert isinstance(state, EdgeState)
-    return state
-
-
 Handler = Callable[[EdgeState, Any, Chance], None]
 
 HANDLERS: dict[type[Action], Handler] = {

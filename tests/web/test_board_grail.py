@@ -6,6 +6,7 @@ see), and a phone's width."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -334,3 +335,39 @@ def test_a_phone_s_width_does_not_scroll_sideways(site: Site, browser: Browser) 
         watched.assert_clean()
     finally:
         context.close()
+
+
+GRAIL_CLAIM = """async (view) => {
+  const { draw } = await import('/static/boards/grail.js');
+  const { kit } = await import('/static/board.js');
+  const body = document.querySelector('#board-body');
+  body.replaceChildren(...draw(view, kit));
+  const panel = body.querySelector("[data-zone='victory_claim']");
+  return {text: panel.innerText, refs: [...panel.querySelectorAll('.grail-ref')]
+          .map((n) => n.dataset.ref),
+          marked: [...body.querySelectorAll('.grail-warrior')]
+            .filter((n) => n.innerText.includes('grail claimed')).map((n) => n.dataset.warrior)};
+}"""
+
+
+def test_a_grail_won_on_claimed_quests_is_drawn_as_a_grail_claim(
+        site: Site, watched: Watched) -> None:
+    """A grail won while a quest claim of its attempt is open is a match-ending claim (OQ-22):
+    the board names the knight and the quest it rests on, not a king, and marks the knight."""
+    _show(watched, site, "two-players-long", 420, "spectator")
+    view = _state(site, "two-players-long", 420, "spectator")["state"]
+    seat, knight = next((s["seat"], w["id"]) for s in view["seats"] for w in s["warriors"])
+    quest = next(s["active_quest"]["id"] for s in view["seats"] if s["active_quest"])
+    other = 1 if seat == 2 else 2
+    view["victory_claim"] = {"seat": seat, "what": "grail", "knight": knight, "quest": quest,
+                             "disputed_by": None, "accepted": [other]}
+    drawn = watched.page.evaluate(GRAIL_CLAIM, view)
+    assert drawn["text"].startswith("Grail claimed")
+    assert "claims the grail, won by" in drawn["text"]
+    assert f"accepted by seat {other}" in drawn["text"]
+    assert drawn["refs"] == [knight, quest]
+    assert drawn["marked"] == [knight]
+    if os.environ.get("KIROKU_SHOTS"):  # to look at it on a phone's width
+        watched.page.set_viewport_size({"width": 390, "height": 844})
+        watched.page.locator("#board-body").screenshot(path=os.environ["KIROKU_SHOTS"])
+    watched.assert_clean()

@@ -15,6 +15,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from replay.service import Kiroku
+
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN_LINE = re.compile(r"^\s{4}(\S{40,})$", re.MULTILINE)
 
@@ -88,6 +90,19 @@ def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[S
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+def served_store(tmp_path_factory: pytest.TempPathFactory,
+                 name: str) -> Iterator[tuple[Kiroku, Server]]:
+    """A fresh SQLite store the test records in directly, and a real server reading it (for a
+    module's fixture: ``yield from served_store(tmp_path_factory, "name")``)."""
+    path = tmp_path_factory.mktemp(name) / "kiroku.db"
+    service = Kiroku.open(f"sqlite:///{path}")
+    try:
+        for running in serve(path):
+            yield service, running
+    finally:
+        service.close()
 
 
 @pytest.fixture(scope="session")

@@ -28,16 +28,13 @@ import pytest
 from engine.registry import get_game
 from ledger.identity import Identity, Role
 from replay.service import Kiroku
-from tests.replay.conftest import Server, serve
+from tests.replay.conftest import Server, served_store
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Server]]:
-    path = tmp_path_factory.mktemp("horizon") / "kiroku.db"
-    service = Kiroku.open(f"sqlite:///{path}")
-    for running in serve(path):
-        yield service, running
-    service.close()
+    """A store the tests record in, and a real server reading it."""
+    yield from served_store(tmp_path_factory, "horizon")
 
 
 def _match(kiroku: Kiroku, actions: int, **options: Any) -> tuple[UUID, dict[int, str]]:

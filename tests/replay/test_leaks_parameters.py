@@ -28,7 +28,7 @@ from ledger.fold import Fold
 from ledger.identity import Identity
 from replay import disputes as hearing
 from replay.service import Kiroku
-from tests.replay.conftest import Server, serve
+from tests.replay.conftest import Server, served_store
 from tests.replay.test_leaks import (
     _annotate_hidden_cards,
     _hidden,
@@ -53,11 +53,8 @@ IDS = ("{match_id}", "{dispute_id}", "{variation_id}", "{annotation_id}")
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Server]]:
-    path = tmp_path_factory.mktemp("parameters") / "kiroku.db"
-    service = Kiroku.open(f"sqlite:///{path}")
-    for running in serve(path):
-        yield service, running
-    service.close()
+    """A store the tests record in, and a real server reading it."""
+    yield from served_store(tmp_path_factory, "parameters")
 
 
 def _routes(server: Server) -> dict[str, list[str]]:

@@ -33,7 +33,7 @@ from ledger.catalog import Deck
 from ledger.fold import Fold
 from ledger.identity import Identity
 from replay.service import Kiroku
-from tests.replay.conftest import Server, serve
+from tests.replay.conftest import Server, served_store
 from tests.replay.test_leaks import _Knowledge, _leaks
 from tests.support import PLAYOUT_OPTIONS, sample_data
 
@@ -53,13 +53,9 @@ class Tally:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Server]]:
-    """A store, and a real server reading it."""
-    path = tmp_path_factory.mktemp("refusals") / "kiroku.db"
-    service = Kiroku.open(f"sqlite:///{path}")
-    for running in serve(path):
-        yield service, running
-    service.close()
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Server]]:
+    """A store the tests record in, and a real server reading it."""
+    yield from served_store(tmp_path_factory, "refusals")
 
 
 def _record(kiroku: Kiroku, ruleset: Ruleset, actions: int, seed: int,
@@ -203,8 +199,8 @@ def _scan(client: httpx.Client, url: str, bodies: dict[str, dict[str, Any]],
 
 @pytest.mark.parametrize("ruleset", games(), ids=[g.game_id for g in games()])
 def test_no_refusal_tells_a_hidden_card_from_one_that_does_not_exist(
-        server: tuple[Kiroku, Server], ruleset: Ruleset) -> None:
-    kiroku, running = server
+        store: tuple[Kiroku, Server], ruleset: Ruleset) -> None:
+    kiroku, running = store
     match_id = _record(kiroku, ruleset, actions=12, seed=5)
     players = ruleset.min_players
     tokens = {s["seat"]: s["token"] for s in kiroku.seat_credentials(match_id,
@@ -270,11 +266,11 @@ def _annotations(client: httpx.Client, match_id: UUID, probes: list[str], hidden
 
 @pytest.mark.parametrize("ruleset", games(), ids=[g.game_id for g in games()])
 def test_a_seat_enters_only_the_outcomes_it_may_see_and_learns_nothing_from_a_refused_one(
-        server: tuple[Kiroku, Server], ruleset: Ruleset) -> None:
+        store: tuple[Kiroku, Server], ruleset: Ruleset) -> None:
     """A match set up from a physical table (the setup outcomes of a seeded one): each seat
     posts, for each of its legal actions that asks chance for something, every id it may not
     know as the outcome; every refusal of one action is the same bytes, and names nothing."""
-    kiroku, running = server
+    kiroku, running = store
     seeded = _record(kiroku, ruleset, actions=0, seed=9)
     setup = kiroku.records(kiroku.seen_by(seeded))[0]["setup_outcomes"]
     match_id = _record(kiroku, ruleset, actions=0, seed=9, setup_outcomes=setup)

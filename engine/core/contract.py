@@ -465,6 +465,8 @@ class Ruleset(ABC, Generic[S]):
             self._check_turn_limit(new)
             if new.turn != turn and new.modifiers:
                 self._turn_ended(new)
+            if new.modifiers:
+                self._modifiers_in_play(new)
         finally:
             emitted = take(new)
         return new, emitted
@@ -753,6 +755,12 @@ class Ruleset(ABC, Generic[S]):
         """The turn number moved on: the lasting modifiers made until the end of the turn
         end."""
         state.modifiers = [m for m in state.modifiers if m.until != "end_of_turn"]
+
+    def _modifiers_in_play(self, state: S) -> None:
+        """A lasting modifier lasts while its card is in play with that stat (``Stat.cards``):
+        a card that left play is a new card if it comes back, without it (C3)."""
+        having = {stat.name: set(stat.cards(state)) for stat in self.stats}
+        state.modifiers = [m for m in state.modifiers if m.card in having.get(m.stat, ())]
 
     def _kernel_ended(self, state: S) -> None:
         """Called once the kernel has ended the match (a concession, time called), with

@@ -97,14 +97,6 @@ def fighters(state: GrailState) -> list[str]:
                        if q is not None and state.card(q).combat_quest]
 
 
-def end_modifiers_out_of_play(state: GrailState) -> None:
-    """A lasting modifier lasts while its card is in play with its stats (``fighters``): a
-    warrior that left the field, a quest no longer active, lose theirs (C3)."""
-    if state.modifiers:
-        here = set(fighters(state))
-        state.modifiers = [m for m in state.modifiers if m.card in here]
-
-
 def end_grail(state: GrailState) -> None:
     """The grail attempt is over (G7), and with it any heal window between its quests (L133)."""
     state.grail = None

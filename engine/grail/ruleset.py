@@ -8,13 +8,13 @@ from typing import Any, Literal
 from pydantic import Field
 
 from engine.core.chance import Chance, Outcome
-from engine.core.contract import Action, Adjust, MatchConfig, Options, Ruleset
+from engine.core.contract import Action, MatchConfig, Options, Ruleset
 from engine.core.effects import Effect
 from engine.core.errors import IllegalAction
 from engine.core.viewer import Viewer
 from engine.grail import actions as act
 from engine.grail import cards, challenges, claims, combat, field, outcomes, quests, setup, turn
-from engine.grail.basics import eliminate, end_modifiers_out_of_play
+from engine.grail.basics import eliminate
 from engine.grail.legal import legal_actions, to_act
 from engine.grail.model import PHASES, Card, GrailState
 from engine.grail.table import STATS, TALLIES, ZONES
@@ -133,13 +133,6 @@ class Grail(Ruleset[GrailState]):
 
     def _apply(self, state: GrailState, action: Action, chance: Chance) -> None:
         HANDLERS[type(action)](state, action, chance)
-        end_modifiers_out_of_play(state)
-
-    def _adjusted(self, state: GrailState, action: Adjust) -> None:
-        """A lasting modifier of a card that an adjustment took out of play ends with it (C3);
-        everything else the rules derive (valor 0, a participant's loss, OQ-30) the holdings
-        and tallies did as they changed the position."""
-        end_modifiers_out_of_play(state)
 
     def _on_eliminated(self, state: GrailState, seat: int, chance: Chance) -> None:
         state.eliminated.remove(seat)  # eliminate() records it again with its consequences
@@ -147,7 +140,6 @@ class Grail(Ruleset[GrailState]):
         eliminate(state, seat)  # may close another seat's claim (OQ-22): the match is then over
         if was_active and state.result is None:
             turn.next_turn(state, seat, chance)
-        end_modifiers_out_of_play(state)
 
     def to_act(self, state: GrailState) -> list[int]:
         """The seats the game waits on (engine.grail.legal.to_act)."""

@@ -202,3 +202,17 @@ def test_a_modifier_names_a_declared_stat_of_a_card_in_play(change: dict[str, An
     with pytest.raises(IllegalAction) as refused:
         rules.apply(state, _modify(1, **change), NoChance())
     assert refused.value.reason == reason
+
+
+def test_a_lasting_modifier_ends_when_its_card_leaves_play() -> None:
+    """A card that left play and comes back is a new card, without the modifiers it had."""
+    rules = _Valued()
+    state = _positions(BlindBid(), 2, 5)[0]
+    state.won[1] = ["bb-03"]
+    given = rules.apply(state, _modify(1, card="bb-03", stat="value", amount=2), NoChance())
+    gone = rules.apply(given, {"type": "adjust", "seat": 1, "reason": "a card text", "move": {
+        "card": "bb-03", "from_zone": "won", "to_zone": "discard"}}, NoChance())
+    assert gone.modifiers == []
+    back = rules.apply(gone, {"type": "adjust", "seat": 1, "reason": "a card text", "move": {
+        "card": "bb-03", "from_zone": "discard", "to_zone": "won"}}, NoChance())
+    assert back.modifiers == [] and "modifiers" not in rules.view(back, SPECTATOR)

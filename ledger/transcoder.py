@@ -31,16 +31,19 @@ Every format is read, so a store keeps its older records as they were.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import msgpack
 from eventsourcing.persistence import Transcoder
 
+import engine
 from engine.core.contract import GameState
 from engine.registry import get_game
 
@@ -89,147 +92,72 @@ _WORD_MARKS = {word: msgpack.ExtType(_WORD, bytes([index])) for index, word in e
 # (creations, snapshots, long actions) it saves a quarter to a half.
 DEFLATE_FROM = 256
 
-# The maps format 3 stores as their values alone, by their keys in order: the fields of a
-# match's events as ledger.mapper stores them, the core actions' adjustment, a match as its
-# snapshot keeps it (ledger.match.LeanMatchSnapshot), then the actions, outcomes and game
-# states of the five games' recorded matches that came three times or more, the most frequent
-# first. Format 3 records can only be read with exactly this table: never change it; a longer
-# one is a new format.
-SHAPES: tuple[tuple[str, ...], ...] = (
-    ("originator_topic", "game", "ruleset_version", "config", "replay_policy", "commitment",
-     "setup_outcomes", "chance_source", "digest", "recorded_by", "recorded_at", "hash",
-     "commitments", "class_version"),
-    ("seq", "seat", "action", "outcomes", "chance_source", "digest", "recorded_by", "recorded_at",
-     "hash", "commitments", "class_version"),
-    ("count", "seqs", "reason", "digest", "recorded_by", "recorded_at", "hash"),
-    ("winners", "losers", "reason", "drawn", "detail", "recorded_by", "recorded_at", "hash"),
-    ("seed", "recorded_by", "recorded_at", "hash"),
-    ("reason", "recorded_by", "recorded_at", "hash"),
-    ("reason", "segment", "commitment", "recorded_by", "recorded_at", "hash"),
-    ("dispute_id", "recorded_by", "recorded_at", "hash"),
-    ("seat", "type", "reason", "move", "counter", "turn"),
-    ("card", "from_zone", "to_zone", "from_seat", "to_seat"),
-    ("active", "turn", "phase"),
-    ("_created_on", "_modified_on", "commitment", "head_hash", "live", "next_seq", "result", "seed",
-     "state"),
-    ("kind", "value", "seat"),
-    ("seat", "type"),
-    ("kind", "value"),
-    ("name", "colour", "cost", "stun", "required", "unique", "text"),
-    ("colour", "amount"),
-    ("name", "kind", "power", "global_power", "resistance", "alignments", "arrows", "subtype",
-     "unique", "action", "plot_type", "colour", "permanent", "goal", "text"),
-    ("card", "owner", "valor", "damage", "permanent_damage", "attached", "acted", "assigned"),
-    ("name", "type", "text", "kind", "prowess", "strength", "endurance", "valor", "upkeep",
-     "armour", "domain", "alt_victory", "enchanter", "lady", "value", "reward", "spell_rating"),
-    ("seat", "type", "card"),
-    ("source", "slot"),
-    ("card", "parent", "arrow", "tokens", "power_mod", "resistance_mod"),
-    ("card", "state", "attached"),
-    ("seat", "type", "prowess", "strength", "armour"),
-    ("seat", "type", "card", "field", "payment"),
-    ("name", "kind", "colours", "value", "text", "cost", "set_cost", "replace_cost", "move_cost",
-     "teleport_cost", "at", "df", "vp", "at_mod", "df_mod", "hold", "support", "reinforcement",
-     "reinforce_cost", "interference"),
-    ("seat", "type", "unpaid"),
-    ("timestamp", "topic", "state"),
-    ("shuffled", "bottom"),
-    ("seat", "type", "card", "slot"),
-    ("name", "type", "text", "cost", "cost_dot", "cost_requires", "ap", "dp", "pull", "traits",
-     "factions", "play_any_time"),
-    ("holder", "cards"),
-    ("seat", "type", "warrior", "quest", "claim"),
-    ("seat", "type", "source"),
-    ("card", "state", "attached", "rank", "file"),
-    ("turn_limit", "deck_check", "decklists", "spectators", "spectator_delay", "first_player",
-     "honor_loss", "assignment_transfer", "upkeep_unpaid", "deck_out_multiplayer", "duel_surrender",
-     "victory_challenge_decline", "spell_limit", "title_champion", "max_combat_rounds"),
-    ("game", "players", "options", "turn", "active", "eliminated", "result", "cards", "phase",
-     "court", "quests", "active_quest", "hands", "domains", "warriors", "court_discard",
-     "quest_discard", "removed", "drawn", "domain_placed", "refreshed", "upkeep_paid", "combat",
-     "grail", "honour_offer", "reward_due", "reward_value", "victory_challenges", "claims",
-     "victory_claim", "accepted", "first_player", "spells_cast", "champions_to_name"),
-    ("territory", "territory_owner", "unit"),
-    ("seat", "type", "challenger", "target"),
-    ("plot_deck", "group_deck", "illuminati", "structure", "plot_hand", "group_hand", "revealed",
-     "resources", "agents", "plots", "loose", "links", "discard", "destroyed", "initial_group",
-     "first_turn_done"),
-    ("seat", "type", "attacker", "target", "purpose", "power", "arrow"),
-    ("seat", "type", "warrior"),
-    ("seat", "what", "about", "by", "disputed_by", "ruled"),
-    ("seat", "type", "mode", "cards"),
-    ("seat", "type", "card", "rank", "file", "from_characters", "from_others"),
-    ("seat", "type", "card", "from_characters", "from_others"),
-    ("kind", "value", "hidden"),
-    ("card", "ready"),
-    ("seat", "type", "card", "note"),
-    ("seat", "type", "character", "rank", "file"),
-    ("seat", "type", "card", "warrior"),
-    ("turn_limit", "deck_check", "decklists", "spectators", "spectator_delay", "draw_per_turn",
-     "first_player", "goal_basis", "influence_goal", "voluntary_crank"),
-    ("seat", "fighter", "quest", "damage", "wounded", "was_wounded", "surrender_used", "for_king"),
-    ("seat", "type", "card", "hex"),
-    ("seat", "type", "card", "link"),
-    ("seat", "type", "plot"),
-    ("players", "decks", "cards", "options"),
-    ("timestamp", "originator_topic", "match_id", "seed", "sealed", "class_version"),
-    ("game", "players", "options", "turn", "active", "eliminated", "result", "cards", "step",
-     "first_player", "starting_players", "decks", "hands", "drawn", "conspiracies", "permanents",
-     "dead", "influence", "character_pull", "other_pull", "zero_cost_used", "attacked", "shifted",
-     "combat", "claim"),
-    ("seat", "type", "pay"),
-    ("seat", "type", "plots_to_bottom"),
-    ("seat", "type", "card", "side", "use"),
-    ("seat", "type", "attacker", "defender", "target", "los_override"),
-    ("seat", "type", "attacker_modifier", "target_modifier"),
-    ("deck", "hand", "standby", "breaks"),
-    ("seat", "type", "accept", "wound"),
-    ("seat", "type", "accept", "champion"),
-    ("turn_limit", "deck_check", "decklists", "spectators", "spectator_delay", "first_player",
-     "victory_points", "stack_compare"),
-    ("seat", "type", "card", "parent", "arrow"),
-    ("seat", "type", "cards"),
-    ("turn_limit", "deck_check", "decklists", "spectators", "spectator_delay", "goal_groups",
-     "tournament_two_player", "illuminati_global_aid", "reveals"),
-    ("seat", "type", "character"),
-    ("kind", "sides", "round", "step", "surrender_by", "result", "surrendered", "heal_pending",
-     "supporters"),
-    ("game", "players", "options", "turn", "active", "eliminated", "result", "cards", "seats_state",
-     "phase", "step", "order", "setup_round", "set_aside", "auto_controlled", "resource_placed",
-     "group_draw_bought", "attack", "claims", "new_world_order", "unique_placed", "chosen"),
-    ("seat", "type", "card", "host", "from_characters", "from_others"),
-    ("game", "players", "options", "turn", "active", "eliminated", "result", "cards", "seats_state",
-     "board", "phase", "stun_placed", "gain_placed", "first_player"),
-    ("turn_limit", "deck_check", "decklists", "spectators", "spectator_delay", "first_player",
-     "refill_vp", "declaration_requires_condition", "option_vp_to", "hold_colourless", "renewal",
-     "spoils"),
-    ("seat", "type", "from_hex", "to_hex"),
-    ("layer", "count"),
-    ("seat", "attacker", "target", "purpose", "power_kind", "target_seat", "arrow", "stage",
-     "paid_with", "from_hand", "attack_support", "defence_support", "passed"),
-    ("attacker", "target", "defender"),
-    ("seat", "type", "group", "parent", "arrow", "pay"),
-    ("seat", "type", "king"),
-    ("seat", "type", "met"),
-    ("card", "owner", "damage", "lasting_damage", "options"),
-    ("seat", "card", "basis", "value"),
-    ("seat", "type", "plot", "target"),
-    ("red", "blue"),
-    ("black", "white"),
-    ("blue", "colourless"),
-    ("black", "colourless"),
-    ("seat", "type", "from_hex"),
-    ("seat", "type", "claimant"),
-    ("timestamp", "originator_topic", "match_id", "position", "match_version", "claim", "concerns",
-     "pause", "opened_by", "recorded_at"),
-    ("name", "seat"),
-    ("timestamp", "dispute_id", "pause"),
-    ("seat", "type", "upheld", "reason"),
-    ("seat", "type", "gear", "to"),
-    ("game", "players", "options", "turn", "active", "eliminated", "result", "cards", "phase",
-     "first_player", "layers", "deck_top", "deck_under", "ap", "hands", "discard", "forces", "vp",
-     "mulligans", "kept", "hand_limit", "board", "battle", "declaration"),
-)
+# The maps format 3 stores as their values alone, by their keys in order, each at its fixed
+# index: the ledger's own (the fields of a match's events as ledger.mapper stores them, the
+# match as its snapshot keeps it, who recorded), the kernel's (engine.core: the adjustment, an
+# outcome, a match's configuration), and each shipped game's, which lives beside the game as
+# its own data (engine/<game>/data/stored_shapes.json: its actions, outcomes, cards, options
+# and state). A shape two games share is declared by both, at the same index. Format 3 records
+# can only be read with exactly this table: never change it; a longer one is a new format.
+LEDGER_SHAPES: dict[int, tuple[str, ...]] = {
+    0: ("originator_topic", "game", "ruleset_version", "config", "replay_policy", "commitment",
+        "setup_outcomes", "chance_source", "digest", "recorded_by", "recorded_at", "hash",
+        "commitments", "class_version"),
+    1: ("seq", "seat", "action", "outcomes", "chance_source", "digest", "recorded_by",
+        "recorded_at", "hash", "commitments", "class_version"),
+    2: ("count", "seqs", "reason", "digest", "recorded_by", "recorded_at", "hash"),
+    3: ("winners", "losers", "reason", "drawn", "detail", "recorded_by", "recorded_at", "hash"),
+    4: ("seed", "recorded_by", "recorded_at", "hash"),
+    5: ("reason", "recorded_by", "recorded_at", "hash"),
+    6: ("reason", "segment", "commitment", "recorded_by", "recorded_at", "hash"),
+    7: ("dispute_id", "recorded_by", "recorded_at", "hash"),
+    11: ("_created_on", "_modified_on", "commitment", "head_hash", "live", "next_seq", "result",
+        "seed", "state"),
+    28: ("timestamp", "topic", "state"),
+    58: ("timestamp", "originator_topic", "match_id", "seed", "sealed", "class_version"),
+    94: ("timestamp", "originator_topic", "match_id", "position", "match_version", "claim",
+        "concerns", "pause", "opened_by", "recorded_at"),
+    95: ("name", "seat"),
+    96: ("timestamp", "dispute_id", "pause"),
+}
+KERNEL_SHAPES: dict[int, tuple[str, ...]] = {
+    8: ("seat", "type", "reason", "move", "counter", "turn"),
+    9: ("card", "from_zone", "to_zone", "from_seat", "to_seat"),
+    10: ("active", "turn", "phase"),
+    12: ("kind", "value", "seat"),
+    13: ("seat", "type"),
+    14: ("kind", "value"),
+    47: ("kind", "value", "hidden"),
+    57: ("players", "decks", "cards", "options"),
+}
+GAMES_WITH_SHAPES = ("worldgainer", "illuminati", "kami", "grail", "edge")
+
+
+def game_shapes(game_id: str) -> dict[int, tuple[str, ...]]:
+    """A shipped game's stored shapes, read from its data file (not from its rules module:
+    the transcoder must not import the five games)."""
+    path = Path(engine.__file__).parent / game_id / "data" / "stored_shapes.json"
+    declared = json.loads(path.read_text("utf-8"))["shapes"]
+    return {int(index): tuple(keys) for index, keys in declared.items()}
+
+
+def compose_shapes(*tables: Mapping[int, tuple[str, ...]]) -> tuple[tuple[str, ...], ...]:
+    """One table from the shapes each owner declares: every index declared the same way
+    wherever it is declared, and no index missing."""
+    merged: dict[int, tuple[str, ...]] = {}
+    for table in tables:
+        for index, keys in table.items():
+            if merged.setdefault(index, keys) != keys:
+                raise ValueError(f"stored shape {index} is declared as {merged[index]} "
+                                 f"and as {keys}")
+    if sorted(merged) != list(range(len(merged))):
+        missing = sorted(set(range(max(merged, default=-1) + 1)) - set(merged))
+        raise ValueError(f"stored shapes {missing} are declared nowhere")
+    return tuple(merged[index] for index in range(len(merged)))
+
+
+SHAPES: tuple[tuple[str, ...], ...] = compose_shapes(
+    LEDGER_SHAPES, KERNEL_SHAPES, *(game_shapes(game) for game in GAMES_WITH_SHAPES))
 _SHAPE_INDEX = {keys: index for index, keys in enumerate(SHAPES)}
 
 

@@ -17,9 +17,10 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, Union
+from typing import Annotated, Any, ClassVar, Generic, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypeVar
 
 from engine.core.actions import NAMES_CARDS, Action, Adjust, Concede, ModifierChange, TurnChange
 from engine.core.chance import (
@@ -151,6 +152,9 @@ class Options(BaseModel):
         return data
 
 
+OptionsT = TypeVar("OptionsT", bound=Options, default=Options)
+"""A game's own regulation options (``Ruleset[S, OptionsT]``; plain ``Options`` where omitted)."""
+
 class MatchConfig(BaseModel):
     """What a match is set up from: players, their decks, the card definitions, options."""
 
@@ -224,10 +228,11 @@ def _allowed(item: Mapping[str, Any], field_info: Any) -> str:
     return ""
 
 
-class Ruleset(ABC, Generic[S]):
-    """One game's rules behind the shared contract, generic in the game's state ``S``: a game
-    is ``class MyGame(Ruleset[MyState])``, and its hooks take ``MyState`` (the ledger, which
-    holds any game's, uses ``Ruleset[Any]``)."""
+class Ruleset(ABC, Generic[S, OptionsT]):
+    """One game's rules behind the shared contract, generic in the game's state ``S`` and its
+    options ``OptionsT``: a game is ``class MyGame(Ruleset[MyState, MyOptions])``, and its hooks
+    take ``MyState`` and ``MyOptions`` (the ledger, which holds any game's, uses
+    ``Ruleset[Any]``)."""
 
     game_id: ClassVar[str]
     title: ClassVar[str]
@@ -236,7 +241,7 @@ class Ruleset(ABC, Generic[S]):
     max_players: ClassVar[int]
     state_class: ClassVar[type[GameState]]
     card_model: ClassVar[type[BaseModel]]
-    options_model: ClassVar[type[Options]] = Options
+    options_model: type[OptionsT]  # the game's options model, set on the game's class
     actions: ClassVar[tuple[type[Action], ...]]
     zones: ClassVar[tuple[Zone, ...]]
     phases: ClassVar[tuple[str, ...]] = ()  # what a judge's turn change may set
@@ -336,7 +341,7 @@ class Ruleset(ABC, Generic[S]):
         own = [name for name in self.options_model.model_fields if name not in common]
         return own + [name for name in common if name in self.options_model.model_fields]
 
-    def parse_options(self, data: Mapping[str, Any]) -> Options:
+    def parse_options(self, data: Mapping[str, Any]) -> OptionsT:
         """Validate regulation options, or raise SetupError (``bad_option``) naming the bad
         option and saying what it allows, in a sentence a player understands."""
         try:
@@ -400,7 +405,7 @@ class Ruleset(ABC, Generic[S]):
         self._check_table(decks, parsed, self.parse_options(options))
 
     def _check_table(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any],
-                     options: Options) -> None:
+                     options: OptionsT) -> None:
         for i, deck in enumerate(decks, start=1):
             unknown = sorted(set(deck) - set(cards))
             if unknown:
@@ -915,7 +920,7 @@ class Ruleset(ABC, Generic[S]):
 
     # ----- hooks for each game -------------------------------------------------------------
     @abstractmethod
-    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+    def _setup(self, config: MatchConfig, options: OptionsT, cards: dict[str, Any],
                chance: Chance) -> S:
         """Build the initial state."""
 

@@ -66,7 +66,7 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 
-class Edge(Ruleset[EdgeState]):
+class Edge(Ruleset[EdgeState, EdgeOptions]):
     """On the Edge: conspirators on ranks and files attack each other's conspiracies and turn
     unspent character pull into influence; the first to start a turn at the goal wins."""
 

@@ -96,7 +96,7 @@ def _roll(state: GrailState, action: act.RollRound, chance: Chance) -> None:
                       list(action.armour), chance)
 
 
-class Grail(Ruleset[GrailState]):
+class Grail(Ruleset[GrailState, GrailOptions]):
     """Quest for the Grail: knights, kings and warriors quest, duel and fight to death for
     valor; a knight of valor 12 who achieves three quests in a row finds the grail."""
 

@@ -89,7 +89,7 @@ class IlluminatiOptions(Options):
     introduced: ClassVar[dict[str, Any]] = {**Options.introduced, "reveals": "seats"}
 
 
-class Illuminati(Ruleset[IlluminatiState]):
+class Illuminati(Ruleset[IlluminatiState, IlluminatiOptions]):
     """Illuminati: New World Order (TCG 1.2): secret societies build power structures."""
 
     game_id = "illuminati"

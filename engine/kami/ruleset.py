@@ -71,7 +71,7 @@ HANDLERS: dict[type[Action], Handler] = {
 }
 
 
-class Kami(Ruleset[KamiState]):
+class Kami(Ruleset[KamiState, KamiOptions]):
     """Kami no Kijutsu (神の記述): two players summon units onto two 7-hex areas, paying with
     AP cards from their own decks; VP come from invaders and battles, and a declared victory
     must hold to the end of the opponent's next turn."""

@@ -11,7 +11,7 @@ import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -132,7 +132,7 @@ def _illegal(reason: str, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
 
 
-class WorldGainer(Ruleset[WorldGainerState]):
+class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
     """World Gainer TCG: two players race to hold the battlefield or 15 points of cards."""
 
     game_id = "worldgainer"
@@ -177,18 +177,17 @@ class WorldGainer(Ruleset[WorldGainerState]):
                              f"(they have {sizes[0]} and {sizes[1]}).")
 
     # ----- setup ("開始準備") --------------------------------------------------------------
-    def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
+    def _setup(self, config: MatchConfig, options: WorldGainerOptions, cards: dict[str, Any],
                chance: Chance) -> WorldGainerState:
-        opts = cast(WorldGainerOptions, options)
         players = [Player(deck=sorted(Counter(deck).elements())) for deck in config.decks]
         state = WorldGainerState(
             game=self.game_id, players=list(config.players),
-            options=opts.recorded(), cards=dict(cards), seats_state=players,
+            options=options.recorded(), cards=dict(cards), seats_state=players,
             board={f: Square() for f in ALL_FIELDS})
         for seat in (1, 2):
             for _ in range(HAND_SIZE):
                 self._draw(state, seat, chance)
-        first = opts.first_player or chance.choose_seat("first_player", [1, 2])
+        first = options.first_player or chance.choose_seat("first_player", [1, 2])
         state.first_player = first
         state.active = first
         # W5: the first player skips the draw of the first turn; there are no stuns to ready.

@@ -3,21 +3,29 @@ store's format 1 and 2 records still read."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
+import inspect
+import pkgutil
 import sqlite3
 import sys
 from datetime import UTC, datetime, timedelta, timezone
+from enum import Enum
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import msgpack
 import pytest
+from pydantic import BaseModel
 
+from engine.registry import SHIPPED
 from ledger.transcoder import (
     COMPACT,
     DEFLATE_FROM,
     DICTIONARY,
+    GAMES_WITH_SHAPES,
     PLAIN,
     SHAPED,
     SHAPES,
@@ -28,11 +36,14 @@ from ledger.transcoder import (
     UnknownStorageFormat,
     _deflate,
     _pack,
+    compose_shapes,
+    game_shapes,
     payload,
     stored_fields,
 )
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
 from bench import long_match, stored_bytes  # noqa: E402
 
 HASH = hashlib.sha256(b"kiroku").hexdigest()
@@ -153,6 +164,53 @@ def test_the_shapes_of_format_3_never_change() -> None:
     # format 3 records read only with exactly this table: a longer one is a new format
     assert hashlib.sha256(msgpack.packb(SHAPES)).hexdigest() == (
         "a3ce832f4b395c48455089487f13e7fcb2c8f8d9e456a32684033bdb7b19a02a")
+
+
+def test_every_shipped_game_declares_its_stored_shapes_beside_it() -> None:
+    assert set(GAMES_WITH_SHAPES) == set(SHIPPED)
+    for game in GAMES_WITH_SHAPES:
+        assert (ROOT / "engine" / game / "data" / "stored_shapes.json").is_file()
+
+
+def _fields_of_package(package: str) -> list[list[str]]:
+    """The field names, in order, of every dataclass and pydantic model of ``engine.<package>``,
+    and the values of its enumerations (a map keyed by them, such as Kami's colours)."""
+    found = []
+    for module in pkgutil.iter_modules(importlib.import_module(f"engine.{package}").__path__):
+        loaded = importlib.import_module(f"engine.{package}.{module.name}")
+        for item in vars(loaded).values():
+            if not inspect.isclass(item) or item.__module__ != loaded.__name__:
+                continue
+            if dataclasses.is_dataclass(item):
+                found.append([f.name for f in dataclasses.fields(item)])
+            elif issubclass(item, BaseModel):
+                found.append(list(item.model_fields))
+            elif issubclass(item, Enum):
+                found.append([str(member.value) for member in item])
+    return found
+
+
+def _in_order(keys: tuple[str, ...], fields: list[str]) -> bool:
+    remaining = iter(fields)
+    return all(key in remaining for key in keys)
+
+
+@pytest.mark.parametrize("game", GAMES_WITH_SHAPES)
+def test_a_games_stored_shapes_are_the_fields_of_its_own_models(game: str) -> None:
+    # a shape is some model's fields in order (fields left out are those a record drops
+    # when empty), so a game's shapes file cannot describe another game's records
+    models = _fields_of_package(game) + _fields_of_package("core")
+    strays = {index: keys for index, keys in game_shapes(game).items()
+              if not any(_in_order(keys, fields) for fields in models)}
+    assert not strays
+
+
+def test_shapes_are_composed_only_when_every_owner_agrees_and_none_is_missing() -> None:
+    assert compose_shapes({0: ("a",)}, {0: ("a",), 1: ("b", "c")}) == (("a",), ("b", "c"))
+    with pytest.raises(ValueError, match="declared as"):
+        compose_shapes({0: ("a",)}, {0: ("b",)})
+    with pytest.raises(ValueError, match=r"\[1\] are declared nowhere"):
+        compose_shapes({0: ("a",)}, {2: ("b",)})
 
 
 def test_a_record_of_an_unknown_format_or_damaged_is_refused() -> None:

@@ -108,7 +108,7 @@ def _raise_first_error(checked: list[_Checked]) -> None:
     first = next((c.error for c in checked if c.report is None), None) or next(
         (c.error for c in checked if c.error is not None), None)
     if first is not None:
-        raise ActionError(*first)  # service() prints it as it would the original
+        raise ActionError.passed_on(*first)  # service() prints it as it would the original
 
 
 def _receipts_of(kept: list[dict[str, Any]], match_id: UUID) -> list[dict[str, Any]]:

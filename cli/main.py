@@ -17,6 +17,14 @@ from cli.audit import audit
 from cli.common import JSON_OPTION, find_match, parse_options, print_json, service
 from cli.tournaments import tournament
 from engine.core.errors import ActionError, SetupError
+from engine.core.reasons import (
+    GENERATED_END,
+    by_section,
+    generated_by,
+    reason_table,
+    reasons_met,
+    with_generated_table,
+)
 from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.annotations import SYMBOLS, VISIBILITIES
@@ -171,6 +179,45 @@ def list_cards(game: str, deck: str | None, find: str | None, as_json: bool) -> 
     columns = [*(["copies"] if copies else []), "id", "name", *([kind] if kind else [])]
     render.console().print(render.cards(rows, columns))
     click.echo(f"{len(rows)} card(s) of {ruleset.title}")
+
+
+@main.command("reasons")
+@click.argument("game")
+@click.option("--markdown", is_flag=True,
+              help="Print the rules page's reason-code tables, exactly as the page holds them.")
+@click.option("--write-docs", "page", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Write the tables into this rules page, between its generated-by comments.")
+@JSON_OPTION
+def list_reasons(game: str, markdown: bool, page: Path | None, as_json: bool) -> None:
+    """The reason codes GAME's refusals carry, by section, each with what it means: the
+    game's own and the kernel's (match creation, any action, adjustments)."""
+    try:
+        ruleset = get_game(game)
+    except ActionError as exc:
+        raise click.ClickException(exc.message) from None
+    table = reason_table(ruleset.reasons)
+    if page is not None:
+        _write_reason_table(page, ruleset.game_id, table)
+        return
+    if markdown:
+        click.echo(table, nl=False)
+        return
+    met = reasons_met(ruleset.reasons)
+    if as_json:
+        print_json([{"code": r.value, "section": r.section, "meaning": r.meaning} for r in met])
+        return
+    render.console().print(render.reasons(by_section(met)))
+
+
+def _write_reason_table(page: Path, game_id: str, table: str) -> None:
+    """Replace the generated reason-code tables of the rules page ``page``."""
+    written = with_generated_table(page.read_text("utf-8"), game_id, table)
+    if written is None:
+        raise click.ClickException(f"{page} has no block between {generated_by(game_id)} and "
+                                   f"{GENERATED_END} to write the tables into.")
+    page.write_text(written, "utf-8")
+    click.echo(f"Wrote the reason codes of {game_id} into {page}.")
 
 
 @main.group()

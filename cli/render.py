@@ -22,6 +22,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from engine.core.contract import Ruleset
+from engine.core.reasons import Reason
 
 # keys every game's view has that the header already says (or that only scripts need)
 _HEADER_KEYS = {"game", "players", "turn", "active", "eliminated", "options", "result",
@@ -282,6 +283,20 @@ def cards(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> Table:
     for row in rows:
         table.add_row(*(Text(_cell(row.get(c))) for c in columns))
     return table
+
+
+def reasons(sections: Mapping[str, Sequence[Reason]]) -> Group:
+    """A game's reason codes: each section's heading, then its codes with what each means."""
+    width = max((len(r.value) for members in sections.values() for r in members), default=0)
+    parts: list[Text | Table] = []
+    for section, members in sections.items():
+        table = Table(show_header=False, box=None, padding=(0, 2, 0, 2))
+        table.add_column("code", no_wrap=True, min_width=width)
+        table.add_column("meaning")
+        for reason in members:
+            table.add_row(reason.value, reason.meaning)
+        parts += [Text(section, style="bold"), table, Text("")]
+    return Group(*parts[:-1])
 
 
 def _cell(value: Any) -> str:

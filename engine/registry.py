@@ -13,6 +13,7 @@ from importlib import import_module
 
 from engine.core.contract import Ruleset
 from engine.core.errors import ActionError
+from engine.core.reasons import KernelReason as R
 
 # game id -> "module:class" of its ruleset
 SHIPPED: dict[str, str] = {
@@ -33,7 +34,7 @@ def get_game(game_id: str) -> Ruleset:
     except KeyError:
         pass
     if game_id not in SHIPPED:
-        raise ActionError("unknown_game", f"Unknown game {game_id!r}; known games: "
+        raise ActionError(R.UNKNOWN_GAME, f"Unknown game {game_id!r}; known games: "
                           f"{', '.join(sorted({*SHIPPED, *_GAMES}))}.")
     return _shipped(game_id)
 

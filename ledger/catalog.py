@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import SetupError
+from engine.core.reasons import KernelReason as R
 from engine.registry import get_game
 
 CARDSET_FORMAT = "kiroku-cardset/1"
@@ -44,15 +45,15 @@ def _read_json(path: Path | str) -> Any:
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise SetupError("file_not_found", f"No such file: {path}") from None
+        raise SetupError(R.FILE_NOT_FOUND, f"No such file: {path}") from None
     except json.JSONDecodeError as exc:
-        raise SetupError("bad_file", f"{path} is not valid JSON: {exc}") from None
+        raise SetupError(R.BAD_FILE, f"{path} is not valid JSON: {exc}") from None
 
 
 def parse_card_set(data: Any, origin: str = "card set") -> CardSet:
     """Validate card-set data: format, game, unique ids, every card through its game's model."""
     if not isinstance(data, dict) or data.get("format") != CARDSET_FORMAT:
-        raise SetupError("bad_file", f"{origin}: not a card set (format must be "
+        raise SetupError(R.BAD_FILE, f"{origin}: not a card set (format must be "
                          f"{CARDSET_FORMAT!r})")
     ruleset = get_game(str(data.get("game")))
     cards: dict[str, dict[str, Any]] = {}
@@ -60,10 +61,10 @@ def parse_card_set(data: Any, origin: str = "card set") -> CardSet:
         card = ruleset.parse_card(raw).model_dump(mode="json")
         cid = card.pop("id")
         if cid in cards:
-            raise SetupError("bad_file", f"{origin}: card id {cid} appears twice")
+            raise SetupError(R.BAD_FILE, f"{origin}: card id {cid} appears twice")
         cards[cid] = card
     if not cards:
-        raise SetupError("bad_file", f"{origin}: the set has no cards")
+        raise SetupError(R.BAD_FILE, f"{origin}: the set has no cards")
     return CardSet(ruleset.game_id, str(data.get("set", "")), str(data.get("name", "")),
                    int(data.get("version", 1)), cards)
 
@@ -71,11 +72,11 @@ def parse_card_set(data: Any, origin: str = "card set") -> CardSet:
 def parse_deck(data: Any, origin: str = "deck") -> Deck:
     """Validate deck data: format, and a mapping of card id to a positive count."""
     if not isinstance(data, dict) or data.get("format") != DECK_FORMAT:
-        raise SetupError("bad_file", f"{origin}: not a deck (format must be {DECK_FORMAT!r})")
+        raise SetupError(R.BAD_FILE, f"{origin}: not a deck (format must be {DECK_FORMAT!r})")
     cards = data.get("cards")
     if not isinstance(cards, dict) or not all(
             isinstance(k, str) and isinstance(v, int) and v >= 1 for k, v in cards.items()):
-        raise SetupError("bad_file", f"{origin}: 'cards' must map card ids to counts of 1 or "
+        raise SetupError(R.BAD_FILE, f"{origin}: 'cards' must map card ids to counts of 1 or "
                          "more")
     return Deck(str(data.get("game")), str(data.get("set", "")), str(data.get("name", "")),
                 dict(cards))
@@ -117,7 +118,7 @@ def sample_deck(game: str, name: str) -> Deck:
     """A sample deck by name only (never a file: what the HTTP service accepts)."""
     samples = sample_decks(game)
     if name not in samples:
-        raise SetupError("unknown_deck", f"No sample deck {name[:64]!r} for {game}; sample "
+        raise SetupError(R.UNKNOWN_DECK, f"No sample deck {name[:64]!r} for {game}; sample "
                          f"decks: {', '.join(samples)}; or send the deck as a list.")
     return samples[name]
 
@@ -129,5 +130,5 @@ def resolve_deck(game: str, ref: str) -> Deck:
         return samples[ref]
     if Path(ref).exists():
         return load_deck(ref)
-    raise SetupError("unknown_deck", f"No sample deck or file {ref!r}; sample decks for {game}: "
+    raise SetupError(R.UNKNOWN_DECK, f"No sample deck or file {ref!r}; sample decks for {game}: "
                      f"{', '.join(samples)}.")

@@ -44,6 +44,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, MatchConfig, Ruleset
 from engine.core.errors import ActionError, IllegalAction, SetupError
+from engine.core.reasons import KernelReason
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
@@ -81,6 +82,7 @@ from ledger.matchlist import (
     SQLiteMatchListView,
     Streams,
 )
+from ledger.reasons import RecorderReason as R
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.settings import (
     CONNECT_TIMEOUT,
@@ -341,10 +343,10 @@ class Recorder(Application):
         """
         ruleset = get_game(game)
         if replay_policy not in REPLAY_POLICIES:
-            raise SetupError("bad_policy", f"replay_policy must be one of {REPLAY_POLICIES}.")
+            raise SetupError(R.BAD_POLICY, f"replay_policy must be one of {REPLAY_POLICIES}.")
         for name in players:
             if not 1 <= len(name.strip()) <= NAME_LIMIT or not name.isprintable():
-                raise SetupError("bad_player_name", f"A player's name is 1 to {NAME_LIMIT} "
+                raise SetupError(R.BAD_PLAYER_NAME, f"A player's name is 1 to {NAME_LIMIT} "
                                  f"printable characters, not {name[:NAME_LIMIT]!r}.")
         used = {cid for deck in decks for cid in deck}
         config = MatchConfig(players=list(players), decks=[dict(d) for d in decks],
@@ -438,9 +440,9 @@ class Recorder(Application):
         ``count`` voids the last actions, whatever they are (use ``expected_version`` with it).
         """
         if not reason or not reason.strip():
-            raise IllegalAction("reason_required", "An undo must say why.")
+            raise IllegalAction(R.REASON_REQUIRED, "An undo must say why.")
         if not reason.strip().isprintable() or len(reason) > 500:
-            raise IllegalAction("bad_reason", "An undo's reason is up to 500 visible, printable "
+            raise IllegalAction(R.BAD_REASON, "An undo's reason is up to 500 visible, printable "
                                 "characters (no control or invisible characters).")
         over = "The match is over and its seed revealed; it can no longer be undone."
 
@@ -448,7 +450,7 @@ class Recorder(Application):
             back = count
             if to_position is not None:
                 if not 0 <= to_position <= len(match.live):
-                    raise IllegalAction("undo_out_of_range", f"The match has positions 0 to "
+                    raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"The match has positions 0 to "
                                         f"{len(match.live)}, not {to_position}.")
                 back = len(match.live) - to_position
                 if back == 0:
@@ -456,7 +458,7 @@ class Recorder(Application):
                                     get_game(match.game).digest(match.state), None,
                                     match.head_hash, self.keyring)
             if back is None or back < 1 or back > len(match.live):
-                raise IllegalAction("undo_out_of_range", f"Can undo 1 to {len(match.live)} "
+                raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"Can undo 1 to {len(match.live)} "
                                     f"action(s) here, not {back}.")
             target = len(match.live) - back
             state = self.get_match(match_id, version=match.position_version(target)).state
@@ -480,15 +482,15 @@ class Recorder(Application):
         ruling backs up to: at the final position the rules would end the match again)."""
         reason = reason.strip()
         if not reason or not reason.isprintable() or len(reason) > 500:
-            raise IllegalAction("bad_reason", "A reopening says why, in up to 500 printable "
+            raise IllegalAction(R.BAD_REASON, "A reopening says why, in up to 500 printable "
                                 "characters.")
         with self._lock(match_id):
             match = self.get_match(match_id)
             if not match.ended:
-                raise IllegalAction("match_not_over", "Only an ended match is reopened; back it "
+                raise IllegalAction(R.MATCH_NOT_OVER, "Only an ended match is reopened; back it "
                                     "up instead.")
             if not 0 <= to_position < len(match.live):
-                raise IllegalAction("undo_out_of_range", f"A reopened match backs up to a "
+                raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"A reopened match backs up to a "
                                     f"position from 0 to {len(match.live) - 1}.")
             segment = match.segment + 1
             seed = new_seed()
@@ -600,7 +602,7 @@ class Recorder(Application):
                     command: Callable[[Match], Recorded]) -> Recorded:
         self._check_expected(match, expected_version)
         if match.ended:
-            raise IllegalAction("match_over", when_over)
+            raise IllegalAction(KernelReason.MATCH_OVER, when_over)
         with sealing():
             return command(match)
 
@@ -928,7 +930,7 @@ class Recorder(Application):
         secret: Any = next(iter(self.events.get(self._secret_id(match_id, segment), limit=1)),
                            None)
         if secret is None:
-            raise IllegalAction("seed_unavailable", "This match was imported without its secret "
+            raise IllegalAction(R.SEED_UNAVAILABLE, "This match was imported without its secret "
                                 "seed: supply the chance outcomes seen at the table.")
         if secret.sealed:
             return self.keyring.unseal(secret.seed, match_id)
@@ -1039,7 +1041,7 @@ def _sealed(name: str, match_id: UUID, version: int, payload: dict[str, Any],
     would hide a value is refused (``seed_unavailable``), since its hash would reveal it."""
     paths = hidden_paths({"event": name, **payload}, ruleset, seats)
     if paths and seed is None:
-        raise IllegalAction("seed_unavailable", "This match was imported without its secret "
+        raise IllegalAction(R.SEED_UNAVAILABLE, "This match was imported without its secret "
                             "seed, so a hidden value (a card drawn, a card put face down) cannot "
                             "be committed to: record it where the match was created.")
     sealed = {**payload, "commitments": commitments(seed, match_id, version, payload, paths)

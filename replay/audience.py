@@ -32,12 +32,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ActionError
+from engine.core.reasons import KernelReason
 from engine.core.viewer import SPECTATOR, Viewer
 from ledger.errors import Forbidden
 from ledger.identity import Identity, Role
 from ledger.match import Match
 from ledger.visibility import effective_viewer
 from replay.access import Caller, signed_in
+from replay.reasons import ServiceReason as R
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,8 @@ class Audience:
         ``asked`` where the request asks for a narrower view (Forbidden for a wider one)."""
         viewer = _narrowed(caller.viewer_of(match.id) if caller else SPECTATOR, asked)
         if viewer.seat is not None and not 1 <= viewer.seat <= len(match.players):
-            raise ActionError("bad_viewer", f"There is no seat {viewer.seat} in this match: "
-                              f"its seats are 1 to {len(match.players)}.")
+            raise ActionError(KernelReason.BAD_VIEWER, f"There is no seat {viewer.seat} in this "
+                              f"match: its seats are 1 to {len(match.players)}.")
         seen_as = effective_viewer(viewer, match.ended, match.replay_policy)
         horizon, refused = _horizon(match, viewer)
         return cls(caller, match, viewer, seen_as, horizon, refused)
@@ -180,7 +182,7 @@ class Audience:
         identity = signed_in(self.caller, "Listing legal actions")
         if identity.is_staff:
             if seat is None:
-                raise ActionError("seat_required", "Say which seat's legal actions: ?seat=N.")
+                raise ActionError(R.SEAT_REQUIRED, "Say which seat's legal actions: ?seat=N.")
             return seat  # one the match has: ``Kiroku.legal_actions`` says so otherwise
         own = self.seat
         if own is None or seat not in (None, own):

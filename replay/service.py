@@ -21,6 +21,7 @@ from eventsourcing.utils import get_topic
 from engine.core.contract import GameState, Ruleset
 from engine.core.effects import Effect
 from engine.core.errors import ActionError, SetupError
+from engine.core.reasons import KernelReason
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.annotations import Annotations
@@ -40,6 +41,7 @@ from ledger.variations import Variations
 from replay.access import Caller
 from replay.audience import Audience
 from replay.audit import AuditReport, check_receipts, verify_records, verify_walked
+from replay.reasons import ServiceReason as R
 from replay.records import NAME_TO_CLASS, redact, to_record
 
 EXPORT_FORMAT = "kiroku-match/1"
@@ -133,7 +135,7 @@ class Kiroku:
         """A new credential for one seat; the seat's earlier ones stop working."""
         players = self.recorder.get_match(match_id).players
         if not 1 <= seat <= len(players):
-            raise ActionError("bad_seat", f"There is no seat {seat} in this match "
+            raise ActionError(R.BAD_SEAT, f"There is no seat {seat} in this match "
                               f"({len(players)} players).")
         return self._seat_credential(*self.credentials.reissue_seat(
             match_id, seat, players[seat - 1], issued_by=str(issued_by.credential_id)))
@@ -240,7 +242,7 @@ class Kiroku:
         judge's acts (a table's reveal of every seat's face-down card) only to staff."""
         match = audience.match
         if not 1 <= seat <= len(match.players):
-            raise ActionError("bad_seat", f"There is no seat {seat} in this match: its seats "
+            raise ActionError(R.BAD_SEAT, f"There is no seat {seat} in this match: its seats "
                               f"are 1 to {len(match.players)}.")
         ruleset = get_game(match.game)
         return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)
@@ -382,7 +384,7 @@ class Kiroku:
             lines = [json.dumps(header, ensure_ascii=False)]
             lines += [json.dumps(r, ensure_ascii=False, sort_keys=True) for r in records]
             return ("\n".join(lines) + "\n").encode()
-        raise ActionError("bad_format", f"Unknown export format {fmt!r}: use msgpack or jsonl.")
+        raise ActionError(R.BAD_FORMAT, f"Unknown export format {fmt!r}: use msgpack or jsonl.")
 
     def import_match(self, data: bytes) -> Imported:
         """Verify an exported match and store it exactly; nothing is stored if it fails.
@@ -452,7 +454,7 @@ class Kiroku:
         ruleset = get_game(game)
         decks = list(sample_decks(game))
         if not decks:
-            raise SetupError("unknown_deck", f"{game} ships no sample decks")
+            raise SetupError(KernelReason.UNKNOWN_DECK, f"{game} ships no sample decks")
         for i in range(count):
             rng = random.Random(f"{seed}:{i}")
             names = [f"Sim {s}" for s in range(1, players + 1)]

@@ -500,7 +500,7 @@ def _checked(tournament: Tournament, deck: Mapping[str, int]) -> dict[str, int]:
                             tournament.options)
     except SetupError as exc:
         message = exc.message.replace("Seat 1's deck", "The decklist")
-        raise SetupError(exc.reason, message) from None
+        raise SetupError.passed_on(exc.reason, message) from None
     return {card: int(count) for card, count in sorted(deck.items())}
 
 

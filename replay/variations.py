@@ -33,6 +33,7 @@ from ledger.recorder import now
 from ledger.seed import SeededChance, new_seed
 from ledger.variations import Variation, VariationRefused
 from replay.audience import Audience
+from replay.reasons import ServiceReason as R
 from replay.service import Kiroku
 
 VISIBILITIES = ("private", "public")
@@ -144,7 +145,7 @@ def play(kiroku: Kiroku, caller: Identity, variation_id: UUID, action: Mapping[s
     ruleset = get_game(kiroku.recorder.get_match(UUID(variation.match_id)).game)
     before = state_of(kiroku, variation)
     if ruleset.outcome(before) is not None:
-        raise IllegalAction("game_over", "This line has reached the end of the game.")
+        raise IllegalAction(R.GAME_OVER, "This line has reached the end of the game.")
     act = ruleset.parse_action(action)
     chance = (SuppliedChance(outcomes) if outcomes is not None
               else SeededChance(bytes.fromhex(variation.seed), len(variation.line) + 1))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import ActionError, IllegalAction
+from engine.core.reasons import KernelReason as R
 from engine.core.viewer import Viewer
 from engine.core.zones import Visibility, may_see
 
@@ -341,7 +342,7 @@ class SuppliedChance(Chance):
         kind = request.kind
         if self.entered_by is not None and not request.enterable_by(self.entered_by):
             raise IllegalAction(
-                "outcome_not_yours",
+                R.OUTCOME_NOT_YOURS,
                 f"This action needs {request.needed()} as outcome {self._next + 1}, which "
                 "only a judge enters here: ask a judge to record the action.", kind=kind)
         if self._next >= len(self._supplied):
@@ -350,7 +351,7 @@ class SuppliedChance(Chance):
             supplied = ("none was supplied" if not given else
                         f"only {given} {'was' if given == 1 else 'were'} supplied")
             raise IllegalAction(
-                "outcome_missing",
+                R.OUTCOME_MISSING,
                 f"This action needs {request.needed()} from the table as outcome "
                 f"{self._next + 1}; {supplied}.", kind=kind)
         value = self._supplied[self._next]
@@ -362,7 +363,7 @@ class SuppliedChance(Chance):
             what = f"{shown(value)} (outcome {self._next})" if echo else \
                 f"Outcome {self._next}"
             raise IllegalAction(
-                "outcome_impossible",
+                R.OUTCOME_IMPOSSIBLE,
                 f"{what} {request.impossible(options, show_cards=self.show_cards)}.",
                 kind=kind)
         return value
@@ -371,7 +372,7 @@ class SuppliedChance(Chance):
         """Fail if some supplied outcomes were not needed."""
         if self._next != len(self._supplied):
             raise IllegalAction(
-                "outcome_unused",
+                R.OUTCOME_UNUSED,
                 f"{len(self._supplied) - self._next} supplied outcome(s) were not needed "
                 "by this action.")
 

@@ -55,6 +55,8 @@ from engine.core.effects import (
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
 from engine.core.holdings import Modifier, Stat, Tally, tally_named
 from engine.core.legality import Choice, LegalActions
+from engine.core.reasons import KernelReason, Reason
+from engine.core.reasons import KernelReason as R
 from engine.core.viewer import Viewer
 from engine.core.zones import Zone, ZoneTable, flow_visible
 
@@ -255,6 +257,9 @@ class Ruleset(ABC, Generic[S, OptionsT]):
     tallies: ClassVar[tuple[Tally[Any], ...]] = ()
     # the stats of cards in play that card text changes for a while (lasting modifiers)
     stats: ClassVar[tuple[Stat[Any], ...]] = ()
+    # every reason code the game raises, with its meaning (engine.core.reasons); the kernel's
+    # own codes stand for a game that declares none
+    reasons: ClassVar[type[Reason]] = KernelReason
 
     def __init__(self) -> None:
         models: tuple[type[Action], ...] = (*self.actions, Concede, Adjust)
@@ -349,7 +354,7 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         except ValidationError as exc:
             message = " ".join(dict.fromkeys(self._option_problem(item)
                                              for item in exc.errors()[:3]))
-            raise SetupError("bad_option", message) from None
+            raise SetupError(R.BAD_OPTION, message) from None
 
     def _option_problem(self, item: Mapping[str, Any]) -> str:
         """One sentence for one pydantic error about the regulation options."""
@@ -372,28 +377,28 @@ class Ruleset(ABC, Generic[S, OptionsT]):
             return self.card_model.model_validate(dict(data))
         except ValidationError as exc:
             card = data.get("id", "?")
-            raise SetupError("bad_card", f"Card {card}: {_summarise(exc)}") from None
+            raise SetupError(R.BAD_CARD, f"Card {card}: {_summarise(exc)}") from None
 
     # ----- the contract ------------------------------------------------------------------
     def setup(self, config: MatchConfig, chance: Chance) -> S:
         """The state after setup (shuffles, opening hands, first player), all chance recorded."""
         n = len(config.players)
         if not self.min_players <= n <= self.max_players:
-            raise SetupError("player_count", f"{self.title} is played by {self.players_text}, "
+            raise SetupError(R.PLAYER_COUNT, f"{self.title} is played by {self.players_text}, "
                              f"not {n}.")
         if len(config.decks) != n:
-            raise SetupError("deck_count", f"{n} players need {n} decks, got {len(config.decks)}.")
+            raise SetupError(R.DECK_COUNT, f"{n} players need {n} decks, got {len(config.decks)}.")
         options = self.parse_options(config.options)
         cards = {cid: self.parse_card({**c, "id": cid}) for cid, c in config.cards.items()}
         self._check_table(config.decks, cards, options)
         try:
             return self._setup(config, options, cards, chance)
         except IllegalAction as exc:
-            if exc.reason != "outcome_missing" or not isinstance(chance, SuppliedChance):
+            if exc.reason != R.OUTCOME_MISSING or not isinstance(chance, SuppliedChance):
                 raise
             given = chance.supplied
             needed = outcomes_needed(lambda c: self._setup(config, options, cards, c), given)
-            raise IllegalAction("outcome_missing", _setup_short(chance.missing, given, needed),
+            raise IllegalAction(R.OUTCOME_MISSING, _setup_short(chance.missing, given, needed),
                                 **exc.details) from None
 
     def check_table(self, decks: Sequence[Mapping[str, int]],
@@ -409,12 +414,12 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         for i, deck in enumerate(decks, start=1):
             unknown = sorted(set(deck) - set(cards))
             if unknown:
-                raise SetupError("unknown_card", f"Seat {i}'s deck names unknown cards: "
+                raise SetupError(R.UNKNOWN_CARD, f"Seat {i}'s deck names unknown cards: "
                                  f"{', '.join(unknown[:5])}.", seat=i)
             if any(count < 1 for count in deck.values()):
-                raise SetupError("bad_deck", f"Seat {i}'s deck has a count below 1.", seat=i)
+                raise SetupError(R.BAD_DECK, f"Seat {i}'s deck has a count below 1.", seat=i)
             if sum(deck.values()) > MAX_DECK_CARDS:
-                raise SetupError("deck_too_large", f"Seat {i}'s deck has more than "
+                raise SetupError(R.DECK_TOO_LARGE, f"Seat {i}'s deck has more than "
                                  f"{MAX_DECK_CARDS} cards, even without a deck check.", seat=i)
         if options.deck_check == "on":
             self.check_decks(decks, cards)
@@ -452,11 +457,11 @@ class Ruleset(ABC, Generic[S, OptionsT]):
                  chance: Chance, *, in_place: bool = False) -> tuple[S, list[Effect]]:
         act = self.parse_action(action)
         if state.result is not None:
-            raise IllegalAction("match_over", "The match is over; no more actions can be recorded.")
+            raise IllegalAction(R.MATCH_OVER, "The match is over; no more actions can be recorded.")
         if act.seat > len(state.players):
-            raise IllegalAction("no_such_seat", f"There is no seat {act.seat} in this match.")
+            raise IllegalAction(R.NO_SUCH_SEAT, f"There is no seat {act.seat} in this match.")
         if act.seat in state.eliminated:
-            raise IllegalAction("eliminated", f"Seat {act.seat} has been eliminated.")
+            raise IllegalAction(R.ELIMINATED, f"Seat {act.seat} has been eliminated.")
         new = state if in_place else copy_state(state)
         collect(new)
         turn = new.turn
@@ -595,7 +600,7 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         known = self.known_cards(state, viewer)
         unseen = [name for name, card in self.named_cards(action) if card not in known]
         if unseen:
-            return IllegalAction("card_not_seen", "This action names a card you cannot see: "
+            return IllegalAction(R.CARD_NOT_SEEN, "This action names a card you cannot see: "
                                  "name the cards in your hand, your own zones or on the table.",
                                  field=unseen[0])
         hidden = {c for place, cards in self.places(state).items() for card in cards
@@ -838,12 +843,12 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         holding = from_zone.holding
         if from_address not in holding.addresses(state, leaves) and \
                 from_address not in holding.entries(state, leaves):
-            raise IllegalAction("bad_zone", f"There is no place {move.from_zone!r}"
+            raise IllegalAction(R.BAD_ZONE, f"There is no place {move.from_zone!r}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
         card = holding.find(state, leaves, from_address, move.card) \
             if from_address in holding.addresses(state, leaves) else None
         if card is None:
-            raise IllegalAction("card_not_in_zone", f"{move.card} is not in {move.from_zone}"
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{move.card} is not in {move.from_zone}"
                                 + (f" of seat {leaves}." if from_zone.owner == "seat" else "."))
         if from_zone is to_zone and leaves == enters and holding.shift(
                 state, leaves, from_address, to_address, card):
@@ -856,10 +861,10 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         """A judge sets a declared counter, stat or flag (``tallies``), within its bounds."""
         tally, key = tally_named(self.tallies, name)
         if key and key not in tally.keys(state, seat):
-            raise IllegalAction("bad_counter", f"{key} has no {tally.name} now"
+            raise IllegalAction(R.BAD_COUNTER, f"{key} has no {tally.name} now"
                                 + (f" for seat {seat}." if tally.of != "card" else "."))
         if not tally.low <= value <= tally.high:
-            raise IllegalAction("bad_counter", f"{tally.reference()} is "
+            raise IllegalAction(R.BAD_COUNTER, f"{tally.reference()} is "
                                 f"{'0 or 1' if tally.flag else f'{tally.low} to {tally.high}'}"
                                 f", not {value}.")
         tally.set(state, seat, key, value)
@@ -870,10 +875,10 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         stat = next((st for st in self.stats if st.name == change.stat), None)
         if stat is None:
             known = ", ".join(st.name for st in self.stats) or "none"
-            raise IllegalAction("bad_stat", f"Unknown stat {change.stat!r}: this game's "
+            raise IllegalAction(R.BAD_STAT, f"Unknown stat {change.stat!r}: this game's "
                                 f"stats are {known}.")
         if change.card not in stat.cards(state):
-            raise IllegalAction("card_not_in_zone", f"{change.card} is not a card in play "
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{change.card} is not a card in play "
                                 f"with {stat.name}.")
         if change.end:
             state.modifiers = [m for m in state.modifiers
@@ -889,18 +894,18 @@ class Ruleset(ABC, Generic[S, OptionsT]):
 
     def _require_seat(self, state: S, seat: int) -> None:
         if seat > len(state.players):
-            raise IllegalAction("no_such_seat", f"There is no seat {seat} in this match.")
+            raise IllegalAction(R.NO_SUCH_SEAT, f"There is no seat {seat} in this match.")
 
     def _change_turn(self, state: S, change: TurnChange) -> None:
         """Extra turns and skipped phases: set the active seat, the turn number, the phase."""
         if change.phase is not None and change.phase not in self.phases:
-            raise IllegalAction("bad_phase", f"Unknown phase {change.phase!r}: "
+            raise IllegalAction(R.BAD_PHASE, f"Unknown phase {change.phase!r}: "
                                 f"{self.title} has " + (", ".join(self.phases) or "no phases")
                                 + ".")
         if change.active is not None:
             self._require_seat(state, change.active)
             if change.active in state.eliminated:
-                raise IllegalAction("eliminated", f"Seat {change.active} has been eliminated.")
+                raise IllegalAction(R.ELIMINATED, f"Seat {change.active} has been eliminated.")
             state.active = change.active
         if change.turn is not None:
             state.turn = change.turn
@@ -911,12 +916,12 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         """Raise IllegalAction ``bad_zone`` if ``address`` is no place in ``zone`` (a game with
         addressed zones overrides this; it may look only at what everyone can see)."""
         if address and not zone.address:
-            raise IllegalAction("bad_zone", f"Zone {zone.name} has no places: write "
+            raise IllegalAction(R.BAD_ZONE, f"Zone {zone.name} has no places: write "
                                 f"{zone.name}, not {zone.name}:{address}.")
 
     def _set_phase(self, state: S, phase: str) -> None:
         """Set the game's phase (a game with ``phases`` overrides this)."""
-        raise IllegalAction("bad_phase", f"{self.title} has no phases to set.")
+        raise IllegalAction(R.BAD_PHASE, f"{self.title} has no phases to set.")
 
     # ----- hooks for each game -------------------------------------------------------------
     @abstractmethod
@@ -933,8 +938,8 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         holding, a counter of a game that declares no tallies): apply it to ``state`` (a
         private copy) or raise IllegalAction. The default refuses."""
         if action.counter is not None:
-            raise IllegalAction("bad_counter", f"{self.title} has no counters to set.")
-        raise IllegalAction("bad_zone", "That zone cannot be adjusted: zones are "
+            raise IllegalAction(R.BAD_COUNTER, f"{self.title} has no counters to set.")
+        raise IllegalAction(R.BAD_ZONE, "That zone cannot be adjusted: zones are "
                             f"{self.zone_table.vocabulary()}.")
 
     @abstractmethod
@@ -1077,9 +1082,7 @@ def _unnamed(error: ActionError, hidden: set[str]) -> ActionError:
     details = {k: scrub_value(v) for k, v in error.details.items()}
     if message == error.message and details == error.details:
         return error
-    cleaned = type(error).__new__(type(error))  # its class's own __init__ may take other args
-    ActionError.__init__(cleaned, error.reason, message, **details)
-    return cleaned
+    return type(error).passed_on(error.reason, message, **details)
 
 
 def _json_errors(exc: ValidationError) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from engine.core.errors import IllegalAction
+from engine.core.reasons import KernelReason as R
 
 S = TypeVar("S")
 Seat = int | None
@@ -63,18 +64,18 @@ class Holding(ABC, Generic[S]):
     def take(self, state: S, seat: Seat, address: str, card: str) -> None:
         """Take ``card`` out of the place (it is there: the kernel checked); the default: a
         zone cards do not leave by adjustment."""
-        raise IllegalAction("bad_zone", "Cards do not leave that zone by adjustment.")
+        raise IllegalAction(R.BAD_ZONE, "Cards do not leave that zone by adjustment.")
 
     def admit(self, state: S, seat: Seat, address: str, card: str) -> None:
         """Raise IllegalAction if ``card`` may not enter the place now; the default: any card
         enters any place the zone has."""
         if address not in self.addresses(state, seat):
-            raise IllegalAction("bad_zone", f"There is no place {address!r} there.")
+            raise IllegalAction(R.BAD_ZONE, f"There is no place {address!r} there.")
 
     def put(self, state: S, seat: Seat, address: str, card: str) -> None:
         """Put ``card`` into the place (``admit`` let it); the default: a zone cards do not
         enter by adjustment."""
-        raise IllegalAction("bad_zone", "Cards do not enter that zone by adjustment.")
+        raise IllegalAction(R.BAD_ZONE, "Cards do not enter that zone by adjustment.")
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def tally_named(tallies: Sequence[Tally[Any]], name: str) -> tuple[Tally[Any], s
         if tally.name == base and tally.keyed == bool(sep and key):
             return tally, key
     known = ", ".join(t.reference() for t in tallies) or "none"
-    raise IllegalAction("bad_counter", f"Unknown counter {name!r}: this game's are {known}.")
+    raise IllegalAction(R.BAD_COUNTER, f"Unknown counter {name!r}: this game's are {known}.")
 
 
 @dataclass(frozen=True)

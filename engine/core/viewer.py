@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.errors import ActionError
+from engine.core.reasons import KernelReason as R
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Viewer:
         number = raw.removeprefix("seat:").removeprefix("seat")
         if number.isascii() and number.isdigit() and 1 <= len(number) <= 3 and int(number):
             return cls("seat", int(number))
-        raise ActionError("bad_viewer",
+        raise ActionError(R.BAD_VIEWER,
                           f"Unknown viewer {text!r}: use judge, spectator or a seat like seat:1.")
 
     def sees_seat(self, seat: int) -> bool:

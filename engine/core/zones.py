@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from engine.core.errors import IllegalAction
 from engine.core.holdings import Holding
+from engine.core.reasons import KernelReason as R
 from engine.core.viewer import Viewer
 
 
@@ -81,7 +82,7 @@ class ZoneTable:
         name, _, address = ref.partition(":")
         zone = self.zones.get(name)
         if zone is None or not zone.adjustable:
-            raise IllegalAction("bad_zone", f"Unknown zone {ref!r}: zones are "
+            raise IllegalAction(R.BAD_ZONE, f"Unknown zone {ref!r}: zones are "
                                 f"{self.vocabulary()}.", zone=ref)
         return zone, address
 

@@ -7,14 +7,15 @@ from engine.core.errors import IllegalAction
 from engine.edge.basics import win
 from engine.edge.model import CardClaim, EdgeState, owner_of
 from engine.edge.operations import host
+from engine.edge.reasons import EdgeReason as R
 
 
 def claim_card_victory(state: EdgeState, seat: int, card: str, reason: str) -> None:
     """The turn player claims a card of its own on the field meets its victory condition."""
     if seat != state.active or state.combat is not None or state.claim is not None:
-        raise IllegalAction("not_now", "A claim is made in one's own turn, nothing pending.")
+        raise IllegalAction(R.NOT_NOW, "A claim is made in one's own turn, nothing pending.")
     if host(state, card) is None or owner_of(card) != seat:
-        raise IllegalAction("no_such_card", f"{card} is not on seat {seat}'s field.")
+        raise IllegalAction(R.NO_SUCH_CARD, f"{card} is not on seat {seat}'s field.")
     state.claim = CardClaim(seat=seat, card=card, reason=reason)
 
 
@@ -29,7 +30,7 @@ def waiting_on(state: EdgeState) -> list[int]:
 def accept_claim(state: EdgeState, seat: int) -> None:
     """Accept the claim; when all others have, the claimant wins."""
     if seat not in waiting_on(state):
-        raise IllegalAction("no_claim", "No claim waits for this seat's answer.")
+        raise IllegalAction(R.NO_CLAIM, "No claim waits for this seat's answer.")
     claim = state.claim
     assert claim is not None
     claim.accepted.append(seat)
@@ -40,7 +41,7 @@ def accept_claim(state: EdgeState, seat: int) -> None:
 def dispute(state: EdgeState, seat: int) -> None:
     """Dispute the claim: a judge rules."""
     if seat not in waiting_on(state):
-        raise IllegalAction("no_claim", "No claim waits for this seat's answer.")
+        raise IllegalAction(R.NO_CLAIM, "No claim waits for this seat's answer.")
     assert state.claim is not None
     state.claim.disputed_by = seat
 
@@ -49,7 +50,7 @@ def rule_claim(state: EdgeState, seat: int, upheld: bool) -> None:
     """A judge's ruling on the disputed claim of ``seat``: upheld, it wins; else play goes on."""
     claim = state.claim
     if claim is None or claim.disputed_by is None or claim.seat != seat:
-        raise IllegalAction("no_dispute", f"No disputed claim of seat {seat} waits for a "
+        raise IllegalAction(R.NO_DISPUTE, f"No disputed claim of seat {seat} waits for a "
                             "ruling.")
     state.claim = None
     if upheld:

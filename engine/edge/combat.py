@@ -17,6 +17,7 @@ from engine.core.holdings import modified
 from engine.edge.basics import bury
 from engine.edge.conspiracy import find, in_front, normalise
 from engine.edge.model import Combat, EdgeState
+from engine.edge.reasons import EdgeReason as R
 from engine.edge.turn import require_turn
 
 
@@ -36,24 +37,24 @@ def declare_attack(state: EdgeState, seat: int, attacker: str, defender: int, ta
     """E4, E5: checks, then the attacker is cranked and the attack waits for its resolution."""
     require_turn(state, seat, "operations")
     if defender == seat or defender not in state.in_play():
-        raise IllegalAction("bad_defender", "Attack another player still in the game.")
+        raise IllegalAction(R.BAD_DEFENDER, "Attack another player still in the game.")
     if defender in state.attacked:
-        raise IllegalAction("already_attacked", f"Seat {defender} was attacked this turn (E4).")
+        raise IllegalAction(R.ALREADY_ATTACKED, f"Seat {defender} was attacked this turn (E4).")
     found = find(state, attacker)
     if found is None or found[0] != seat or found[1].state == "flipped":
-        raise IllegalAction("not_in_conspiracy", f"{attacker} is not in your conspiracy.")
+        raise IllegalAction(R.NOT_IN_CONSPIRACY, f"{attacker} is not in your conspiracy.")
     mine = found[1]
     if mine.state != "active":
-        raise IllegalAction("not_active", "The attacker is cranked.")
+        raise IllegalAction(R.NOT_ACTIVE, "The attacker is cranked.")
     if in_front(state, seat, mine):
-        raise IllegalAction("attacker_blocked", "An active character of yours stands in front "
+        raise IllegalAction(R.ATTACKER_BLOCKED, "An active character of yours stands in front "
                             "of it in its file (E5).")
     aimed = find(state, target)
     if aimed is None or aimed[0] != defender or aimed[1].state == "flipped":
-        raise IllegalAction("target_not_in_conspiracy", f"{target} is not in seat {defender}'s "
+        raise IllegalAction(R.TARGET_NOT_IN_CONSPIRACY, f"{target} is not in seat {defender}'s "
                             "conspiracy.")
     if in_front(state, defender, aimed[1]) and not los_override:
-        raise IllegalAction("target_blocked", "An active character stands in front of the "
+        raise IllegalAction(R.TARGET_BLOCKED, "An active character stands in front of the "
                             "target in its file (E5).")
     mine.state = "cranked"
     state.attacked.append(defender)
@@ -68,9 +69,9 @@ def resolve_combat(state: EdgeState, seat: int, attacker_modifier: int,
     below 0). A combatant gone meanwhile cancels the comparison (OQ19)."""
     combat = state.combat
     if combat is None:
-        raise IllegalAction("no_combat", "No attack waits to be resolved.")
+        raise IllegalAction(R.NO_COMBAT, "No attack waits to be resolved.")
     if seat != state.active:
-        raise IllegalAction("not_your_turn", "The attacking player resolves the attack.")
+        raise IllegalAction(R.NOT_YOUR_TURN, "The attacking player resolves the attack.")
     state.combat = None
     mine, theirs = find(state, combat.attacker), find(state, combat.target)
     if mine is None or theirs is None or theirs[1].state == "flipped" or \

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction
 from engine.edge.model import MAX_RANKS, Character, EdgeState
+from engine.edge.reasons import EdgeReason as R
 
 
 def extent(state: EdgeState, seat: int) -> tuple[int, int]:
@@ -39,24 +40,24 @@ def check_cell(state: EdgeState, seat: int, rank: int, file: int,
     others = [c for c in state.conspiracies[seat] if c is not moving]
     if not others:
         if (rank, file) != (1, 1) and moving is None:
-            raise IllegalAction("bad_position", "The first character goes to rank 1, file 1.")
+            raise IllegalAction(R.BAD_POSITION, "The first character goes to rank 1, file 1.")
         if moving is not None:
-            raise IllegalAction("not_adjacent", "A lone character has no card to move next to.")
+            raise IllegalAction(R.NOT_ADJACENT, "A lone character has no card to move next to.")
         return
     ranks, files = extent(state, seat)
     if not (0 <= rank <= ranks + 1 and 0 <= file <= files + 1):
-        raise IllegalAction("bad_position", f"Rank {rank}, file {file} is outside 0..{ranks + 1} "
+        raise IllegalAction(R.BAD_POSITION, f"Rank {rank}, file {file} is outside 0..{ranks + 1} "
                             f"by 0..{files + 1}.")
     if moving is not None and (moving.rank, moving.file) == (rank, file):
-        raise IllegalAction("cell_occupied", "That is the character's own cell.")
+        raise IllegalAction(R.CELL_OCCUPIED, "That is the character's own cell.")
     if any((c.rank, c.file) == (rank, file) for c in others):
-        raise IllegalAction("cell_occupied", f"Rank {rank}, file {file} holds a card (a flipped "
+        raise IllegalAction(R.CELL_OCCUPIED, f"Rank {rank}, file {file} holds a card (a flipped "
                             "one still occupies it, E6).")
     if not any(abs(c.rank - rank) <= 1 and abs(c.file - file) <= 1 for c in others):
-        raise IllegalAction("not_adjacent", "A character goes next to another card, diagonals "
+        raise IllegalAction(R.NOT_ADJACENT, "A character goes next to another card, diagonals "
                             "included (§陰謀団について).")
     if len({c.rank for c in others} | {rank}) > MAX_RANKS:
-        raise IllegalAction("too_many_ranks", f"A conspiracy has at most {MAX_RANKS} ranks (E6).")
+        raise IllegalAction(R.TOO_MANY_RANKS, f"A conspiracy has at most {MAX_RANKS} ranks (E6).")
 
 
 def free_cells(state: EdgeState, seat: int,

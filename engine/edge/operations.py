@@ -8,15 +8,16 @@ from engine.core.errors import IllegalAction
 from engine.edge.conspiracy import check_cell, find, normalise
 from engine.edge.model import Card, Character, EdgeState, Permanent, owner_of
 from engine.edge.pull import pay, pull_of
+from engine.edge.reasons import EdgeReason as R
 from engine.edge.turn import blocked, require_turn
 
 
 def _from_hand(state: EdgeState, seat: int, card: str, *types: str) -> Card:
     if card not in state.hands[seat]:
-        raise IllegalAction("not_in_hand", f"{card} is not in seat {seat}'s hand.")
+        raise IllegalAction(R.NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
     definition = state.card(card)
     if definition.type not in types:
-        raise IllegalAction("wrong_card_type", f"{definition.name} is a {definition.type}.")
+        raise IllegalAction(R.WRONG_CARD_TYPE, f"{definition.name} is a {definition.type}.")
     return definition
 
 
@@ -27,7 +28,7 @@ def place_character(state: EdgeState, seat: int, card: str, rank: int, file: int
     require_turn(state, seat, "operations")
     definition = _from_hand(state, seat, card, "character")
     if blocked(state, seat, card):
-        raise IllegalAction("unique_conflict", f"{definition.name} is on seat {seat}'s field.")
+        raise IllegalAction(R.UNIQUE_CONFLICT, f"{definition.name} is on seat {seat}'s field.")
     check_cell(state, seat, rank, file)
     pay(state, seat, definition, from_characters, from_others)
     state.hands[seat].remove(card)
@@ -42,7 +43,7 @@ def place_permanent(state: EdgeState, seat: int, card: str, from_characters: int
     require_turn(state, seat, "operations")
     definition = _from_hand(state, seat, card, "resource", "environment", "secret")
     if blocked(state, seat, card):
-        raise IllegalAction("unique_conflict", f"Seat {seat}'s field already holds "
+        raise IllegalAction(R.UNIQUE_CONFLICT, f"Seat {seat}'s field already holds "
                             f"{'a secret' if definition.type == 'secret' else definition.name}.")
     pay(state, seat, definition, from_characters, from_others)
     state.hands[seat].remove(card)
@@ -66,7 +67,7 @@ def attach(state: EdgeState, seat: int, card: str, target: str, from_characters:
     holder = host(state, target)
     if holder is None or (definition.type == "gear" and (
             not isinstance(holder, Character) or owner_of(target) != seat)):
-        raise IllegalAction("bad_host", "Gear goes on one of your own characters; a condition "
+        raise IllegalAction(R.BAD_HOST, "Gear goes on one of your own characters; a condition "
                             "on any card on a field.")
     pay(state, seat, definition, from_characters, from_others)
     state.hands[seat].remove(card)
@@ -80,7 +81,7 @@ def play_whammy(state: EdgeState, seat: int, card: str) -> None:
     definition = _from_hand(state, seat, card, "whammy")
     own_time = seat == state.active and state.step == "operations"
     if not own_time and not definition.play_any_time:
-        raise IllegalAction("not_now", f"{definition.name} is played in your own operations "
+        raise IllegalAction(R.NOT_NOW, f"{definition.name} is played in your own operations "
                             "phase.")
     state.hands[seat].remove(card)
     state.dead[seat].append(card)
@@ -89,14 +90,14 @@ def play_whammy(state: EdgeState, seat: int, card: str) -> None:
 def _own_character(state: EdgeState, seat: int, instance: str) -> Character:
     found = find(state, instance)
     if found is None or found[0] != seat:
-        raise IllegalAction("not_in_conspiracy", f"{instance} is not in seat {seat}'s "
+        raise IllegalAction(R.NOT_IN_CONSPIRACY, f"{instance} is not in seat {seat}'s "
                             "conspiracy.")
     character = found[1]
     if character.state == "flipped":
-        raise IllegalAction("not_in_conspiracy", "A flipped character is out of the conspiracy "
+        raise IllegalAction(R.NOT_IN_CONSPIRACY, "A flipped character is out of the conspiracy "
                             "for now (E6).")
     if character.state != "active":
-        raise IllegalAction("not_active", "That character is cranked.")
+        raise IllegalAction(R.NOT_ACTIVE, "That character is cranked.")
     return character
 
 
@@ -114,7 +115,7 @@ def crank_character(state: EdgeState, seat: int, instance: str) -> None:
     """OQ9 (``voluntary_crank: on``): a character cranked at will, to clear a line of sight."""
     require_turn(state, seat, "operations")
     if state.options.get("voluntary_crank", "on") != "on":
-        raise IllegalAction("no_voluntary_crank", "This match has voluntary_crank off.")
+        raise IllegalAction(R.NO_VOLUNTARY_CRANK, "This match has voluntary_crank off.")
     _own_character(state, seat, instance).state = "cranked"
 
 
@@ -128,17 +129,17 @@ def generate_pull(state: EdgeState, seat: int, source: str) -> None:
         require_turn(state, seat, "operations")
     holder = host(state, source)
     if holder is None or owner_of(source) != seat:
-        raise IllegalAction("no_such_card", f"{source} is not on seat {seat}'s field.")
+        raise IllegalAction(R.NO_SUCH_CARD, f"{source} is not on seat {seat}'s field.")
     definition = state.card(source)
     if isinstance(holder, Character):
         _own_character(state, seat, source)
     elif state.step != "operations":
-        raise IllegalAction("wrong_step", "In the influence step only characters produce pull.")
+        raise IllegalAction(R.WRONG_STEP, "In the influence step only characters produce pull.")
     elif holder.state != "active":
-        raise IllegalAction("not_active", "That card is cranked.")
+        raise IllegalAction(R.NOT_ACTIVE, "That card is cranked.")
     pull = pull_of(state, source)
     if pull <= 0:
-        raise IllegalAction("no_pull", f"{definition.name} has no pull.")
+        raise IllegalAction(R.NO_PULL, f"{definition.name} has no pull.")
     holder.state = "cranked"
     if isinstance(holder, Character):
         state.character_pull += pull
@@ -154,13 +155,13 @@ def shift_gear(state: EdgeState, seat: int, gear: str, to: str) -> None:
     require_turn(state, seat, "shift")
     holder = next((c for c in state.conspiracies[seat] if gear in c.attached), None)
     if holder is None or state.card(gear).type != "gear":
-        raise IllegalAction("bad_host", f"{gear} is not gear on one of seat {seat}'s "
+        raise IllegalAction(R.BAD_HOST, f"{gear} is not gear on one of seat {seat}'s "
                             "characters.")
     if gear in state.shifted:
-        raise IllegalAction("already_shifted", "That gear was shifted this turn.")
+        raise IllegalAction(R.ALREADY_SHIFTED, "That gear was shifted this turn.")
     target = next((c for c in state.conspiracies[seat] if c.card == to), None)
     if target is None or target is holder:
-        raise IllegalAction("bad_host", "Shift it to another of your own characters.")
+        raise IllegalAction(R.BAD_HOST, "Shift it to another of your own characters.")
     holder.attached.remove(gear)
     target.attached.append(gear)
     state.shifted.append(gear)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.core.errors import IllegalAction
 from engine.core.holdings import modified
 from engine.edge.model import Card, EdgeState
+from engine.edge.reasons import EdgeReason as R
 
 
 def pay(state: EdgeState, seat: int, card: Card, from_characters: int,
@@ -19,15 +20,15 @@ def pay(state: EdgeState, seat: int, card: Card, from_characters: int,
     ``zero_cost_limit``, ``cost_condition``)."""
     cost = card.cost or 0
     if from_characters + from_others != cost:
-        raise IllegalAction("payment_mismatch", f"{card.name} costs {cost}; the payment names "
+        raise IllegalAction(R.PAYMENT_MISMATCH, f"{card.name} costs {cost}; the payment names "
                             f"{from_characters + from_others} (an exact payment, OQ12).")
     if from_characters > state.character_pull or from_others > state.other_pull:
-        raise IllegalAction("insufficient_pull", f"The reserve holds {state.character_pull} "
+        raise IllegalAction(R.INSUFFICIENT_PULL, f"The reserve holds {state.character_pull} "
                             f"character pull and {state.other_pull} other pull (E7).")
     if cost == 0 and state.zero_cost_used:
-        raise IllegalAction("zero_cost_limit", "One 0-cost card per turn has been used (E8).")
+        raise IllegalAction(R.ZERO_COST_LIMIT, "One 0-cost card per turn has been used (E8).")
     if card.cost_requires and not trait_shown(state, seat, card.cost_requires):
-        raise IllegalAction("cost_condition", f"{card.name}'s dotted cost needs a face-up card of "
+        raise IllegalAction(R.COST_CONDITION, f"{card.name}'s dotted cost needs a face-up card of "
                             f"yours with {' or '.join(card.cost_requires)} (OQ22).")
     state.character_pull -= from_characters
     state.other_pull -= from_others

@@ -18,6 +18,8 @@ from engine.edge import claims, combat, operations, setup, turn
 from engine.edge.basics import eliminate
 from engine.edge.legal import legal_actions, to_act
 from engine.edge.model import STEPS, Card, EdgeState
+from engine.edge.reasons import EdgeReason
+from engine.edge.reasons import EdgeReason as R
 from engine.edge.table import STATS, TALLIES, ZONES
 from engine.edge.views import describe, view
 
@@ -80,6 +82,7 @@ class Edge(Ruleset[EdgeState, EdgeOptions]):
     options_model = EdgeOptions
     actions = act.ACTIONS
     zones = ZONES  # where each zone's cards are: the kernel moves a judge's card (C3)
+    reasons = EdgeReason
     tallies = TALLIES  # what a judge sets: influence, the reserve, a card's state
     stats = STATS  # AP, DP and pull, by lasting modifiers
     phases = STEPS
@@ -125,7 +128,7 @@ class Edge(Ruleset[EdgeState, EdgeOptions]):
         rank, dot, file = address.partition(".")
         if zone.name == "conspiracy" and address and not (dot and rank.isdigit() and
                                                           file.isdigit()):
-            raise IllegalAction("bad_zone", f"{zone.name} takes a rank.file address: "
+            raise IllegalAction(R.BAD_ZONE, f"{zone.name} takes a rank.file address: "
                                 f"{zone.name}:1.2.")
         super()._check_address(state, seat, zone, address)
 

@@ -9,6 +9,7 @@ from engine.core.chance import Chance
 from engine.core.contract import MatchConfig, Options
 from engine.core.errors import SetupError
 from engine.edge.model import DECK_MIN, OPENING_HAND, Card, EdgeState
+from engine.edge.reasons import EdgeReason as R
 
 
 def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -> None:
@@ -16,7 +17,7 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
     for seat, deck in enumerate(decks, start=1):
         size = sum(deck.values())
         if size < DECK_MIN:
-            raise SetupError("deck_under_minimum", f"Seat {seat}'s deck has {size} cards; it "
+            raise SetupError(R.DECK_UNDER_MINIMUM, f"Seat {seat}'s deck has {size} cards; it "
                              f"needs at least {DECK_MIN}.", seat=seat)
 
 
@@ -39,7 +40,7 @@ def initial_state(config: MatchConfig, options: Options, cards: dict[str, Card],
             state.hands[seat].append(card)
     first = getattr(options, "first_player", None)
     if first is not None and first > len(seats):
-        raise SetupError("bad_option", f"first_player {first}: there are {len(seats)} seats.")
+        raise SetupError(R.BAD_OPTION, f"first_player {first}: there are {len(seats)} seats.")
     state.first_player = first or chance.choose_seat("first_player", seats)
     state.turn = 1
     return state

@@ -24,6 +24,7 @@ from engine.edge.basics import bury_attached
 from engine.edge.conspiracy import check_cell, free_cells, normalise
 from engine.edge.model import CardState, Character, EdgeState, Permanent, owner_of
 from engine.edge.operations import host
+from engine.edge.reasons import EdgeReason as R
 from engine.edge.turn import blocked
 
 
@@ -36,7 +37,7 @@ def _cell(address: str) -> tuple[int, int]:
     """(rank, file) of a ``RANK.FILE`` address, or IllegalAction ``bad_zone``."""
     rank, dot, file = address.partition(".")
     if not (dot and rank.isdigit() and file.isdigit()):
-        raise IllegalAction("bad_zone", "Name the cell: conspiracy:RANK.FILE.")
+        raise IllegalAction(R.BAD_ZONE, "Name the cell: conspiracy:RANK.FILE.")
     return int(rank), int(file)
 
 
@@ -78,7 +79,7 @@ class Conspiracy(Holding[EdgeState]):
         """A character, into a cell the placement rules allow (``check_cell``), unless
         uniqueness sends it to the dead pile (OQ6)."""
         if state.card(card).type != "character":
-            raise IllegalAction("card_not_in_zone", "Characters go into the conspiracy "
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, "Characters go into the conspiracy "
                                 "(conspiracy:RANK.FILE); resources, environments and secrets "
                                 "onto the field (field); gear and conditions onto a card in "
                                 "play (field:HOST).")
@@ -160,21 +161,21 @@ class Field(Holding[EdgeState]):
         kind = state.card(card).type
         if not address:
             if kind not in ("resource", "environment", "secret"):
-                raise IllegalAction("card_not_in_zone", "Resources, environments and secrets "
+                raise IllegalAction(R.CARD_NOT_IN_ZONE, "Resources, environments and secrets "
                                     "go onto the field (field); characters into the conspiracy "
                                     "(conspiracy:RANK.FILE); gear and conditions onto a card "
                                     "in play (field:HOST).")
             return
         holder = _field_host(state, seat, address)
         if holder is None:
-            raise IllegalAction("bad_zone", f"{address} is no card in play of seat {seat}: "
+            raise IllegalAction(R.BAD_ZONE, f"{address} is no card in play of seat {seat}: "
                                 "field:HOST names a character of its conspiracy or a card of "
                                 "its field.")
         if kind not in ("gear", "condition"):
-            raise IllegalAction("card_not_in_zone", "Only gear and conditions are attached "
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, "Only gear and conditions are attached "
                                 "(field:HOST).")
         if kind == "gear" and (not isinstance(holder, Character) or owner_of(card) != seat):
-            raise IllegalAction("bad_host", "Gear goes on a character in its owner's "
+            raise IllegalAction(R.BAD_HOST, "Gear goes on a character in its owner's "
                                 "conspiracy (OQ17).")
 
     def put(self, state: EdgeState, seat: Seat, address: str, card: str) -> None:

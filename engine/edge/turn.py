@@ -8,6 +8,7 @@ from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.edge.basics import draw, win
 from engine.edge.model import GOAL_MANY, GOALS, EdgeState
+from engine.edge.reasons import EdgeReason as R
 
 
 def goal(state: EdgeState) -> int:
@@ -24,11 +25,11 @@ def goal(state: EdgeState) -> int:
 def require_turn(state: EdgeState, seat: int, *steps: str) -> None:
     """The turn player, in one of ``steps``, with no combat or claim pending."""
     if seat != state.active:
-        raise IllegalAction("not_your_turn", f"It is seat {state.active}'s turn.")
+        raise IllegalAction(R.NOT_YOUR_TURN, f"It is seat {state.active}'s turn.")
     if state.combat is not None or state.claim is not None:
-        raise IllegalAction("decision_pending", "An attack or a claim waits to be resolved.")
+        raise IllegalAction(R.DECISION_PENDING, "An attack or a claim waits to be resolved.")
     if state.step not in steps:
-        raise IllegalAction("wrong_step", f"Not in the {state.step} step.")
+        raise IllegalAction(R.WRONG_STEP, f"Not in the {state.step} step.")
 
 
 def start_turn(state: EdgeState, seat: int) -> None:
@@ -68,17 +69,17 @@ def discard_unplayable(state: EdgeState, seat: int, cards: list[str], chance: Ch
     the dead pile; as many drawn. Repeatable; not more than the deck holds."""
     require_turn(state, seat, "discard")
     if len(set(cards)) != len(cards):
-        raise IllegalAction("malformed_discard", "A card is named twice.")
+        raise IllegalAction(R.MALFORMED_DISCARD, "A card is named twice.")
     for card in cards:
         if card not in state.hands[seat]:
-            raise IllegalAction("not_in_hand", f"{card} is not in seat {seat}'s hand.")
+            raise IllegalAction(R.NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
         if card in state.drawn:
-            raise IllegalAction("drawn_this_turn", "A card drawn this turn cannot be discarded.")
+            raise IllegalAction(R.DRAWN_THIS_TURN, "A card drawn this turn cannot be discarded.")
         if not blocked(state, seat, card):
-            raise IllegalAction("not_unplayable", f"{state.card(card).name} can be placed: only "
+            raise IllegalAction(R.NOT_UNPLAYABLE, f"{state.card(card).name} can be placed: only "
                                 "cards uniqueness blocks are discarded.")
     if len(cards) > len(state.decks[seat]):
-        raise IllegalAction("deck_too_small", "The deck cannot replace that many (OQ5).")
+        raise IllegalAction(R.DECK_TOO_SMALL, "The deck cannot replace that many (OQ5).")
     for card in cards:
         state.hands[seat].remove(card)
         state.dead[seat].append(card)

@@ -8,6 +8,7 @@ from engine.core.chance import Chance
 from engine.core.contract import MatchResult
 from engine.core.errors import IllegalAction
 from engine.grail.model import Claim, Combat, GrailState, Side, Warrior
+from engine.grail.reasons import GrailReason as R
 
 FORMAL = ("honour", "title")  # 決闘: everything heals afterwards (L142)
 
@@ -50,7 +51,7 @@ def find_warrior(state: GrailState, instance: str) -> Warrior:
     """A warrior on the field, or ``not_on_field``."""
     found = state.warrior(instance)
     if found is None:
-        raise IllegalAction("not_on_field", f"{instance} is not a warrior on the field.")
+        raise IllegalAction(R.NOT_ON_FIELD, f"{instance} is not a warrior on the field.")
     return found
 
 
@@ -58,7 +59,7 @@ def own_warrior(state: GrailState, seat: int, instance: str) -> Warrior:
     """One of ``seat``'s warriors, or ``not_your_warrior``."""
     found = state.warrior(instance)
     if found is None or found.owner != seat:
-        raise IllegalAction("not_your_warrior", f"{instance} is not a warrior of seat {seat}.")
+        raise IllegalAction(R.NOT_YOUR_WARRIOR, f"{instance} is not a warrior of seat {seat}.")
     return found
 
 

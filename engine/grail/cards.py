@@ -9,18 +9,19 @@ from engine.core.errors import IllegalAction
 from engine.grail.basics import FORMAL, own_warrior
 from engine.grail.combat import participant, require_combat
 from engine.grail.model import Card, GrailState
+from engine.grail.reasons import GrailReason as R
 
 
 def _play(state: GrailState, seat: int, card: str, kind: str) -> Card:
     if state.victory_claim is not None:
-        raise IllegalAction("victory_claimed", f"Seat {state.victory_claim.seat}'s victory "
+        raise IllegalAction(R.VICTORY_CLAIMED, f"Seat {state.victory_claim.seat}'s victory "
                             "claim has ended play: only accepting or disputing it remains "
                             "(grail OQ-22).")
     if card not in state.hands[seat]:
-        raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+        raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
     definition = state.card(card)
     if definition.type != kind:
-        raise IllegalAction("wrong_card_type", f"{definition.name} is not a "
+        raise IllegalAction(R.WRONG_CARD_TYPE, f"{definition.name} is not a "
                             f"{kind.replace('_', ' ')}.")
     return definition
 
@@ -41,7 +42,7 @@ def play_combat_action(state: GrailState, seat: int, card: str) -> None:
     combat = require_combat(state)
     participant(combat, seat)
     if combat.step != "cards":
-        raise IllegalAction("wrong_step", "Combat actions are played before a roll.")
+        raise IllegalAction(R.WRONG_STEP, "Combat actions are played before a roll.")
     _play(state, seat, card, "combat_action")
     _discard(state, seat, card)
 
@@ -51,13 +52,13 @@ def cast_spell(state: GrailState, seat: int, card: str, caster_id: str) -> None:
     spell's; never while a duel is fought; once per caster per round (OQ-25)."""
     definition = _play(state, seat, card, "spell")
     if state.combat is not None and state.combat.kind in FORMAL:
-        raise IllegalAction("no_spells_in_duel", "No spells in a formal combat (呪文 L342).")
+        raise IllegalAction(R.NO_SPELLS_IN_DUEL, "No spells in a formal combat (呪文 L342).")
     rating = _enchanter(state, seat, caster_id)
     if rating < definition.spell_rating:
-        raise IllegalAction("enchanter_too_low", f"The caster's enchanter rating is {rating}; "
+        raise IllegalAction(R.ENCHANTER_TOO_LOW, f"The caster's enchanter rating is {rating}; "
                             f"the spell needs {definition.spell_rating}.")
     if caster_id in state.spells_cast:
-        raise IllegalAction("caster_spent", "That caster has cast a spell this round.")
+        raise IllegalAction(R.CASTER_SPENT, "That caster has cast a spell this round.")
     state.spells_cast.append(caster_id)
     _discard(state, seat, card)
 

@@ -8,6 +8,7 @@ from engine.core.errors import IllegalAction
 from engine.grail.basics import change_valor, find_warrior, own_warrior
 from engine.grail.combat import start_combat
 from engine.grail.model import Claim, GrailState, HonourOffer, Side, Warrior
+from engine.grail.reasons import GrailReason as R
 from engine.grail.turn import enter_phase
 
 RUDE_GAP = 3  # G2: target valor at least 3 below the challenger's
@@ -20,7 +21,7 @@ def _challenger(state: GrailState, seat: int, warrior_id: str) -> Warrior:
     enter_phase(state, seat, "challenge")
     warrior = own_warrior(state, seat, warrior_id)
     if warrior.acted:
-        raise IllegalAction("already_acted", f"{state.card(warrior.card).name} has acted this "
+        raise IllegalAction(R.ALREADY_ACTED, f"{state.card(warrior.card).name} has acted this "
                             "turn.")
     return warrior
 
@@ -28,7 +29,7 @@ def _challenger(state: GrailState, seat: int, warrior_id: str) -> Warrior:
 def _target(state: GrailState, seat: int, target_id: str) -> Warrior:
     target = find_warrior(state, target_id)
     if target.owner == seat:
-        raise IllegalAction("own_target", "Challenge another player's warrior (L161).")
+        raise IllegalAction(R.OWN_TARGET, "Challenge another player's warrior (L161).")
     return target
 
 
@@ -45,7 +46,7 @@ def challenge_honour(state: GrailState, seat: int, challenger_id: str, target_id
     challenge ends (OQ-30); else the target's controller answers."""
     challenger = _challenger(state, seat, challenger_id)
     if not state.card(challenger.card).is_knight:
-        raise IllegalAction("not_a_knight", "Only a knight or king makes an honour challenge "
+        raise IllegalAction(R.NOT_A_KNIGHT, "Only a knight or king makes an honour challenge "
                             "(L163).")
     target = _target(state, seat, target_id)
     challenger.acted = True
@@ -63,17 +64,17 @@ def answer_honour(state: GrailState, seat: int, accept: bool, champion: str | No
     L285-286), who fights while the results fall on the king (OQ-16)."""
     offer = state.honour_offer
     if offer is None:
-        raise IllegalAction("no_honour_challenge", "No honour challenge waits for an answer.")
+        raise IllegalAction(R.NO_HONOUR_CHALLENGE, "No honour challenge waits for an answer.")
     target = find_warrior(state, offer.target)
     if target.owner != seat:
-        raise IllegalAction("not_your_decision", f"Seat {target.owner} answers.")
+        raise IllegalAction(R.NOT_YOUR_DECISION, f"Seat {target.owner} answers.")
     king = state.card(target.card).kind == "king"
     if champion is not None and (not accept or not king):
-        raise IllegalAction("no_champion", "Only a king who accepts names a champion.")
+        raise IllegalAction(R.NO_CHAMPION, "Only a king who accepts names a champion.")
     under_challenge = target.card in state.victory_challenges.get(seat, [])
     if not accept and under_challenge and \
             state.options.get("victory_challenge_decline") == "forbidden":
-        raise IllegalAction("must_accept", "A king under a victory challenge may not decline "
+        raise IllegalAction(R.MUST_ACCEPT, "A king under a victory challenge may not decline "
                             "(grail OQ-20).")
     state.honour_offer = None
     if not accept:
@@ -84,7 +85,7 @@ def answer_honour(state: GrailState, seat: int, accept: bool, champion: str | No
     if champion is not None:
         stand_in = own_warrior(state, seat, champion)
         if stand_in is target:
-            raise IllegalAction("no_champion", "A champion is another warrior of the king's.")
+            raise IllegalAction(R.NO_CHAMPION, "A champion is another warrior of the king's.")
         fighter = stand_in.card
     challenger = state.warrior(offer.challenger)
     if challenger is None:  # gone meanwhile (an event, a judge): no duel
@@ -115,9 +116,9 @@ def declare_victory_challenge(state: GrailState, seat: int, king_id: str) -> Non
     king = _challenger(state, seat, king_id)
     definition = state.card(king.card)
     if definition.kind != "king" or not definition.alt_victory:
-        raise IllegalAction("no_alt_victory", f"{definition.name} has no alternate victory.")
+        raise IllegalAction(R.NO_ALT_VICTORY, f"{definition.name} has no alternate victory.")
     if any(s != seat and kings for s, kings in state.victory_challenges.items()):
-        raise IllegalAction("victory_challenge_pending", "Another player's victory challenge is "
+        raise IllegalAction(R.VICTORY_CHALLENGE_PENDING, "Another player's victory challenge is "
                             "pending (L184).")
     king.acted = True
     state.victory_challenges.setdefault(seat, []).append(king.card)

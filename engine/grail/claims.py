@@ -17,6 +17,7 @@ from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.grail.basics import change_valor, claim_won, end_grail, unanswered
 from engine.grail.model import Claim, GrailState
+from engine.grail.reasons import GrailReason as R
 from engine.grail.turn import draw_for_turn
 
 
@@ -25,9 +26,9 @@ def accept_claim(state: GrailState, seat: int, chance: Chance) -> None:
     every other seat in play has accepted, the claimant's victory is recorded."""
     claim = state.victory_claim
     if claim is None or claim.disputed_by is not None:
-        raise IllegalAction("no_claim", "No victory claim waits for acceptance.")
+        raise IllegalAction(R.NO_CLAIM, "No victory claim waits for acceptance.")
     if seat == claim.seat or seat in state.accepted:
-        raise IllegalAction("not_your_decision", "Another player decides.")
+        raise IllegalAction(R.NOT_YOUR_DECISION, "Another player decides.")
     state.accepted.append(seat)
     if not unanswered(state):
         claim_won(state, claim, "accepted by every other seat")
@@ -73,13 +74,13 @@ def dispute(state: GrailState, seat: int, claimant: int) -> None:
     match-ending claim has closed its own window to dispute it (OQ-22)."""
     claim = _latest(state, claimant)
     if claim is None:
-        raise IllegalAction("no_claim", f"Seat {claimant} has no claim to dispute.")
+        raise IllegalAction(R.NO_CLAIM, f"Seat {claimant} has no claim to dispute.")
     if seat == claimant:
-        raise IllegalAction("own_claim", "A player does not dispute their own claim.")
+        raise IllegalAction(R.OWN_CLAIM, "A player does not dispute their own claim.")
     if claim.disputed_by is not None:
-        raise IllegalAction("already_disputed", "That claim is disputed already.")
+        raise IllegalAction(R.ALREADY_DISPUTED, "That claim is disputed already.")
     if claim is state.victory_claim and seat in state.accepted:
-        raise IllegalAction("already_accepted", f"Seat {seat} has accepted that claim.")
+        raise IllegalAction(R.ALREADY_ACCEPTED, f"Seat {seat} has accepted that claim.")
     claim.disputed_by = seat
 
 
@@ -105,7 +106,7 @@ def rule_claim(state: GrailState, seat: int, upheld: bool, chance: Chance) -> No
     (C3)."""
     claim = disputed(state)
     if claim is None or claim.seat != seat:
-        raise IllegalAction("no_dispute", f"No disputed claim of seat {seat} waits for a "
+        raise IllegalAction(R.NO_DISPUTE, f"No disputed claim of seat {seat} waits for a "
                             "ruling.")
     claim.ruled = True
     claim.disputed_by = None

@@ -17,6 +17,7 @@ from engine.core.errors import IllegalAction
 from engine.core.holdings import modified
 from engine.grail.basics import FORMAL, change_valor, fix_result
 from engine.grail.model import Combat, GrailState, Side
+from engine.grail.reasons import GrailReason as R
 
 
 def start_combat(state: GrailState, kind: str, first: Side, second: Side) -> None:
@@ -38,13 +39,13 @@ def name_champion(state: GrailState, seat: int, champion: str | None) -> None:
     combat = require_combat(state)
     index = next((i for i in state.champions_to_name if combat.sides[i].seat == seat), None)
     if combat.step != "champions" or index is None:
-        raise IllegalAction("no_champion", "No king of this seat names a champion now.")
+        raise IllegalAction(R.NO_CHAMPION, "No king of this seat names a champion now.")
     side = combat.sides[index]
     if champion is not None:
         stand_in = state.warrior(champion)
         if stand_in is None or stand_in.owner != seat or \
                 any(s.fighter == champion for s in combat.sides):
-            raise IllegalAction("no_champion", "A champion is another warrior of the king's "
+            raise IllegalAction(R.NO_CHAMPION, "A champion is another warrior of the king's "
                                 "own field.")
         side.for_king, side.fighter = side.fighter, champion
     state.champions_to_name.remove(index)
@@ -55,7 +56,7 @@ def name_champion(state: GrailState, seat: int, champion: str | None) -> None:
 def require_combat(state: GrailState) -> Combat:
     """The combat in progress, or ``no_combat``."""
     if state.combat is None:
-        raise IllegalAction("no_combat", "No combat is in progress.")
+        raise IllegalAction(R.NO_COMBAT, "No combat is in progress.")
     return state.combat
 
 
@@ -64,7 +65,7 @@ def participant(combat: Combat, seat: int) -> int:
     for i, side in enumerate(combat.sides):
         if side.seat == seat and not side.quest:
             return i
-    raise IllegalAction("not_in_combat", f"Seat {seat} has no warrior in this combat.")
+    raise IllegalAction(R.NOT_IN_COMBAT, f"Seat {seat} has no warrior in this combat.")
 
 
 def stats(state: GrailState, side: Side) -> tuple[int, int, int, int]:
@@ -107,7 +108,7 @@ def roll_round(state: GrailState, seat: int, prowess: list[int], strength: list[
     combat = require_combat(state)
     participant(combat, seat)
     if combat.step != "cards":
-        raise IllegalAction("decision_pending", "The combat waits on a surrender answer or "
+        raise IllegalAction(R.DECISION_PENDING, "The combat waits on a surrender answer or "
                             "on healing.")
     rolls, totals, strengths, armours = [], [], [], []
     for i, side in enumerate(combat.sides):
@@ -141,19 +142,19 @@ def support(state: GrailState, seat: int, warrior_id: str) -> None:
     combat = require_combat(state)
     participant(combat, seat)
     if combat.kind in FORMAL:
-        raise IllegalAction("no_support_in_duel", "Nobody supports in a formal combat (決闘 "
+        raise IllegalAction(R.NO_SUPPORT_IN_DUEL, "Nobody supports in a formal combat (決闘 "
                             "L141).")
     if combat.step != "cards":
-        raise IllegalAction("wrong_step", "Support comes before a roll.")
+        raise IllegalAction(R.WRONG_STEP, "Support comes before a roll.")
     warrior = state.warrior(warrior_id)
     if warrior is None or warrior.owner != seat:
-        raise IllegalAction("not_your_warrior", f"{warrior_id} is not a warrior of seat {seat}.")
+        raise IllegalAction(R.NOT_YOUR_WARRIOR, f"{warrior_id} is not a warrior of seat {seat}.")
     if any(s.fighter == warrior_id for s in combat.sides) or warrior_id in combat.supporters:
-        raise IllegalAction("cannot_support", "A fighter, or a warrior that has supported in "
+        raise IllegalAction(R.CANNOT_SUPPORT, "A fighter, or a warrior that has supported in "
                             "this combat, does not support.")
     if seat == state.active:
         if warrior.acted:
-            raise IllegalAction("already_acted", f"{state.card(warrior_id).name} has acted.")
+            raise IllegalAction(R.ALREADY_ACTED, f"{state.card(warrior_id).name} has acted.")
         warrior.acted = True
     combat.supporters.append(warrior_id)
 
@@ -166,13 +167,13 @@ def request_surrender(state: GrailState, seat: int) -> None:
     index = participant(combat, seat)
     side = combat.sides[index]
     if combat.kind == "title":
-        raise IllegalAction("no_surrender_in_title", "There is no surrender in a title "
+        raise IllegalAction(R.NO_SURRENDER_IN_TITLE, "There is no surrender in a title "
                             "challenge (タイトルチャレンジ L179).")
     if combat.step != "cards" or combat.round < 1:
-        raise IllegalAction("wrong_step", "A surrender is asked after a round, before the next "
+        raise IllegalAction(R.WRONG_STEP, "A surrender is asked after a round, before the next "
                             "roll.")
     if side.surrender_used:
-        raise IllegalAction("surrender_used", "This side has asked to surrender in this combat.")
+        raise IllegalAction(R.SURRENDER_USED, "This side has asked to surrender in this combat.")
     side.surrender_used = True
     if combat.sides[1 - index].quest:
         side.wounded = True  # L212: to a quest the wound is certain
@@ -187,11 +188,11 @@ def answer_surrender(state: GrailState, seat: int, accept: bool, wound: bool) ->
     accepted, a mortal combat may wound the surrenderer; either way the surrenderer loses."""
     combat = require_combat(state)
     if combat.step != "surrender_answer" or combat.surrender_by is None:
-        raise IllegalAction("no_surrender", "No surrender waits for an answer.")
+        raise IllegalAction(R.NO_SURRENDER, "No surrender waits for an answer.")
     asked = combat.surrender_by
     answering = combat.sides[1 - asked]
     if answering.seat != seat:
-        raise IllegalAction("not_your_decision", f"Seat {answering.seat} answers.")
+        raise IllegalAction(R.NOT_YOUR_DECISION, f"Seat {answering.seat} answers.")
     combat.surrender_by = None
     if not accept:
         combat.step = "cards"

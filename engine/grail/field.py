@@ -7,12 +7,13 @@ from engine.core.errors import IllegalAction
 from engine.grail.basics import destroy, own_warrior
 from engine.grail.combat import start_combat
 from engine.grail.model import SLOTTED, UNTRANSFERABLE, Card, GrailState, Side, Warrior
+from engine.grail.reasons import GrailReason as R
 from engine.grail.turn import enter_phase
 
 
 def _from_hand(state: GrailState, seat: int, card: str) -> Card:
     if card not in state.hands[seat]:
-        raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+        raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
     return state.card(card)
 
 
@@ -20,9 +21,9 @@ def place_domain(state: GrailState, seat: int, card: str) -> None:
     """構築 L74, 領地 L240-241: one domain per build phase; domains are not unique."""
     enter_phase(state, seat, "build")
     if _from_hand(state, seat, card).type != "domain":
-        raise IllegalAction("not_a_domain", f"{state.card(card).name} is not a domain.")
+        raise IllegalAction(R.NOT_A_DOMAIN, f"{state.card(card).name} is not a domain.")
     if state.domain_placed:
-        raise IllegalAction("domain_already_placed", "A domain was placed this turn.")
+        raise IllegalAction(R.DOMAIN_ALREADY_PLACED, "A domain was placed this turn.")
     state.hands[seat].remove(card)
     state.domains[seat].append(card)
     state.domain_placed = True
@@ -50,15 +51,15 @@ def deploy_warrior(state: GrailState, seat: int, card: str) -> None:
     enter_phase(state, seat, "deployment")
     definition = _from_hand(state, seat, card)
     if definition.type != "warrior":
-        raise IllegalAction("not_a_warrior", f"{definition.name} is not a warrior.")
+        raise IllegalAction(R.NOT_A_WARRIOR, f"{definition.name} is not a warrior.")
     for w in state.warriors[seat]:
         mine = state.card(w.card)
         if definition.is_knight and mine.is_knight and mine.name == definition.name:
-            raise IllegalAction("duplicate_name", f"Seat {seat} already has {mine.name} on "
+            raise IllegalAction(R.DUPLICATE_NAME, f"Seat {seat} already has {mine.name} on "
                                 "its field (G6).")
         if definition.kind == "king" and mine.kind == "king" and \
                 mine.domain == definition.domain:
-            raise IllegalAction("duplicate_domain", f"Seat {seat} already has a king of "
+            raise IllegalAction(R.DUPLICATE_DOMAIN, f"Seat {seat} already has a king of "
                                 f"{definition.domain} (G6).")
     state.hands[seat].remove(card)
     warrior = Warrior(card=card, owner=seat, valor=definition.valor)
@@ -71,7 +72,7 @@ def deploy_warrior(state: GrailState, seat: int, card: str) -> None:
 
 def _assignable(state: GrailState, warrior: Warrior) -> None:
     if warrior.assigned:
-        raise IllegalAction("already_assigned", f"{state.card(warrior.card).name} has had its "
+        raise IllegalAction(R.ALREADY_ASSIGNED, f"{state.card(warrior.card).name} has had its "
                             "assignment operation this turn (OQ-7).")
 
 
@@ -81,17 +82,17 @@ def fits(state: GrailState, warrior: Warrior, card: str) -> None:
     kinds = [state.card(c) for c in warrior.attached]
     if definition.type == "companion" and definition.lady:
         if not state.card(warrior.card).is_knight:
-            raise IllegalAction("lady_needs_knight", "A lady goes to a knight or king.")
+            raise IllegalAction(R.LADY_NEEDS_KNIGHT, "A lady goes to a knight or king.")
         if any(k.type == "companion" and k.lady for k in kinds):
-            raise IllegalAction("one_lady", "That knight already has a lady.")
+            raise IllegalAction(R.ONE_LADY, "That knight already has a lady.")
         if _in_play_named(state, definition.name, card):
-            raise IllegalAction("unique_in_play", f"{definition.name} is in play already.")
+            raise IllegalAction(R.UNIQUE_IN_PLAY, f"{definition.name} is in play already.")
     if definition.type == "reward":
         if definition.reward in SLOTTED and any(k.reward == definition.reward for k in kinds):
-            raise IllegalAction("slot_taken", f"That warrior already has a {definition.reward}.")
+            raise IllegalAction(R.SLOT_TAKEN, f"That warrior already has a {definition.reward}.")
         if definition.value >= 1 and definition.reward != "combat_experience" and \
                 _in_play_named(state, definition.name, card):
-            raise IllegalAction("unique_in_play", f"{definition.name} is in play already.")
+            raise IllegalAction(R.UNIQUE_IN_PLAY, f"{definition.name} is in play already.")
 
 
 def _in_play_named(state: GrailState, name: str, other_than: str) -> bool:
@@ -107,11 +108,11 @@ def attach_card(state: GrailState, seat: int, card: str, warrior_id: str) -> Non
     _assignable(state, warrior)
     if definition.type == "reward":
         if definition.value >= 1 and definition.reward != "vow":
-            raise IllegalAction("value_needs_quest", f"{definition.name} (value "
+            raise IllegalAction(R.VALUE_NEEDS_QUEST, f"{definition.name} (value "
                                 f"{definition.value}) comes into play only as a quest reward "
                                 "(報酬 L310).")
     elif definition.type != "companion":
-        raise IllegalAction("not_attachable", f"{definition.name} is not a companion or a "
+        raise IllegalAction(R.NOT_ATTACHABLE, f"{definition.name} is not a companion or a "
                             "reward.")
     fits(state, warrior, card)
     state.hands[seat].remove(card)
@@ -125,14 +126,14 @@ def transfer_card(state: GrailState, seat: int, card: str, to_id: str) -> None:
     enter_phase(state, seat, "assignment")
     giver = next((w for w in state.warriors[seat] if card in w.attached), None)
     if giver is None:
-        raise IllegalAction("not_attached", f"{card} is not attached to a warrior of seat "
+        raise IllegalAction(R.NOT_ATTACHED, f"{card} is not attached to a warrior of seat "
                             f"{seat}.")
     receiver = own_warrior(state, seat, to_id)
     if receiver is giver:
-        raise IllegalAction("same_warrior", "Transfer to another warrior.")
+        raise IllegalAction(R.SAME_WARRIOR, "Transfer to another warrior.")
     definition = state.card(card)
     if definition.reward in UNTRANSFERABLE or definition.lady:
-        raise IllegalAction("not_transferable", f"{definition.name} cannot be transferred.")
+        raise IllegalAction(R.NOT_TRANSFERABLE, f"{definition.name} cannot be transferred.")
     both = state.options.get("assignment_transfer", "both") == "both"
     for w in ([giver, receiver] if both else [receiver]):
         _assignable(state, w)
@@ -157,23 +158,23 @@ def pay_upkeep(state: GrailState, seat: int, unpaid: list[str]) -> None:
     is left of the yield."""
     enter_phase(state, seat, "upkeep")
     if state.upkeep_paid:
-        raise IllegalAction("upkeep_paid", "Upkeep was paid this turn.")
+        raise IllegalAction(R.UPKEEP_PAID, "Upkeep was paid this turn.")
     dropped = [own_warrior(state, seat, w) for w in dict.fromkeys(unpaid)]
     free = [w for w in dropped if state.card(w.card).upkeep == 0]
     if free:
-        raise IllegalAction("could_pay", f"{state.card(free[0].card).name} costs nothing: it "
+        raise IllegalAction(R.COULD_PAY, f"{state.card(free[0].card).name} costs nothing: it "
                             "is always paid.")
     paid = [w for w in state.warriors[seat] if w not in dropped]
     total = sum(state.card(w.card).upkeep for w in paid)
     income = upkeep_yield(state, seat)
     if total > income:
-        raise IllegalAction("upkeep_exceeds_yield", f"The paid warriors cost {total}; the "
+        raise IllegalAction(R.UPKEEP_EXCEEDS_YIELD, f"The paid warriors cost {total}; the "
                             f"domains yield {income} (G5).")
     if state.options.get("upkeep_unpaid", "forced_only") == "forced_only":
         spare = income - total
         fits = [w for w in dropped if state.card(w.card).upkeep <= spare]
         if fits:
-            raise IllegalAction("could_pay", f"{state.card(fits[0].card).name} could still be "
+            raise IllegalAction(R.COULD_PAY, f"{state.card(fits[0].card).name} could still be "
                                 f"paid from the {spare} left (grail OQ-11).")
     for warrior in dropped:
         destroy(state, warrior)

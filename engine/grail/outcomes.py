@@ -11,6 +11,7 @@ from engine.grail.basics import change_valor, destroy, end_grail, loser, owner_o
 from engine.grail.combat import require_combat, stats
 from engine.grail.model import UNTRANSFERABLE, Combat, GrailState, Side, Warrior
 from engine.grail.quests import heal_between_quests, quest_achieved, quest_failed
+from engine.grail.reasons import GrailReason as R
 
 
 def heal(state: GrailState, seat: int, warrior_id: str, chance: Chance) -> None:
@@ -25,7 +26,7 @@ def heal(state: GrailState, seat: int, warrior_id: str, chance: Chance) -> None:
     index = next((i for i in combat.heal_pending if combat.sides[i].fighter == warrior_id),
                  None)
     if combat.step != "heal" or index is None or combat.sides[index].seat != seat:
-        raise IllegalAction("nothing_to_heal", "That warrior may not heal now.")
+        raise IllegalAction(R.NOTHING_TO_HEAL, "That warrior may not heal now.")
     warrior = state.warrior(warrior_id)
     assert warrior is not None
     warrior.damage = 0
@@ -41,10 +42,10 @@ def finish_combat(state: GrailState, seat: int, chance: Chance) -> None:
     """This seat heals no more; when nobody may heal, the consequences apply."""
     combat = require_combat(state)
     if combat.step != "heal":
-        raise IllegalAction("wrong_step", "The combat is not over yet.")
+        raise IllegalAction(R.WRONG_STEP, "The combat is not over yet.")
     mine = [i for i in combat.heal_pending if combat.sides[i].seat == seat]
     if combat.heal_pending and not mine:
-        raise IllegalAction("not_your_decision", "Another seat still decides on healing.")
+        raise IllegalAction(R.NOT_YOUR_DECISION, "Another seat still decides on healing.")
     combat.heal_pending = [i for i in combat.heal_pending if i not in mine]
     if not combat.heal_pending:
         finish(state, combat, chance)
@@ -150,13 +151,13 @@ def choose_reward_loss(state: GrailState, seat: int, reward: str) -> None:
     combat = require_combat(state)
     lost = loser(combat)
     if combat.step != "honour_reward" or lost is None:
-        raise IllegalAction("no_reward_to_take", "No honour reward waits to be chosen.")
+        raise IllegalAction(R.NO_REWARD_TO_TAKE, "No honour reward waits to be chosen.")
     winner_side, loser_side = combat.sides[1 - lost], combat.sides[lost]
     if winner_side.seat != seat:
-        raise IllegalAction("not_your_decision", f"Seat {winner_side.seat} chooses.")
+        raise IllegalAction(R.NOT_YOUR_DECISION, f"Seat {winner_side.seat} chooses.")
     beaten = state.warrior(loser_side.for_king or loser_side.fighter)
     if beaten is None or reward not in losable(state, beaten):
-        raise IllegalAction("not_losable", "Choose one of the loser's rewards that is neither a "
+        raise IllegalAction(R.NOT_LOSABLE, "Choose one of the loser's rewards that is neither a "
                             "vow nor combat experience (G3).")
     beaten.attached.remove(reward)
     state.court_discard[owner_of(reward)].append(reward)
@@ -167,7 +168,7 @@ def end_combat(state: GrailState, seat: int, chance: Chance) -> None:
     """OQ-31: a judge ends a combat that cannot end: a draw, nobody wounded."""
     combat = require_combat(state)
     if combat.step != "cards":
-        raise IllegalAction("wrong_step", "The combat is already over; finish it.")
+        raise IllegalAction(R.WRONG_STEP, "The combat is already over; finish it.")
     for side in combat.sides:
         side.wounded = False
     combat.result = "draw"

@@ -17,6 +17,7 @@ from engine.grail.basics import (
 from engine.grail.combat import start_combat
 from engine.grail.field import fits
 from engine.grail.model import GRAIL_QUESTS, GRAIL_VALOR, Claim, GrailAttempt, GrailState, Side
+from engine.grail.reasons import GrailReason as R
 from engine.grail.turn import enter_phase
 
 
@@ -36,17 +37,17 @@ def attempt_quest(state: GrailState, seat: int, warrior_id: str, quest: str, cla
         _grail_may_go_on(state, seat)
     warrior = own_warrior(state, seat, warrior_id)
     if quest not in state.active_quest.values():
-        raise IllegalAction("not_active_quest", f"{quest} is not an active quest.")
+        raise IllegalAction(R.NOT_ACTIVE_QUEST, f"{quest} is not an active quest.")
     grail = state.grail
     if grail is not None:
         if warrior.card != grail.knight:
-            raise IllegalAction("grail_knight_only", "Only the grail knight quests now.")
+            raise IllegalAction(R.GRAIL_KNIGHT_ONLY, "Only the grail knight quests now.")
         if quest not in grail.eligible:
-            raise IllegalAction("grail_quest_not_eligible", "That quest was not there when the "
+            raise IllegalAction(R.GRAIL_QUEST_NOT_ELIGIBLE, "That quest was not there when the "
                                 "grail quest began, nor revealed by it (L131).")
         state.grail_heal = None  # the attempt goes on: the heal window closes (L133)
     elif warrior.acted:
-        raise IllegalAction("already_acted", f"{state.card(warrior.card).name} has acted this "
+        raise IllegalAction(R.ALREADY_ACTED, f"{state.card(warrior.card).name} has acted this "
                             "turn.")
     warrior.acted = True
     definition = state.card(quest)
@@ -126,7 +127,7 @@ def take_quest_reward(state: GrailState, seat: int, mode: str, cards: list[str],
     (OQ-4: not from an empty deck)."""
     warrior_id = state.reward_due
     if warrior_id is None or owner_of(warrior_id) != seat:
-        raise IllegalAction("no_reward_due", "No quest reward of this seat waits to be taken.")
+        raise IllegalAction(R.NO_REWARD_DUE, "No quest reward of this seat waits to be taken.")
     warrior = own_warrior(state, seat, warrior_id)
     value = state.reward_value
     if mode == "rewards":
@@ -135,10 +136,10 @@ def take_quest_reward(state: GrailState, seat: int, mode: str, cards: list[str],
             state.hands[seat].remove(card)
             warrior.attached.append(card)
     elif cards:
-        raise IllegalAction("malformed_reward", "Cards are named only for the rewards mode.")
+        raise IllegalAction(R.MALFORMED_REWARD, "Cards are named only for the rewards mode.")
     elif mode == "draw":
         if not state.court[seat]:
-            raise IllegalAction("deck_empty", "The court deck is empty: take valor or rewards.")
+            raise IllegalAction(R.DECK_EMPTY, "The court deck is empty: take valor or rewards.")
         draw_court(state, seat, chance)
     else:
         warrior.valor += value
@@ -148,17 +149,17 @@ def take_quest_reward(state: GrailState, seat: int, mode: str, cards: list[str],
 def _check_rewards(state: GrailState, seat: int, warrior_id: str, cards: list[str],
                    value: int) -> None:
     if not cards:
-        raise IllegalAction("no_rewards_chosen", "Name the reward cards (grail OQ-9).")
+        raise IllegalAction(R.NO_REWARDS_CHOSEN, "Name the reward cards (grail OQ-9).")
     if len(set(cards)) != len(cards):
-        raise IllegalAction("malformed_reward", "A card is named twice.")
+        raise IllegalAction(R.MALFORMED_REWARD, "A card is named twice.")
     for card in cards:
         if card not in state.hands[seat]:
-            raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+            raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
         if state.card(card).type != "reward":
-            raise IllegalAction("not_a_reward", f"{state.card(card).name} is not a reward.")
+            raise IllegalAction(R.NOT_A_REWARD, f"{state.card(card).name} is not a reward.")
     total = sum(state.card(c).value for c in cards)
     if total > value:
-        raise IllegalAction("over_valor", f"The rewards are worth {total}; the quest gave "
+        raise IllegalAction(R.OVER_VALOR, f"The rewards are worth {total}; the quest gave "
                             f"{value} (G4).")
     warrior = own_warrior(state, seat, warrior_id)
     placed = list(warrior.attached)
@@ -176,15 +177,15 @@ def start_grail_quest(state: GrailState, seat: int, knight_id: str) -> None:
     enter_phase(state, seat, "challenge")
     knight = own_warrior(state, seat, knight_id)
     if not state.card(knight.card).is_knight:
-        raise IllegalAction("not_a_knight", "Only a knight or king seeks the grail (一般戦士 "
+        raise IllegalAction(R.NOT_A_KNIGHT, "Only a knight or king seeks the grail (一般戦士 "
                             "L266).")
     if knight.valor < GRAIL_VALOR:
-        raise IllegalAction("valor_below_12", f"{state.card(knight.card).name} has valor "
+        raise IllegalAction(R.VALOR_BELOW_12, f"{state.card(knight.card).name} has valor "
                             f"{knight.valor}; the grail needs {GRAIL_VALOR}.")
     if knight.acted:
-        raise IllegalAction("already_acted", f"{state.card(knight.card).name} has acted.")
+        raise IllegalAction(R.ALREADY_ACTED, f"{state.card(knight.card).name} has acted.")
     if _victory_challenge_of_another(state, seat):
-        raise IllegalAction("victory_challenge_pending", "Another player's victory challenge "
+        raise IllegalAction(R.VICTORY_CHALLENGE_PENDING, "Another player's victory challenge "
                             "is pending (L129).")
     knight.acted = True
     state.grail = GrailAttempt(seat=seat, knight=knight.card,
@@ -194,7 +195,7 @@ def start_grail_quest(state: GrailState, seat: int, knight_id: str) -> None:
 def abandon_grail_quest(state: GrailState, seat: int) -> None:
     """OQ-27: between quests; a failure that costs no valor."""
     if state.grail is None or state.grail.seat != seat:
-        raise IllegalAction("no_grail_quest", "No grail quest of this seat is between quests.")
+        raise IllegalAction(R.NO_GRAIL_QUEST, "No grail quest of this seat is between quests.")
     _grail_may_go_on(state, seat)
     end_grail(state)
 
@@ -220,7 +221,7 @@ def heal_between_quests(state: GrailState, seat: int, warrior_id: str) -> None:
     permanent damage stays; at 0 valor it is destroyed and the attempt ends (OQ-29, OQ-30).
     While a claim is disputed, it waits for the ruling (``decision_pending``)."""
     if not may_heal_between_quests(state, seat, warrior_id):
-        raise IllegalAction("nothing_to_heal", "That warrior may not heal now: only the grail "
+        raise IllegalAction(R.NOTHING_TO_HEAL, "That warrior may not heal now: only the grail "
                             "knight with damage, once, right after a quest achieved with no "
                             "combat (L133).")
     _grail_may_go_on(state, seat)
@@ -236,5 +237,5 @@ def _grail_may_go_on(state: GrailState, seat: int) -> None:
     if seat != state.active or state.combat is not None or state.honour_offer is not None \
             or state.reward_due is not None or any(
                 c.disputed_by is not None and not c.ruled for c in state.claims):
-        raise IllegalAction("decision_pending", "The grail quest waits: a combat or a "
+        raise IllegalAction(R.DECISION_PENDING, "The grail quest waits: a combat or a "
                             "disputed claim is not settled.")

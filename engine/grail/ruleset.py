@@ -17,6 +17,8 @@ from engine.grail import cards, challenges, claims, combat, field, outcomes, que
 from engine.grail.basics import eliminate
 from engine.grail.legal import legal_actions, to_act
 from engine.grail.model import PHASES, Card, GrailState
+from engine.grail.reasons import GrailReason
+from engine.grail.reasons import GrailReason as R
 from engine.grail.table import STATS, TALLIES, ZONES
 from engine.grail.views import describe, view
 
@@ -114,6 +116,7 @@ class Grail(Ruleset[GrailState, GrailOptions]):
     options_model = GrailOptions
     actions = act.ACTIONS
     zones = ZONES
+    reasons = GrailReason
     tallies = TALLIES
     stats = STATS
     phases = PHASES
@@ -154,7 +157,7 @@ class Grail(Ruleset[GrailState, GrailOptions]):
 
     def _set_phase(self, state: GrailState, phase: str) -> None:
         if state.combat is not None:
-            raise IllegalAction("bad_phase", "A combat is in progress.")
+            raise IllegalAction(R.BAD_PHASE, "A combat is in progress.")
         state.phase = phase
 
     def _view(self, state: GrailState, viewer: Viewer) -> dict[str, Any]:

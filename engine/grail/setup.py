@@ -11,6 +11,7 @@ from engine.core.contract import MatchConfig, Options
 from engine.core.errors import SetupError
 from engine.grail.basics import reveal_quest
 from engine.grail.model import COURT_MIN, OPENING_HAND, QUEST_COPIES, QUEST_MIN, Card, GrailState
+from engine.grail.reasons import GrailReason as R
 
 
 def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -> None:
@@ -20,10 +21,10 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
         court = sum(n for c, n in deck.items() if cards[c].type != "quest")
         quests = sum(n for c, n in deck.items() if cards[c].type == "quest")
         if court < COURT_MIN:
-            raise SetupError("court_deck_size", f"Seat {seat}'s court deck has {court} cards; "
+            raise SetupError(R.COURT_DECK_SIZE, f"Seat {seat}'s court deck has {court} cards; "
                              f"it needs at least {COURT_MIN}.", seat=seat)
         if quests < QUEST_MIN:
-            raise SetupError("quest_deck_size", f"Seat {seat}'s quest deck has {quests} "
+            raise SetupError(R.QUEST_DECK_SIZE, f"Seat {seat}'s quest deck has {quests} "
                              f"quests; it needs at least {QUEST_MIN}.", seat=seat)
         names: Counter[str] = Counter()
         for card, count in deck.items():
@@ -31,7 +32,7 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
                 names[cards[card].name] += count
         over = sorted(n for n, k in names.items() if k > QUEST_COPIES)
         if over:
-            raise SetupError("too_many_copies", f"Seat {seat}'s quest deck has more than "
+            raise SetupError(R.TOO_MANY_COPIES, f"Seat {seat}'s quest deck has more than "
                              f"{QUEST_COPIES} quests named {over[0]}.", seat=seat)
 
 
@@ -68,7 +69,7 @@ def initial_state(config: MatchConfig, options: Options, cards: dict[str, Card],
         reveal_quest(state, seat, chance)
     first = getattr(options, "first_player", None)
     if first is not None and first > len(seats):
-        raise SetupError("bad_option", f"first_player {first}: there are {len(seats)} seats.")
+        raise SetupError(R.BAD_OPTION, f"first_player {first}: there are {len(seats)} seats.")
     if first is None:
         first = chance.choose_seat("first_player", seats)
     state.active = first

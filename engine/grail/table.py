@@ -28,6 +28,7 @@ from engine.core.zones import Visibility, Zone
 from engine.grail.basics import change_valor, destroy, fighters
 from engine.grail.field import fits
 from engine.grail.model import GrailState, Side, Warrior
+from engine.grail.reasons import GrailReason as R
 
 
 def _seat(seat: Seat) -> int:
@@ -58,7 +59,7 @@ class ActiveQuest(Holding[GrailState]):
         """A quest, in place of one not being fought."""
         super().admit(state, seat, address, card)
         if state.card(card).type != "quest":
-            raise IllegalAction("card_not_in_zone", f"{state.card(card).name} is not a quest.")
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{state.card(card).name} is not a quest.")
         there = state.active_quest[_seat(seat)]
         if there is not None:
             _not_fought(state, there)
@@ -74,7 +75,7 @@ class ActiveQuest(Holding[GrailState]):
 
 def _not_fought(state: GrailState, quest: str) -> None:
     if state.combat is not None and any(s.fighter == quest for s in state.combat.sides):
-        raise IllegalAction("quest_in_combat", "That quest is being fought: end the combat "
+        raise IllegalAction(R.QUEST_IN_COMBAT, "That quest is being fought: end the combat "
                             "first.")
 
 
@@ -117,16 +118,16 @@ class Field(Holding[GrailState]):
         kind = state.card(card).type
         if not address:
             if kind not in ("warrior", "domain"):
-                raise IllegalAction("card_not_in_zone", "Only warriors and domains stand on the "
+                raise IllegalAction(R.CARD_NOT_IN_ZONE, "Only warriors and domains stand on the "
                                     "field by themselves: attach a companion or a reward to a "
                                     "warrior (field:WARRIOR).")
             return
         host = _warrior_of(state, seat, address)
         if host is None:
-            raise IllegalAction("bad_zone", f"There is no warrior {address} on seat {seat}'s "
+            raise IllegalAction(R.BAD_ZONE, f"There is no warrior {address} on seat {seat}'s "
                                 "field to attach a card to.")
         if kind not in ("companion", "reward"):
-            raise IllegalAction("not_attachable", f"{state.card(card).name} is not a companion "
+            raise IllegalAction(R.NOT_ATTACHABLE, f"{state.card(card).name} is not a companion "
                                 "or a reward: only those attach to a warrior.")
         fits(state, host, card)
 

@@ -7,6 +7,7 @@ from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.grail.basics import draw_court, reveal_quest
 from engine.grail.model import PHASES, Claim, GrailState
+from engine.grail.reasons import GrailReason as R
 
 
 def decision_pending(state: GrailState) -> str | None:
@@ -32,10 +33,10 @@ def decision_pending(state: GrailState) -> str | None:
 def require_turn(state: GrailState, seat: int) -> None:
     """The active seat, with nothing pending (``not_your_turn``, ``decision_pending``)."""
     if seat != state.active:
-        raise IllegalAction("not_your_turn", f"It is seat {state.active}'s turn.")
+        raise IllegalAction(R.NOT_YOUR_TURN, f"It is seat {state.active}'s turn.")
     pending = decision_pending(state)
     if pending is not None:
-        raise IllegalAction("decision_pending", f"Not now: {pending}.")
+        raise IllegalAction(R.DECISION_PENDING, f"Not now: {pending}.")
 
 
 def enter_phase(state: GrailState, seat: int, phase: str) -> None:
@@ -44,9 +45,9 @@ def enter_phase(state: GrailState, seat: int, phase: str) -> None:
     require_turn(state, seat)
     now, target = PHASES.index(state.phase), PHASES.index(phase)
     if target < now:
-        raise IllegalAction("wrong_phase", f"The {phase} phase is over this turn.")
+        raise IllegalAction(R.WRONG_PHASE, f"The {phase} phase is over this turn.")
     if target > PHASES.index("upkeep") and not state.upkeep_paid:
-        raise IllegalAction("upkeep_pending", "Upkeep must be paid first (アップキープ L87).")
+        raise IllegalAction(R.UPKEEP_PENDING, "Upkeep must be paid first (アップキープ L87).")
     state.phase = phase
 
 
@@ -77,7 +78,7 @@ def claim_alternate_victory(state: GrailState, seat: int, met: bool, chance: Cha
     engine.grail.claims); or it lets the challenge lapse and draws."""
     if seat != state.active or state.phase != "draw" or state.drawn or \
             seat not in state.victory_challenges:
-        raise IllegalAction("no_victory_challenge", "No victory challenge of this seat waits "
+        raise IllegalAction(R.NO_VICTORY_CHALLENGE, "No victory challenge of this seat waits "
                             "for its claim.")
     kings = state.victory_challenges.pop(seat)
     if met:
@@ -92,12 +93,12 @@ def refresh_quest(state: GrailState, seat: int, chance: Chance) -> None:
     discard and a new one revealed."""
     require_turn(state, seat)
     if state.phase != "draw":
-        raise IllegalAction("wrong_phase", "A quest is refreshed in the draw phase.")
+        raise IllegalAction(R.WRONG_PHASE, "A quest is refreshed in the draw phase.")
     if state.refreshed:
-        raise IllegalAction("already_refreshed", "The active quest was refreshed this turn.")
+        raise IllegalAction(R.ALREADY_REFRESHED, "The active quest was refreshed this turn.")
     quest = state.active_quest[seat]
     if quest is None:
-        raise IllegalAction("no_active_quest", f"Seat {seat} has no active quest.")
+        raise IllegalAction(R.NO_ACTIVE_QUEST, f"Seat {seat} has no active quest.")
     state.quest_discard[seat].append(quest)
     state.active_quest[seat] = None
     state.refreshed = True
@@ -109,7 +110,7 @@ def end_phase(state: GrailState, seat: int) -> None:
     require_turn(state, seat)
     index = PHASES.index(state.phase)
     if index + 1 >= len(PHASES):
-        raise IllegalAction("wrong_phase", "The challenge phase ends with end_turn.")
+        raise IllegalAction(R.WRONG_PHASE, "The challenge phase ends with end_turn.")
     enter_phase(state, seat, PHASES[index + 1])
 
 
@@ -117,7 +118,7 @@ def end_turn(state: GrailState, seat: int, chance: Chance) -> None:
     """L98-99: every warrior's normal damage is reset; the next seat in order begins (OQ-2)."""
     require_turn(state, seat)
     if not state.upkeep_paid:
-        raise IllegalAction("upkeep_pending", "Upkeep must be paid before the turn ends.")
+        raise IllegalAction(R.UPKEEP_PENDING, "Upkeep must be paid before the turn ends.")
     next_turn(state, seat, chance)
 
 

@@ -26,6 +26,7 @@ from engine.illuminati.model import (
     owner_of,
     shared,
 )
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.timing import require_main
 from engine.illuminati.zones import (
     illegal,
@@ -44,13 +45,13 @@ def declare_attack(st: IlluminatiState, a: act.DeclareAttack, chance: Chance) ->
     p = st.player(a.seat)
     attacker = own_card(st, a.seat, a.attacker)
     if attacker != p.illuminati and p.structure[attacker].tokens < 1:
-        raise illegal("attacker_has_no_token", f"{st.card(attacker).name} holds no action "
+        raise illegal(R.ATTACKER_HAS_NO_TOKEN, f"{st.card(attacker).name} holds no action "
                       "token; only the Illuminati or a group holding a token can attack.")
     if a.power == "global" and st.card(attacker).global_power is None:
-        raise illegal("no_global_power", f"{st.card(attacker).name} has no global power.")
+        raise illegal(R.NO_GLOBAL_POWER, f"{st.card(attacker).name} has no global power.")
     target, target_seat, from_hand = _attack_target(st, a)
     if target == attacker:
-        raise illegal("attacks_itself", "A card cannot attack itself.")
+        raise illegal(R.ATTACKS_ITSELF, "A card cannot attack itself.")
     arrow = None
     if a.purpose == "control":
         arrow = structure.resolve_arrow(st, p, attacker, a.arrow)
@@ -70,23 +71,23 @@ def _attack_target(st: IlluminatiState, a: act.DeclareAttack) -> tuple[str, int 
         if card is None:
             continue
         if seat == a.seat and a.purpose == "control":
-            raise illegal("own_group", "You can attack a group of your own structure only "
+            raise illegal(R.OWN_GROUP, "You can attack a group of your own structure only "
                           "to destroy it.")
         return card, seat, False
     p = st.player(a.seat)
     loose = find(p.loose, a.target, a.seat)
     hand = find([c for c in p.group_hand if st.card(c).kind == Kind.GROUP], a.target, a.seat)
     if loose is None and hand is None:
-        raise illegal("not_a_target", f"{label(st, a.target)} is not a group in a "
+        raise illegal(R.NOT_A_TARGET, f"{label(st, a.target)} is not a group in a "
                       "power structure or in your hand.")
     if a.purpose != "control":
-        raise illegal("hand_target_control_only", "A group from your hand can only be "
+        raise illegal(R.HAND_TARGET_CONTROL_ONLY, "A group from your hand can only be "
                       "attacked to control it.")
     if loose is not None:
         return loose, None, False
     assert hand is not None
     if st.card(hand).name in structure.names_on_table(st):
-        raise illegal("group_on_table", f"{st.card(hand).name} is already on the table; "
+        raise illegal(R.GROUP_ON_TABLE, f"{st.card(hand).name} is already on the table; "
                       "groups are unique.")
     return hand, None, True
 
@@ -95,13 +96,13 @@ def current_attack(st: IlluminatiState, seat: int, stage: str) -> Attack:
     """The attack under way, which must be at ``stage`` (only its attacker pays or aborts)."""
     attack = st.attack
     if attack is None:
-        raise illegal("no_attack", "No attack is under way.")
+        raise illegal(R.NO_ATTACK, "No attack is under way.")
     if attack.stage != stage:
         msg = ("The attack has been paid; it can no longer be changed or aborted."
                if stage == "declared" else "The attack has not been paid yet.")
-        raise illegal("attack_stage", msg)
+        raise illegal(R.ATTACK_STAGE, msg)
     if stage == "declared" and seat != attack.seat:
-        raise illegal("not_the_attacker", f"Only seat {attack.seat} can pay or abort this "
+        raise illegal(R.NOT_THE_ATTACKER, f"Only seat {attack.seat} can pay or abort this "
                       "attack.")
     return attack
 
@@ -112,14 +113,14 @@ def pay_attack(st: IlluminatiState, a: act.PayAttack, chance: Chance) -> None:
     if a.plot is None:
         node = st.player(a.seat).structure[attack.attacker]
         if node.tokens < 1:
-            raise illegal("no_token", f"{st.card(attack.attacker).name} holds no action "
+            raise illegal(R.NO_TOKEN, f"{st.card(attack.attacker).name} holds no action "
                           "token: pay with an attack plot or abort.")
         node.tokens -= 1
         attack.paid_with = "token"
     else:
         plot = in_hand(st, a.seat, a.plot, "plot")
         if st.card(plot).plot_type != PlotType.ATTACK:
-            raise illegal("not_an_attack_plot", f"{st.card(plot).name} is not an attack "
+            raise illegal(R.NOT_AN_ATTACK_PLOT, f"{st.card(plot).name} is not an attack "
                           "plot.")
         take_from_plot_hand(st, a.seat, plot)
         attack.paid_with = plot
@@ -143,14 +144,14 @@ def support(st: IlluminatiState, a: act.Support, chance: Chance) -> None:
     attack = current_attack(st, a.seat, "support")
     card = own_card(st, a.seat, a.card)
     if card == attack.attacker:
-        raise illegal("attacker_cannot_support", "The attacking card cannot also support.")
+        raise illegal(R.ATTACKER_CANNOT_SUPPORT, "The attacking card cannot also support.")
     if card == attack.target and a.side == "attack":
-        raise illegal("target_cannot_support", "The target cannot support the attack on "
+        raise illegal(R.TARGET_CANNOT_SUPPORT, "The target cannot support the attack on "
                       "itself.")
     basis, value = support_value(st, card, a.side, a.use)
     node = st.player(a.seat).structure[card]
     if node.tokens < 1:
-        raise illegal("no_token", f"{st.card(card).name} holds no action token.")
+        raise illegal(R.NO_TOKEN, f"{st.card(card).name} holds no action token.")
     node.tokens -= 1
     line = attack.attack_support if a.side == "attack" else attack.defence_support
     line.append(Support(seat=a.seat, card=card, basis=basis, value=value))
@@ -201,13 +202,13 @@ def _no_support(st: IlluminatiState, card: str, side: str, use: str) -> IllegalA
     c, target = st.card(card), st.card(attack.target)
     if use == "global":
         if c.kind == Kind.ILLUMINATI and not st.options.get("illuminati_global_aid"):
-            return illegal("illuminati_cannot_aid", "The rules name groups as the source "
+            return illegal(R.ILLUMINATI_CANNOT_AID, "The rules name groups as the source "
                            "of global-power support (option illuminati_global_aid).")
-        return illegal("no_global_power", f"{c.name} has no global power.")
+        return illegal(R.NO_GLOBAL_POWER, f"{c.name} has no global power.")
     need = {"attack": "shares an alignment with" if attack.purpose == "control"
             else "has an alignment opposed to", "defend": "is the target, is next to or "
             "shares an alignment with"}[side]
-    return illegal("no_power_support", f"{c.name} can add its power only if it {need} "
+    return illegal(R.NO_POWER_SUPPORT, f"{c.name} can add its power only if it {need} "
                    f"{target.name}; any group can add its global power.")
 
 
@@ -227,14 +228,14 @@ def play_agent(st: IlluminatiState, a: act.PlayAgent, chance: Chance) -> None:
     card = in_hand(st, a.seat, a.card, "group")
     target = st.card(attack.target)
     if st.card(card).kind != Kind.GROUP or st.card(card).name != target.name:
-        raise illegal("not_an_agent", f"Only a copy of {target.name} is its agent.")
+        raise illegal(R.NOT_AN_AGENT, f"Only a copy of {target.name} is its agent.")
     own_loose = attack.target_seat is None and attack.seat == a.seat
     if attack.target_seat == a.seat or own_loose:
-        raise illegal("agent_of_own_group", "A card of your own power structure cannot be "
+        raise illegal(R.AGENT_OF_OWN_GROUP, "A card of your own power structure cannot be "
                       "used as an agent.")
     line = attack.attack_support if a.side == "attack" else attack.defence_support
     if any(s.basis == "agent" for s in line):
-        raise illegal("agent_already_played", f"An agent has already been played for the "
+        raise illegal(R.AGENT_ALREADY_PLAYED, f"An agent has already been played for the "
                       f"{'attack' if a.side == 'attack' else 'defence'}.")
     st.player(a.seat).group_hand.remove(card)
     line.append(Support(seat=a.seat, card=card, basis="agent",
@@ -246,7 +247,7 @@ def pass_support(st: IlluminatiState, a: act.Pass, chance: Chance) -> None:
     """When every player still in the game has passed in a row, the dice are rolled."""
     attack = current_attack(st, a.seat, "support")
     if a.seat in attack.passed:
-        raise illegal("already_passed", "You have already passed on this attack.")
+        raise illegal(R.ALREADY_PASSED, "You have already passed on this attack.")
     attack.passed.append(a.seat)
     if all(s in attack.passed for s in st.in_play()):
         _resolve(st, attack, chance)
@@ -337,7 +338,7 @@ def instant_attack(st: IlluminatiState, a: act.InstantAttack, chance: Chance) ->
     require_main(st, a.seat)
     plot = in_hand(st, a.seat, a.plot, "plot")
     if st.card(plot).plot_type != PlotType.INSTANT_ATTACK:
-        raise illegal("not_an_instant_attack", f"{st.card(plot).name} is not an instant-"
+        raise illegal(R.NOT_AN_INSTANT_ATTACK, f"{st.card(plot).name} is not an instant-"
                       "attack plot.")
     target = _structure_group(st, a.target)
     take_from_plot_hand(st, a.seat, plot)
@@ -356,5 +357,5 @@ def _structure_group(st: IlluminatiState, ref: str) -> str:
         card = find([c for c, n in st.player(seat).structure.items() if n.parent], ref, seat)
         if card is not None:
             return card
-    raise illegal("not_a_target", f"{label(st, ref)} is not a group in a power "
+    raise illegal(R.NOT_A_TARGET, f"{label(st, ref)} is not a group in a power "
                   "structure.")

@@ -10,6 +10,7 @@ from engine.core.chance import Chance
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.model import IlluminatiState, Kind, Link, Player, PlotType, Resource, find
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.timing import require_main
 from engine.illuminati.zones import (
     ILLUMINATI_ALIAS,
@@ -32,11 +33,11 @@ def move_group(st: IlluminatiState, a: act.MoveGroup, chance: Chance) -> None:
     p = st.player(a.seat)
     group = own_card(st, a.seat, a.group)
     if group == p.illuminati:
-        raise illegal("illuminati_cannot_move", "The Illuminati is the root of the "
+        raise illegal(R.ILLUMINATI_CANNOT_MOVE, "The Illuminati is the root of the "
                       "structure and cannot move.")
     parent = own_card(st, a.seat, a.parent)
     if parent in structure.subtree(p, group):
-        raise illegal("move_into_itself", f"{st.card(group).name} cannot hang from a card "
+        raise illegal(R.MOVE_INTO_ITSELF, f"{st.card(group).name} cannot hang from a card "
                       "below itself.")
     side = structure.resolve_arrow(st, p, parent, a.arrow)
     holder = token_holder(st, a.seat, a.pay)
@@ -50,11 +51,11 @@ def place_resource(st: IlluminatiState, a: act.PlaceResource, chance: Chance) ->
     """A resource from hand to the resource area, once a turn."""
     require_main(st, a.seat)
     if st.resource_placed:
-        raise illegal("resource_already_placed", "You have already placed a resource this "
+        raise illegal(R.RESOURCE_ALREADY_PLACED, "You have already placed a resource this "
                       "turn.")
     card = in_hand(st, a.seat, a.card, "group")
     if st.card(card).kind != Kind.RESOURCE:
-        raise illegal("not_a_resource", f"{st.card(card).name} is not a resource.")
+        raise illegal(R.NOT_A_RESOURCE, f"{st.card(card).name} is not a resource.")
     put_resource(st, a.seat, card)
     st.player(a.seat).group_hand.remove(card)
     st.resource_placed = True
@@ -64,7 +65,7 @@ def _own_resource(st: IlluminatiState, seat: int, ref: str) -> Resource:
     p = st.player(seat)
     card = find([r.card for r in p.resources], ref, seat)
     if card is None:
-        raise illegal("not_your_resource", f"{label(st, ref)} is not one of seat "
+        raise illegal(R.NOT_YOUR_RESOURCE, f"{label(st, ref)} is not one of seat "
                       f"{seat}'s resources.")
     return next(r for r in p.resources if r.card == card)
 
@@ -94,14 +95,14 @@ def trade_resources(st: IlluminatiState, a: act.TradeResources, chance: Chance) 
             _hand_over(st, a.seat, seat, mine)
             _hand_over(st, seat, a.seat, theirs)
             return
-    raise illegal("not_a_resource", f"No other player has the resource "
+    raise illegal(R.NOT_A_RESOURCE, f"No other player has the resource "
                   f"{label(st, a.take)}.")
 
 
 def _unused_resource(st: IlluminatiState, seat: int, ref: str) -> Resource:
     res = _own_resource(st, seat, ref)
     if res.used_turn == st.turn:
-        raise illegal("resource_used", f"{st.card(res.card).name} was used this turn and "
+        raise illegal(R.RESOURCE_USED, f"{st.card(res.card).name} was used this turn and "
                       "cannot change hands.")
     return res
 
@@ -125,7 +126,7 @@ def _table_card(st: IlluminatiState, seat: int, ref: str) -> str:
     zone = [*p.structure, *(r.card for r in p.resources), *p.agents, *p.plots]
     card = find(zone, ref, seat)
     if card is None:
-        raise illegal("not_on_your_table", f"{label(st, ref)} is not one of your "
+        raise illegal(R.NOT_ON_YOUR_TABLE, f"{label(st, ref)} is not one of your "
                       "cards on the table.")
     return card
 
@@ -140,9 +141,9 @@ def make_link(st: IlluminatiState, a: act.MakeLink, chance: Chance) -> None:
     x, y = _table_card(st, a.seat, a.a), _table_card(st, a.seat, a.b)
     p = st.player(a.seat)
     if x == y:
-        raise illegal("bad_link", "A link joins two different cards.")
+        raise illegal(R.BAD_LINK, "A link joins two different cards.")
     if _find_link(p, x, y) is not None:
-        raise illegal("already_linked", "Those two cards are already linked.")
+        raise illegal(R.ALREADY_LINKED, "Those two cards are already linked.")
     p.links.append(Link(a=x, b=y))
 
 
@@ -154,19 +155,19 @@ def move_link(st: IlluminatiState, a: act.MoveLink, chance: Chance) -> None:
     x, y = _table_card(st, a.seat, a.a), _table_card(st, a.seat, a.b)
     link = _find_link(p, x, y)
     if link is None:
-        raise illegal("no_such_link", "Those two cards are not linked.")
+        raise illegal(R.NO_SUCH_LINK, "Those two cards are not linked.")
     old = _table_card(st, a.seat, a.old)
     if old not in (x, y):
-        raise illegal("bad_link", "The end that moves must be one of the two linked cards.")
+        raise illegal(R.BAD_LINK, "The end that moves must be one of the two linked cards.")
     if link.moved_turn == st.turn:
-        raise illegal("link_moved", "That link has already moved this turn.")
+        raise illegal(R.LINK_MOVED, "That link has already moved this turn.")
     if {x, y} & set(p.plots) and {x, y} & set(p.structure):
-        raise illegal("link_fixed", "A group linked to a permanent plot stays linked until "
+        raise illegal(R.LINK_FIXED, "A group linked to a permanent plot stays linked until "
                       "the group is destroyed.")
     new = _table_card(st, a.seat, a.new)
     keep = y if old == x else x
     if new == keep or _find_link(p, keep, new) is not None:
-        raise illegal("bad_link", "The link would join a card to itself or duplicate a "
+        raise illegal(R.BAD_LINK, "The link would join a card to itself or duplicate a "
                       "link.")
     link.a, link.b, link.moved_turn = keep, new, st.turn
 
@@ -180,16 +181,16 @@ def place_agent(st: IlluminatiState, a: act.PlaceAgent, chance: Chance) -> None:
     card = in_hand(st, a.seat, a.card, "plot")
     c = st.card(card)
     if c.kind != Kind.ILLUMINATI:
-        raise illegal("not_an_illuminati", f"{c.name} is not an Illuminati card.")
+        raise illegal(R.NOT_AN_ILLUMINATI, f"{c.name} is not an Illuminati card.")
     if p.illuminati and c.name == st.card(p.illuminati).name:
-        raise illegal("own_illuminati", "Your own Illuminati cannot be your agent.")
+        raise illegal(R.OWN_ILLUMINATI, "Your own Illuminati cannot be your agent.")
     if c.name in {st.card(x).name for x in p.agents}:
-        raise illegal("agent_already_placed", f"You already have an agent of {c.name}.")
+        raise illegal(R.AGENT_ALREADY_PLACED, f"You already have an agent of {c.name}.")
     if c.name not in {combat.illuminati_name(st, s) for s in st.in_play() if s != a.seat}:
-        raise illegal("no_such_opponent", f"No opponent plays {c.name}; an agent must match "
+        raise illegal(R.NO_SUCH_OPPONENT, f"No opponent plays {c.name}; an agent must match "
                       "an opponent's Illuminati.")
     if not p.plot_deck.size() or not p.group_deck.size():
-        raise illegal("cannot_pay", "An Illuminati agent costs the top card of both your "
+        raise illegal(R.CANNOT_PAY, "An Illuminati agent costs the top card of both your "
                       "decks; one of them is empty.")
     _pay_agent_cost(st, p, chance)
     take_from_plot_hand(st, a.seat, card)
@@ -217,11 +218,11 @@ def play_plot(st: IlluminatiState, a: act.PlayPlot, chance: Chance) -> None:
              PlotType.GOAL: "declare_victory"}
     if c.kind != Kind.PLOT or c.plot_type in route:
         how = route.get(c.plot_type) if c.plot_type else "place_agent"
-        raise illegal("wrong_play", f"{c.name} is played with the {how} action.")
+        raise illegal(R.WRONG_PLAY, f"{c.name} is played with the {how} action.")
     link = None
     if a.link is not None:
         if not c.permanent or c.plot_type == PlotType.NEW_WORLD_ORDER:
-            raise illegal("bad_link", f"{c.name} is not a permanent plot that can be linked.")
+            raise illegal(R.BAD_LINK, f"{c.name} is not a permanent plot that can be linked.")
         link = _table_card(st, a.seat, a.link)
     take_from_plot_hand(st, a.seat, card)
     if c.plot_type == PlotType.NEW_WORLD_ORDER:

@@ -42,6 +42,8 @@ from engine.illuminati import (
     views,
 )
 from engine.illuminati.model import TURN_PHASES, Card, IlluminatiState, find
+from engine.illuminati.reasons import IlluminatiReason
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.table import TALLIES, ZONES, check_structure_place
 
 Handler = Callable[[IlluminatiState, Any, Chance], None]
@@ -102,6 +104,7 @@ class Illuminati(Ruleset[IlluminatiState, IlluminatiOptions]):
     options_model = IlluminatiOptions
     actions = act.ACTIONS
     zones = ZONES
+    reasons = IlluminatiReason
     tallies = TALLIES
     card_aliases = ("illuminati",)  # the acting seat's own Illuminati, wherever a card goes
     outcome_kinds = act.OUTCOME_KINDS
@@ -128,7 +131,7 @@ class Illuminati(Ruleset[IlluminatiState, IlluminatiOptions]):
         attack, move = state.attack, action.move
         if attack is not None and move is not None and find(
                 [attack.attacker, attack.target], move.card, move.seats(action.seat)[0]):
-            raise IllegalAction("attack_in_progress", "The attacker and the target of the "
+            raise IllegalAction(R.ATTACK_IN_PROGRESS, "The attacker and the target of the "
                                 "attack under way cannot be moved until it is resolved.")
         victory.check_eliminations(state)
 

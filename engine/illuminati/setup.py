@@ -26,6 +26,7 @@ from engine.illuminati.model import (
     find,
     owner_of,
 )
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.timing import by_seats, choosing, require_phase, still_to_choose
 from engine.illuminati.zones import draw, illegal
 
@@ -40,14 +41,14 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) ->
     for seat, deck in enumerate(decks, start=1):
         size = sum(deck.values())
         if size != DECK_SIZE:
-            raise SetupError("deck_size", f"Seat {seat}'s plot and group decks have {size} "
+            raise SetupError(R.DECK_SIZE, f"Seat {seat}'s plot and group decks have {size} "
                              f"cards together; exactly {DECK_SIZE} are required.", seat=seat)
         kinds = Counter(cards[cid].kind for cid in deck for _ in range(deck[cid]))
         if not kinds[Kind.ILLUMINATI]:
-            raise SetupError("no_illuminati", f"Seat {seat}'s plot deck has no Illuminati "
+            raise SetupError(R.NO_ILLUMINATI, f"Seat {seat}'s plot deck has no Illuminati "
                              "card to start with.", seat=seat)
         if not kinds[Kind.GROUP]:
-            raise SetupError("no_groups", f"Seat {seat}'s group deck has no group card to "
+            raise SetupError(R.NO_GROUPS, f"Seat {seat}'s group deck has no group card to "
                              "start with.", seat=seat)
 
 
@@ -81,7 +82,7 @@ SETUP_ACTIONS = (act.RevealIlluminati, act.RevealGroups, act.ChooseIlluminati, a
 def require_done(st: IlluminatiState, action: Action) -> None:
     """Only the setup choices are open until setup is finished."""
     if st.phase in SETUP_PHASES and not isinstance(action, SETUP_ACTIONS):
-        raise illegal("setup_not_done", "Setup is not finished: reveal the Illuminati and "
+        raise illegal(R.SETUP_NOT_DONE, "Setup is not finished: reveal the Illuminati and "
                       "the initial groups first.")
 
 
@@ -129,13 +130,13 @@ def after_concession(st: IlluminatiState, seat: int, chance: Chance) -> None:
 
 def _require_choosing(st: IlluminatiState, seat: int) -> None:
     if not by_seats(st):
-        raise illegal("reveal_by_table", "This match records the table's reveal in one action "
+        raise illegal(R.REVEAL_BY_TABLE, "This match records the table's reveal in one action "
                       "(option reveals: table): use reveal_illuminati or reveal_groups.")
     if seat in st.chosen:
-        raise illegal("already_chosen", "You have already chosen; every choice is revealed "
+        raise illegal(R.ALREADY_CHOSEN, "You have already chosen; every choice is revealed "
                       "when all players have chosen.")
     if seat not in still_to_choose(st):
-        raise illegal("not_choosing", f"Seat {seat} has nothing to choose now.")
+        raise illegal(R.NOT_CHOOSING, f"Seat {seat} has nothing to choose now.")
 
 
 # ----- one action records the table's reveal (reveals: table) --------------------------------
@@ -158,7 +159,7 @@ def reveal_groups(st: IlluminatiState, a: act.RevealGroups, chance: Chance) -> N
 
 def _require_table(st: IlluminatiState) -> None:
     if by_seats(st):
-        raise illegal("choose_by_seat", "In this match each player chooses face down "
+        raise illegal(R.CHOOSE_BY_SEAT, "In this match each player chooses face down "
                       "(choose_illuminati, choose_group); the last choice reveals them all.")
 
 
@@ -166,7 +167,7 @@ def _require_table(st: IlluminatiState) -> None:
 def _illuminati_in_deck(st: IlluminatiState, seat: int, ref: str) -> str:
     card = find(st.player(seat).plot_deck.shuffled, ref, seat)
     if card is None or st.card(card).kind != Kind.ILLUMINATI:
-        raise illegal("not_an_illuminati", f"Seat {seat}'s plot deck has no Illuminati "
+        raise illegal(R.NOT_AN_ILLUMINATI, f"Seat {seat}'s plot deck has no Illuminati "
                       f"card {ref!r}.")
     return card
 
@@ -174,9 +175,9 @@ def _illuminati_in_deck(st: IlluminatiState, seat: int, ref: str) -> str:
 def _group_in_deck(st: IlluminatiState, seat: int, ref: str) -> str:
     card = find(st.player(seat).group_deck.shuffled, ref, seat)
     if card is None or st.card(card).kind != Kind.GROUP:
-        raise illegal("not_a_group", f"Seat {seat}'s group deck has no group card {ref!r}.")
+        raise illegal(R.NOT_A_GROUP, f"Seat {seat}'s group deck has no group card {ref!r}.")
     if st.card(card).name in structure.names_on_table(st):
-        raise illegal("group_on_table", f"{st.card(card).name} is already on the table; "
+        raise illegal(R.GROUP_ON_TABLE, f"{st.card(card).name} is already on the table; "
                       f"seat {seat} must choose another group.")
     return card
 
@@ -233,7 +234,7 @@ def _finish_setup(st: IlluminatiState, chance: Chance) -> None:
 def _choices(seats: list[int], choices: Mapping[int, str]) -> dict[int, str]:
     """Every seat still choosing reveals at once, and no other seat."""
     if sorted(choices) != sorted(seats):
-        raise illegal("choices_incomplete", "Every seat still choosing must reveal at once: "
+        raise illegal(R.CHOICES_INCOMPLETE, "Every seat still choosing must reveal at once: "
                       f"expected seats {seats}, got {sorted(choices)}.")
     return dict(choices)
 

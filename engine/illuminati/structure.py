@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction
 from engine.illuminati.model import SIDES, IlluminatiState, Node, Player, Side
+from engine.illuminati.reasons import IlluminatiReason as R
 
 
 def children(player: Player, card: str) -> dict[Side, str]:
@@ -128,13 +129,13 @@ def resolve_arrow(st: IlluminatiState, player: Player, parent: str, arrow: Side 
     name = st.card(parent).name
     if arrow is None:
         if not free:
-            raise IllegalAction("no_free_arrow", f"{name} has no free control arrow.")
+            raise IllegalAction(R.NO_FREE_ARROW, f"{name} has no free control arrow.")
         return free[0]
     if arrow not in st.card(parent).arrows:
-        raise IllegalAction("no_such_arrow", f"{name} has no outgoing control arrow on its "
+        raise IllegalAction(R.NO_SUCH_ARROW, f"{name} has no outgoing control arrow on its "
                             f"{arrow} side.")
     if arrow not in free:
-        raise IllegalAction("arrow_taken", f"The {arrow} arrow of {name} already controls "
+        raise IllegalAction(R.ARROW_TAKEN, f"The {arrow} arrow of {name} already controls "
                             f"{st.card(children(player, parent)[arrow]).name}.")
     return arrow
 
@@ -143,7 +144,7 @@ def place_group(st: IlluminatiState, seat: int, card: str, parent: str,
                 arrow: Side | None) -> None:
     """A group into ``seat``'s structure at a free arrow; groups are unique on the table."""
     if st.card(card).name in names_on_table(st):
-        raise IllegalAction("group_on_table", f"{st.card(card).name} is already on the table; "
+        raise IllegalAction(R.GROUP_ON_TABLE, f"{st.card(card).name} is already on the table; "
                             "groups are unique.")
     p = st.player(seat)
     side = resolve_arrow(st, p, parent, arrow)

@@ -33,6 +33,7 @@ from engine.illuminati.model import (
     card_of,
     find,
 )
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.zones import ILLUMINATI_ALIAS, own_card
 
 
@@ -138,7 +139,7 @@ def _hanging(address: str) -> tuple[str, Side | None]:
     """(parent reference, arrow) of ``PARENT:ARROW`` or ``PARENT``."""
     parent, _, arrow = address.partition(":")
     if arrow and arrow not in SIDES:
-        raise IllegalAction("bad_zone", f"Arrows are {', '.join(SIDES)}, not {arrow!r}.")
+        raise IllegalAction(R.BAD_ZONE, f"Arrows are {', '.join(SIDES)}, not {arrow!r}.")
     return parent, arrow or None  # type: ignore[return-value]
 
 
@@ -174,7 +175,7 @@ class Structure(Holding[IlluminatiState]):
         """A group with nothing below it, with its links."""
         p = _player(state, seat)
         if card == p.illuminati or structure.children(p, card):
-            raise IllegalAction("bad_zone", "Only a group with nothing below it can be taken "
+            raise IllegalAction(R.BAD_ZONE, "Only a group with nothing below it can be taken "
                                 "out of a structure by adjustment.")
         del p.structure[card]
         p.links = [k for k in p.links if card not in (k.a, k.b)]

@@ -7,6 +7,7 @@ passing of the turn to the next player in turn order.
 from __future__ import annotations
 
 from engine.illuminati.model import SETUP_PHASES, IlluminatiState
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.zones import illegal
 
 PHASE_WORDS = {"choose_illuminati": "choosing Illuminati", "choose_groups":
@@ -17,7 +18,7 @@ PHASE_WORDS = {"choose_illuminati": "choosing Illuminati", "choose_groups":
 def require_phase(st: IlluminatiState, phase: str) -> None:
     """Refuse an action outside ``phase``."""
     if st.phase != phase:
-        raise illegal("wrong_phase", f"This can only be done during "
+        raise illegal(R.WRONG_PHASE, f"This can only be done during "
                       f"{PHASE_WORDS.get(phase, phase)}; it is now "
                       f"{PHASE_WORDS.get(st.phase, st.phase)}.")
 
@@ -25,7 +26,7 @@ def require_phase(st: IlluminatiState, phase: str) -> None:
 def require_turn(st: IlluminatiState, seat: int) -> None:
     """Refuse an action of anyone but the active player."""
     if seat != st.active:
-        raise illegal("not_your_turn", f"It is seat {st.active}'s turn, not seat {seat}'s.")
+        raise illegal(R.NOT_YOUR_TURN, f"It is seat {st.active}'s turn, not seat {seat}'s.")
 
 
 def require_main(st: IlluminatiState, seat: int) -> None:
@@ -33,14 +34,14 @@ def require_main(st: IlluminatiState, seat: int) -> None:
     require_turn(st, seat)
     no_attack(st)
     if st.phase == "beginning":
-        raise illegal("beginning_of_turn", "Finish the beginning of your turn first "
+        raise illegal(R.BEGINNING_OF_TURN, "Finish the beginning of your turn first "
                       "(begin_main places your action tokens).")
 
 
 def no_attack(st: IlluminatiState) -> None:
     """Refuse an action while an attack is under way."""
     if st.attack is not None:
-        raise illegal("attack_in_progress", "An attack is under way; finish it first.")
+        raise illegal(R.ATTACK_IN_PROGRESS, "An attack is under way; finish it first.")
 
 
 def to_act(st: IlluminatiState) -> list[int]:

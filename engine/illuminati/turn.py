@@ -11,6 +11,7 @@ from engine.core.chance import Chance
 from engine.illuminati import actions as act
 from engine.illuminati import combat, structure
 from engine.illuminati.model import IlluminatiState, Kind, Node, owner_of
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.timing import next_turn, require_main, require_phase, require_turn
 from engine.illuminati.victory import eliminate, settle_claims
 from engine.illuminati.zones import (
@@ -37,7 +38,7 @@ def draw_plot(st: IlluminatiState, a: act.DrawPlot, chance: Chance) -> None:
     if not a.pay:
         require_turn(st, a.seat)
         if st.phase != "beginning" or st.step != "plot":
-            raise illegal("free_draw_used", "The free plot draw is only at the beginning of "
+            raise illegal(R.FREE_DRAW_USED, "The free plot draw is only at the beginning of "
                           "your turn, before the group draw; pay with tokens instead.")
         st.step = "group"
     else:
@@ -52,9 +53,9 @@ def _pay_plot_draw(st: IlluminatiState, seat: int, pay: list[str]) -> None:
     kinds = [("group" if isinstance(h, Node) and h.card != p.illuminati else "illuminati")
              for h in holders]
     if len({h.card for h in holders}) != len(holders):
-        raise illegal("bad_payment", "Each paying card gives one token.")
+        raise illegal(R.BAD_PAYMENT, "Each paying card gives one token.")
     if kinds not in (["illuminati"], ["group"] * GROUP_TOKENS_PER_PLOT):
-        raise illegal("bad_payment", "A plot card costs one token of your Illuminati (or of "
+        raise illegal(R.BAD_PAYMENT, "A plot card costs one token of your Illuminati (or of "
                       "an Action resource) or two tokens of your groups.")
     for h in holders:
         h.tokens -= 1
@@ -65,15 +66,15 @@ def draw_group(st: IlluminatiState, a: act.DrawGroup, chance: Chance) -> None:
     require_turn(st, a.seat)
     if st.phase == "beginning" and a.pay is None:
         if st.step not in ("plot", "group"):
-            raise illegal("free_draw_used", "The free group draw has been taken or passed.")
+            raise illegal(R.FREE_DRAW_USED, "The free group draw has been taken or passed.")
         st.step = "control"
     else:
         require_main(st, a.seat)
         if a.pay is None:
-            raise illegal("payment_needed", "A group draw in the main phase costs one "
+            raise illegal(R.PAYMENT_NEEDED, "A group draw in the main phase costs one "
                           "action token: name the card that pays.")
         if st.group_draw_bought:
-            raise illegal("group_draw_used", "You have already bought a group draw this "
+            raise illegal(R.GROUP_DRAW_USED, "You have already bought a group draw this "
                           "turn.")
         holder = token_holder(st, a.seat, a.pay)
         holder.tokens -= 1
@@ -88,7 +89,7 @@ def auto_control(st: IlluminatiState, a: act.AutoControl, chance: Chance) -> Non
     card = in_hand(st, a.seat, a.card, "group")
     if st.card(card).kind == Kind.RESOURCE:
         if a.parent is not None or a.arrow is not None:
-            raise illegal("resource_has_no_arrow", f"{st.card(card).name} is a resource: it "
+            raise illegal(R.RESOURCE_HAS_NO_ARROW, f"{st.card(card).name} is a resource: it "
                           "goes to the resource area, not on an arrow.")
         put_resource(st, a.seat, card)
     else:
@@ -136,7 +137,7 @@ def end_turn(st: IlluminatiState, a: act.EndTurn, chance: Chance) -> None:
     """Loose groups are discarded, I7 applied, claims settled; then the next player begins."""
     require_main(st, a.seat)
     if any(c.disputed_by and c.ruling is None for c in st.claims):
-        raise illegal("claim_disputed", "A victory claim is disputed: a judge must rule on "
+        raise illegal(R.CLAIM_DISPUTED, "A victory claim is disputed: a judge must rule on "
                       "it (rule_claim) before the turn can end.")
     _hand_limit(st, a.seat, a.plots_to_bottom)
     p = st.player(a.seat)
@@ -171,11 +172,11 @@ def _hand_limit(st: IlluminatiState, seat: int, refs: list[str]) -> None:
     need = plots_over_limit(st, seat)
     cards = hand_cards(st, seat, refs)
     if any(c not in p.plot_hand for c in cards):
-        raise illegal("not_a_plot", "Only cards of the plot hand go under the plot deck.")
+        raise illegal(R.NOT_A_PLOT, "Only cards of the plot hand go under the plot deck.")
     left = [c for c in p.plot_hand if c not in cards]
     left_goals = sum(1 for c in left if st.card(c).is_goal())
     if len(cards) != need or len(left) > PLOT_HAND_LIMIT or left_goals > GOAL_LIMIT:
-        raise illegal("hand_limit", f"You hold {len(p.plot_hand)} plot cards ({goals} "
+        raise illegal(R.HAND_LIMIT, f"You hold {len(p.plot_hand)} plot cards ({goals} "
                       f"goals); put exactly {need} under the plot deck so that at most "
                       f"{PLOT_HAND_LIMIT} plots and {GOAL_LIMIT} goal remain (I7).")
     for card in cards:

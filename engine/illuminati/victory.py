@@ -13,6 +13,7 @@ from engine.illuminati import actions as act
 from engine.illuminati import structure
 from engine.illuminati.attacks import finish_attack
 from engine.illuminati.model import SETUP_PHASES, Claim, IlluminatiState, Node
+from engine.illuminati.reasons import IlluminatiReason as R
 from engine.illuminati.timing import next_turn
 from engine.illuminati.zones import illegal, in_hand, to_discard
 
@@ -42,19 +43,19 @@ def scores(st: IlluminatiState) -> dict[int, int]:
 def declare_victory(st: IlluminatiState, a: act.DeclareVictory, chance: Chance) -> None:
     """A claim settled at the end of the turn; the basic goal must be met when declared."""
     if any(c.seat == a.seat for c in st.claims):
-        raise illegal("already_declared", "You have already declared victory this turn.")
+        raise illegal(R.ALREADY_DECLARED, "You have already declared victory this turn.")
     card = None
     if a.goal == "basic":
         have, need = len(structure.groups_in(st.player(a.seat))), goal_groups(st)
         if have < need:
-            raise illegal("goal_not_met", f"You control {have} groups; the basic goal "
+            raise illegal(R.GOAL_NOT_MET, f"You control {have} groups; the basic goal "
                           f"needs {need} (I1).")
     elif a.goal == "goal_card":
         if a.card is None:
-            raise illegal("goal_card_needed", "Name the goal card you play.")
+            raise illegal(R.GOAL_CARD_NEEDED, "Name the goal card you play.")
         card = in_hand(st, a.seat, a.card, "plot")
         if not st.card(card).is_goal():
-            raise illegal("not_a_goal", f"{st.card(card).name} is not a goal card.")
+            raise illegal(R.NOT_A_GOAL, f"{st.card(card).name} is not a goal card.")
         if card not in st.player(a.seat).revealed:
             st.player(a.seat).revealed.append(card)
     st.claims.append(Claim(seat=a.seat, goal=a.goal, card=card))
@@ -64,7 +65,7 @@ def _claim_of(st: IlluminatiState, seat: int) -> Claim:
     """The claim ``seat`` declared this turn."""
     claim = next((c for c in st.claims if c.seat == seat), None)
     if claim is None:
-        raise illegal("no_claim", f"Seat {seat} has not declared victory this turn.")
+        raise illegal(R.NO_CLAIM, f"Seat {seat} has not declared victory this turn.")
     return claim
 
 
@@ -72,12 +73,12 @@ def dispute(st: IlluminatiState, a: act.DisputeClaim, chance: Chance) -> None:
     """Another player disputes a special-goal or goal-card claim; a judge must then rule."""
     claim = _claim_of(st, a.claimant)
     if a.claimant == a.seat:
-        raise illegal("own_claim", "You cannot dispute your own claim.")
+        raise illegal(R.OWN_CLAIM, "You cannot dispute your own claim.")
     if claim.goal == "basic":
-        raise illegal("claim_checked", "The basic goal is counted by the rules, not "
+        raise illegal(R.CLAIM_CHECKED, "The basic goal is counted by the rules, not "
                       "claimed; there is nothing to dispute.")
     if claim.ruling is not None or a.seat in claim.disputed_by:
-        raise illegal("already_disputed", "This claim is already disputed or ruled on.")
+        raise illegal(R.ALREADY_DISPUTED, "This claim is already disputed or ruled on.")
     claim.disputed_by.append(a.seat)
 
 
@@ -86,7 +87,7 @@ def rule_claim(st: IlluminatiState, a: act.RuleClaim, chance: Chance) -> None:
     hand face up (ゴール)."""
     claim = _claim_of(st, a.seat)
     if not claim.disputed_by or claim.ruling is not None:
-        raise illegal("not_disputed", "Only a disputed claim that has not been ruled on "
+        raise illegal(R.NOT_DISPUTED, "Only a disputed claim that has not been ruled on "
                       "needs a ruling.")
     if a.upheld:
         claim.ruling = "upheld"

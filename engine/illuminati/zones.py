@@ -12,11 +12,12 @@ from typing import Literal
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.illuminati.model import IlluminatiState, Node, Resource, card_of, find, owner_of
+from engine.illuminati.reasons import IlluminatiReason as R
 
 ILLUMINATI_ALIAS = "illuminati"
 
 
-def illegal(reason: str, message: str) -> IllegalAction:
+def illegal(reason: R, message: str) -> IllegalAction:
     """The refusal of an action: a reason code and a sentence for the player."""
     return IllegalAction(reason, message)
 
@@ -34,7 +35,7 @@ def own_card(st: IlluminatiState, seat: int, ref: str) -> str:
         return p.illuminati
     card = find(list(p.structure), ref, seat)
     if card is None:
-        raise illegal("not_in_structure", f"{label(st, ref)} is not in seat {seat}'s "
+        raise illegal(R.NOT_IN_STRUCTURE, f"{label(st, ref)} is not in seat {seat}'s "
                       "power structure.")
     return card
 
@@ -44,7 +45,7 @@ def in_hand(st: IlluminatiState, seat: int, ref: str, hand: Literal["plot", "gro
     p = st.player(seat)
     card = find(p.plot_hand if hand == "plot" else p.group_hand, ref, seat)
     if card is None:
-        raise illegal("card_not_in_hand", f"{label(st, ref)} is not in your {hand} hand.")
+        raise illegal(R.CARD_NOT_IN_HAND, f"{label(st, ref)} is not in your {hand} hand.")
     return card
 
 
@@ -56,7 +57,7 @@ def hand_cards(st: IlluminatiState, seat: int, refs: list[str]) -> list[str]:
     for ref in refs:
         card = find(left["plot"], ref, seat) or find(left["group"], ref, seat)
         if card is None:
-            raise illegal("card_not_in_hand", f"{label(st, ref)} is not in your hand.")
+            raise illegal(R.CARD_NOT_IN_HAND, f"{label(st, ref)} is not in your hand.")
         left["plot" if card in left["plot"] else "group"].remove(card)
         out.append(card)
     return out
@@ -79,7 +80,7 @@ def token_holder(st: IlluminatiState, seat: int, ref: str) -> Node | Resource:
     else:
         holder = p.structure[own_card(st, seat, ref)]
     if holder.tokens < 1:
-        raise illegal("no_token", f"{label(st, holder.card)} holds no action token.")
+        raise illegal(R.NO_TOKEN, f"{label(st, holder.card)} holds no action token.")
     return holder
 
 
@@ -93,7 +94,7 @@ def draw(st: IlluminatiState, seat: int, which: Literal["plot", "group"], chance
     elif deck.bottom:
         card = deck.bottom.pop(0)
     else:
-        raise illegal("deck_empty", f"Seat {seat}'s {which} deck is empty.")
+        raise illegal(R.DECK_EMPTY, f"Seat {seat}'s {which} deck is empty.")
     (p.plot_hand if which == "plot" else p.group_hand).append(card)
     return card
 
@@ -107,7 +108,7 @@ def put_resource(st: IlluminatiState, seat: int, card: str) -> None:
     """Unique resources can be placed once per match, even after being destroyed."""
     c = st.card(card)
     if c.unique and c.name in st.unique_placed:
-        raise illegal("unique_resource", f"{c.name} is Unique and has already been placed "
+        raise illegal(R.UNIQUE_RESOURCE, f"{c.name} is Unique and has already been placed "
                       "in this match.")
     if c.unique:
         st.unique_placed.append(c.name)
@@ -117,4 +118,4 @@ def put_resource(st: IlluminatiState, seat: int, card: str) -> None:
 def require_other(st: IlluminatiState, seat: int, to: int) -> None:
     """``to`` must be another player still in the game (the receiver of a gift)."""
     if to == seat or to not in st.in_play():
-        raise illegal("bad_recipient", f"Seat {to} is not another player in the game.")
+        raise illegal(R.BAD_RECIPIENT, f"Seat {to} is not another player in the game.")

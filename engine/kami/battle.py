@@ -15,6 +15,7 @@ from engine.kami.deck import pay
 from engine.kami.effects import BattleResolved
 from engine.kami.holds import enforce_holds, hold_met, support
 from engine.kami.model import Battle, Card, KamiState, Unit
+from engine.kami.reasons import KamiReason as R
 
 
 def start_battle(state: KamiState, hex_id: str, attacker: Unit) -> None:
@@ -28,9 +29,9 @@ def start_battle(state: KamiState, hex_id: str, attacker: Unit) -> None:
 def _require_priority(state: KamiState, seat: int) -> Battle:
     battle = state.battle
     if battle is None:
-        raise IllegalAction("no_battle", "No battle is open.")
+        raise IllegalAction(R.NO_BATTLE, "No battle is open.")
     if battle.priority != seat:
-        raise IllegalAction("not_your_priority", f"Seat {battle.priority} has priority in "
+        raise IllegalAction(R.NOT_YOUR_PRIORITY, f"Seat {battle.priority} has priority in "
                             "the battle.")
     return battle
 
@@ -38,7 +39,7 @@ def _require_priority(state: KamiState, seat: int) -> Battle:
 def _use_from_hand(state: KamiState, seat: int, card: str, cost: int) -> None:
     """Pay for a card from hand whose hold is met, and take it out of the hand."""
     if not hold_met(state, state.cards[card], support(state, seat)):
-        raise IllegalAction("hold_not_met", f"Seat {seat}'s support does not meet the hold of "
+        raise IllegalAction(R.HOLD_NOT_MET, f"Seat {seat}'s support does not meet the hold of "
                             f"{state.cards[card].name}.")
     pay(state, seat, cost)
     state.hands[seat].remove(card)
@@ -51,7 +52,7 @@ def reinforce(state: KamiState, seat: int, card: str) -> None:
     _in_hand(state, seat, card)
     definition = state.cards[card]
     if definition.kind != "unit" or not definition.reinforcement:
-        raise IllegalAction("not_reinforcement", f"{definition.name} is not a reinforcement.")
+        raise IllegalAction(R.NOT_REINFORCEMENT, f"{definition.name} is not a reinforcement.")
     _use_from_hand(state, seat, card, reinforce_cost(definition))
     battle.stacks[seat].append(card)
     _priority_passes(battle, seat, passed=False)
@@ -69,7 +70,7 @@ def interfere(state: KamiState, seat: int, card: str) -> None:
     _in_hand(state, seat, card)
     definition = state.cards[card]
     if definition.kind != "force" or not definition.interference:
-        raise IllegalAction("not_interference", f"{definition.name} is not an interference "
+        raise IllegalAction(R.NOT_INTERFERENCE, f"{definition.name} is not an interference "
                             "force.")
     _use_from_hand(state, seat, card, definition.cost or 0)
     battle.stacks[seat].append(card)
@@ -91,7 +92,7 @@ def _priority_passes(battle: Battle, seat: int, *, passed: bool) -> None:
 
 def _in_hand(state: KamiState, seat: int, card: str) -> None:
     if card not in state.hands[seat]:
-        raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+        raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
 
 
 def stack_at(state: KamiState, battle: Battle, seat: int, unit: Unit) -> int:

@@ -27,6 +27,7 @@ from __future__ import annotations
 from engine.core.chance import Chance
 from engine.core.errors import IllegalAction
 from engine.kami.model import AP_LIMIT, AP_REFILL, RENEWAL_VP, KamiState, Run
+from engine.kami.reasons import KamiReason as R
 
 Entry = str | int
 """A card in the deck's top or the AP pile: its identity, or the layer it will be picked from."""
@@ -50,7 +51,7 @@ def unseen(state: KamiState, seat: int) -> list[str]:
 def require_ap(state: KamiState, seat: int, cost: int) -> None:
     """K3: a cost needs that many AP cards (``insufficient_ap``)."""
     if ap(state, seat) < cost:
-        raise IllegalAction("insufficient_ap", f"This costs {cost} AP; seat {seat} has "
+        raise IllegalAction(R.INSUFFICIENT_AP, f"This costs {cost} AP; seat {seat} has "
                             f"{ap(state, seat)}.")
 
 

@@ -11,25 +11,26 @@ from engine.kami.battle import start_battle
 from engine.kami.deck import draw, pay, renew, require_ap
 from engine.kami.holds import hold_met, support
 from engine.kami.model import Attached, Card, KamiState, Unit, adjacent, area_of, mirror
+from engine.kami.reasons import KamiReason as R
 
 
 def require_action_phase(state: KamiState, seat: int) -> None:
     """The active seat, in its action phase, with no battle open."""
     if state.phase == "battle":
-        raise IllegalAction("battle_open", "A battle is open: reinforce, interfere or pass.")
+        raise IllegalAction(R.BATTLE_OPEN, "A battle is open: reinforce, interfere or pass.")
     if state.phase != "action":
-        raise IllegalAction("wrong_phase", f"This is done in the action phase, not the "
+        raise IllegalAction(R.WRONG_PHASE, f"This is done in the action phase, not the "
                             f"{state.phase} phase.")
     if seat != state.active:
-        raise IllegalAction("not_your_turn", f"It is seat {state.active}'s turn.")
+        raise IllegalAction(R.NOT_YOUR_TURN, f"It is seat {state.active}'s turn.")
 
 
 def _from_hand(state: KamiState, seat: int, card: str, kind: str) -> Card:
     if card not in state.hands[seat]:
-        raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+        raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
     definition = state.cards[card]
     if definition.kind != kind:
-        raise IllegalAction("wrong_card_kind", f"{definition.name} is a {definition.kind}, "
+        raise IllegalAction(R.WRONG_CARD_KIND, f"{definition.name} is a {definition.kind}, "
                             f"not a {kind}.")
     return definition
 
@@ -38,7 +39,7 @@ def _require_hold(state: KamiState, seat: int, card: Card) -> None:
     """§ホールドとサポートについて: a card is used only if its hold is met (Q-29: its own
     support does not count yet)."""
     if not hold_met(state, card, support(state, seat)):
-        raise IllegalAction("hold_not_met", f"Seat {seat}'s support does not meet the hold of "
+        raise IllegalAction(R.HOLD_NOT_MET, f"Seat {seat}'s support does not meet the hold of "
                             f"{card.name}.")
 
 
@@ -55,9 +56,9 @@ def _territory_hex(state: KamiState, seat: int, hex_id: str) -> None:
     unit = state.board[hex_id].unit
     if area_of(hex_id) == seat:
         if unit is not None and unit.owner != seat:
-            raise IllegalAction("enemy_unit_on_hex", f"An enemy unit stands on {hex_id}.")
+            raise IllegalAction(R.ENEMY_UNIT_ON_HEX, f"An enemy unit stands on {hex_id}.")
     elif unit is None or unit.owner != seat:
-        raise IllegalAction("no_own_unit_on_hex", f"A territory in the enemy area goes on a hex "
+        raise IllegalAction(R.NO_OWN_UNIT_ON_HEX, f"A territory in the enemy area goes on a hex "
                             f"with a unit of one's own; {hex_id} has none.")
 
 
@@ -66,7 +67,7 @@ def set_territory(state: KamiState, seat: int, card: str, hex_id: str) -> None:
     require_action_phase(state, seat)
     definition = _from_hand(state, seat, card, "territory")
     if state.board[hex_id].territory is not None:
-        raise IllegalAction("territory_on_hex", f"{hex_id} has a territory: replace it.")
+        raise IllegalAction(R.TERRITORY_ON_HEX, f"{hex_id} has a territory: replace it.")
     _territory_hex(state, seat, hex_id)
     pay(state, seat, definition.set_cost or 0)
     _place_territory(state, seat, card, hex_id)
@@ -79,7 +80,7 @@ def replace_territory(state: KamiState, seat: int, card: str, hex_id: str) -> No
     definition = _from_hand(state, seat, card, "territory")
     place = state.board[hex_id]
     if place.territory is None or place.territory_owner is None:
-        raise IllegalAction("no_territory_on_hex", f"{hex_id} has no territory to replace.")
+        raise IllegalAction(R.NO_TERRITORY_ON_HEX, f"{hex_id} has no territory to replace.")
     _territory_hex(state, seat, hex_id)
     pay(state, seat, definition.replace_cost or 0)
     state.discard[place.territory_owner].append(place.territory)
@@ -98,11 +99,11 @@ def summon_unit(state: KamiState, seat: int, card: str, hex_id: str) -> None:
     require_action_phase(state, seat)
     definition = _from_hand(state, seat, card, "unit")
     if area_of(hex_id) != seat:
-        raise IllegalAction("not_own_area", f"Units are summoned into one's own area; "
+        raise IllegalAction(R.NOT_OWN_AREA, f"Units are summoned into one's own area; "
                             f"{hex_id} is not seat {seat}'s.")
     there = state.board[hex_id].unit
     if there is not None and there.owner == seat:
-        raise IllegalAction("hex_has_own_unit", f"Seat {seat}'s unit already stands on "
+        raise IllegalAction(R.HEX_HAS_OWN_UNIT, f"Seat {seat}'s unit already stands on "
                             f"{hex_id}.")
     _require_hold(state, seat, definition)
     pay(state, seat, definition.cost or 0)
@@ -124,7 +125,7 @@ def equip_option(state: KamiState, seat: int, card: str, hex_id: str) -> None:
     definition = _from_hand(state, seat, card, "option")
     unit = state.board[hex_id].unit
     if unit is None:
-        raise IllegalAction("no_unit_on_hex", f"No unit stands on {hex_id}.")
+        raise IllegalAction(R.NO_UNIT_ON_HEX, f"No unit stands on {hex_id}.")
     _require_hold(state, seat, definition)
     pay(state, seat, definition.cost or 0)
     state.hands[seat].remove(card)
@@ -138,11 +139,11 @@ def play_force(state: KamiState, seat: int, card: str, lasting: bool) -> None:
     if seat == state.active:
         require_action_phase(state, seat)
     elif state.phase not in ("action", "hand_limit", "judgment"):
-        raise IllegalAction("wrong_phase", "Interference is played in the opponent's turn, "
+        raise IllegalAction(R.WRONG_PHASE, "Interference is played in the opponent's turn, "
                             "between its actions.")
     definition = _from_hand(state, seat, card, "force")
     if seat != state.active and not definition.interference:
-        raise IllegalAction("not_interference", f"{definition.name} has no interference: it "
+        raise IllegalAction(R.NOT_INTERFERENCE, f"{definition.name} has no interference: it "
                             "is played in one's own turn.")
     _require_hold(state, seat, definition)
     pay(state, seat, definition.cost or 0)
@@ -155,7 +156,7 @@ def end_force(state: KamiState, seat: int, card: str) -> None:
     pile."""
     require_action_phase(state, seat)
     if card not in state.forces[seat]:
-        raise IllegalAction("card_not_in_zone", f"{card} is not among seat {seat}'s forces in "
+        raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} is not among seat {seat}'s forces in "
                             "effect.")
     state.forces[seat].remove(card)
     state.discard[seat].append(card)
@@ -169,12 +170,12 @@ def activate_ability(state: KamiState, seat: int, hex_id: str, source: str, cost
     place = state.board[hex_id]
     if source == "unit":
         if place.unit is None or place.unit.owner != seat:
-            raise IllegalAction("not_your_unit", f"Seat {seat} has no unit on {hex_id}.")
+            raise IllegalAction(R.NOT_YOUR_UNIT, f"Seat {seat} has no unit on {hex_id}.")
         if pile:
-            raise IllegalAction("not_a_territory", "Only a territory is discarded (piled) for "
+            raise IllegalAction(R.NOT_A_TERRITORY, "Only a territory is discarded (piled) for "
                                 "its ability.")
     elif place.territory is None or place.territory_owner != seat:
-        raise IllegalAction("not_your_territory", f"Seat {seat} has no territory on {hex_id}.")
+        raise IllegalAction(R.NOT_YOUR_TERRITORY, f"Seat {seat} has no territory on {hex_id}.")
     require_ap(state, seat, cost)
     pay(state, seat, cost)
     if pile and place.territory is not None:
@@ -185,14 +186,14 @@ def activate_ability(state: KamiState, seat: int, hex_id: str, source: str, cost
 def _own_unit(state: KamiState, seat: int, hex_id: str) -> Unit:
     unit = state.board[hex_id].unit
     if unit is None or unit.owner != seat:
-        raise IllegalAction("not_your_unit", f"Seat {seat} has no unit on {hex_id}.")
+        raise IllegalAction(R.NOT_YOUR_UNIT, f"Seat {seat} has no unit on {hex_id}.")
     return unit
 
 
 def _destination(state: KamiState, seat: int, hex_id: str) -> None:
     there = state.board[hex_id].unit
     if there is not None and there.owner == seat:
-        raise IllegalAction("hex_has_own_unit", f"Seat {seat}'s unit already stands on "
+        raise IllegalAction(R.HEX_HAS_OWN_UNIT, f"Seat {seat}'s unit already stands on "
                             f"{hex_id}.")
 
 
@@ -201,14 +202,14 @@ def move_unit(state: KamiState, seat: int, from_hex: str, to_hex: str) -> None:
     require_action_phase(state, seat)
     unit = _own_unit(state, seat, from_hex)
     if area_of(from_hex) != area_of(to_hex):
-        raise IllegalAction("not_same_area", "Units move inside an area; crossing the border "
+        raise IllegalAction(R.NOT_SAME_AREA, "Units move inside an area; crossing the border "
                             "is a teleport.")
     if not adjacent(from_hex, to_hex):
-        raise IllegalAction("not_adjacent", f"{to_hex} is not next to {from_hex}.")
+        raise IllegalAction(R.NOT_ADJACENT, f"{to_hex} is not next to {from_hex}.")
     _destination(state, seat, to_hex)
     cost = state.cards[unit.card].move_cost
     if cost is None:
-        raise IllegalAction("cannot_move", f"{state.cards[unit.card].name} has no move cost.")
+        raise IllegalAction(R.CANNOT_MOVE, f"{state.cards[unit.card].name} has no move cost.")
     pay(state, seat, cost)
     state.board[from_hex].unit = None
     _arrive(state, to_hex, unit)
@@ -222,7 +223,7 @@ def teleport_unit(state: KamiState, seat: int, from_hex: str) -> None:
     _destination(state, seat, to_hex)
     cost = state.cards[unit.card].teleport_cost
     if cost is None:
-        raise IllegalAction("cannot_teleport", f"{state.cards[unit.card].name} has no teleport "
+        raise IllegalAction(R.CANNOT_TELEPORT, f"{state.cards[unit.card].name} has no teleport "
                             "cost.")
     pay(state, seat, cost)
     state.board[from_hex].unit = None
@@ -233,5 +234,5 @@ def renew_deck(state: KamiState, seat: int, chance: Chance) -> None:
     """K4: a voluntary renewal; refused with an empty discard pile (Q-13)."""
     require_action_phase(state, seat)
     if not state.discard[seat]:
-        raise IllegalAction("discard_empty", "There is no discard pile to shuffle in.")
+        raise IllegalAction(R.DISCARD_EMPTY, "There is no discard pile to shuffle in.")
     renew(state, seat, chance)

@@ -18,6 +18,8 @@ from engine.kami import battle, play, setup, turn
 from engine.kami.holds import enforce_holds
 from engine.kami.legal import legal_actions
 from engine.kami.model import HEXES, PHASES, Card, KamiState
+from engine.kami.reasons import KamiReason
+from engine.kami.reasons import KamiReason as R
 from engine.kami.table import STATS, TALLIES, ZONES
 from engine.kami.views import describe, view
 
@@ -86,6 +88,7 @@ class Kami(Ruleset[KamiState, KamiOptions]):
     options_model = KamiOptions
     actions = act.ACTIONS
     zones = ZONES
+    reasons = KamiReason
     tallies = TALLIES
     stats = STATS
     phases = PHASES
@@ -142,12 +145,12 @@ class Kami(Ruleset[KamiState, KamiOptions]):
 
     def _check_address(self, state: KamiState, seat: int, zone: Zone, address: str) -> None:
         if zone.address and address not in HEXES:
-            raise IllegalAction("bad_zone", f"{zone.name} needs a hex: {zone.name}:A1:2C.")
+            raise IllegalAction(R.BAD_ZONE, f"{zone.name} needs a hex: {zone.name}:A1:2C.")
         super()._check_address(state, seat, zone, address)
 
     def _set_phase(self, state: KamiState, phase: str) -> None:
         if (phase == "battle") != (state.battle is not None):
-            raise IllegalAction("bad_phase", "The battle phase is exactly the time a battle is "
+            raise IllegalAction(R.BAD_PHASE, "The battle phase is exactly the time a battle is "
                                 "open: resolve it (or open one) by recording its actions.")
         state.phase = phase
         turn.settle_hand_limit(state)

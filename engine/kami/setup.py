@@ -22,6 +22,7 @@ from engine.kami.model import (
     Hex,
     KamiState,
 )
+from engine.kami.reasons import KamiReason as R
 
 
 def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -> None:
@@ -29,14 +30,14 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
     for seat, deck in enumerate(decks, start=1):
         size = sum(deck.values())
         if size != DECK_SIZE:
-            raise SetupError("deck_size", f"Seat {seat}'s deck has {size} cards; a Kami no "
+            raise SetupError(R.DECK_SIZE, f"Seat {seat}'s deck has {size} cards; a Kami no "
                              f"Kijutsu deck has exactly {DECK_SIZE}.", seat=seat)
         names: Counter[str] = Counter()
         for card, count in deck.items():
             names[cards[card].name] += count
         over = sorted(n for n, k in names.items() if k > MAX_COPIES)
         if over:
-            raise SetupError("too_many_copies", f"Seat {seat}'s deck has more than "
+            raise SetupError(R.TOO_MANY_COPIES, f"Seat {seat}'s deck has more than "
                              f"{MAX_COPIES} cards named {over[0]}.", seat=seat)
 
 
@@ -74,13 +75,13 @@ def still_deciding(state: KamiState) -> list[int]:
 def _in_mulligan_phase(state: KamiState) -> None:
     """The mulligan phase is on (``wrong_phase``)."""
     if state.phase != "mulligan":
-        raise IllegalAction("wrong_phase", "Mulligans are over.")
+        raise IllegalAction(R.WRONG_PHASE, "Mulligans are over.")
 
 
 def _not_kept(state: KamiState, seat: int) -> None:
     """``seat`` has not kept its hand yet (``already_kept``, kami Q-31)."""
     if state.kept[seat]:
-        raise IllegalAction("already_kept", f"Seat {seat} has kept its hand.")
+        raise IllegalAction(R.ALREADY_KEPT, f"Seat {seat} has kept its hand.")
 
 
 def mulligan(state: KamiState, seat: int, chance: Chance) -> None:
@@ -90,7 +91,7 @@ def mulligan(state: KamiState, seat: int, chance: Chance) -> None:
     so that the seat hears why."""
     _in_mulligan_phase(state)
     if state.mulligans[seat] >= MULLIGANS:
-        raise IllegalAction("mulligan_limit", f"Seat {seat} has used its {MULLIGANS} "
+        raise IllegalAction(R.MULLIGAN_LIMIT, f"Seat {seat} has used its {MULLIGANS} "
                             "mulligans (K8).")
     _not_kept(state, seat)
     shuffle_in(state, seat, state.hands[seat])

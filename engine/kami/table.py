@@ -21,6 +21,7 @@ from engine.core.holdings import Holding, Pile, Seat, Stat, Tally
 from engine.core.zones import Visibility, Zone
 from engine.kami.deck import ap, deck_size, pay, take_top, unseen
 from engine.kami.model import AP_LIMIT, HEXES, Attached, KamiState, Unit
+from engine.kami.reasons import KamiReason as R
 
 
 def _seat(seat: Seat) -> int:
@@ -56,7 +57,7 @@ class Deck(Holding[KamiState]):
                 run.count -= 1
                 state.deck_under[seat] = [r for r in under if r.count]
                 return
-        raise IllegalAction("card_not_in_zone", f"{card} is not in seat {seat}'s deck (its "
+        raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} is not in seat {seat}'s deck (its "
                             "identity is an AP card's).")
 
     def put(self, state: KamiState, seat: Seat, address: str, card: str) -> None:
@@ -120,17 +121,17 @@ class Field(Holding[KamiState]):
         if place.territory == card and place.territory_owner == seat:
             place.territory, place.territory_owner = None, None
             return
-        raise IllegalAction("card_not_in_zone", f"{card} fights in the battle on {address}: "
+        raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} fights in the battle on {address}: "
                             "it leaves the field when the battle ends.")
 
     def admit(self, state: KamiState, seat: Seat, address: str, card: str) -> None:
         """A hex with room for a unit or a territory of its kind."""
         if address not in HEXES:
-            raise IllegalAction("bad_zone", f"field needs a hex: field:A1:2C, not {address!r}.")
+            raise IllegalAction(R.BAD_ZONE, f"field needs a hex: field:A1:2C, not {address!r}.")
         place, kind = state.board[address], state.cards[card].kind
         if not ((kind == "unit" and place.unit is None)
                 or (kind == "territory" and place.territory is None)):
-            raise IllegalAction("card_not_in_zone", f"{address} has no room for that {kind}.")
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{address} has no room for that {kind}.")
 
     def put(self, state: KamiState, seat: Seat, address: str, card: str) -> None:
         """As a unit (no damage, no options) or a territory of the seat."""
@@ -168,10 +169,10 @@ class Options(Holding[KamiState]):
     def admit(self, state: KamiState, seat: Seat, address: str, card: str) -> None:
         """An option, onto a hex's unit."""
         if address not in HEXES or state.board[address].unit is None:
-            raise IllegalAction("bad_zone", f"There is no unit on {address!r} to attach an "
+            raise IllegalAction(R.BAD_ZONE, f"There is no unit on {address!r} to attach an "
                                 "option to.")
         if state.cards[card].kind != "option":
-            raise IllegalAction("card_not_in_zone", f"{card} is not an option.")
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} is not an option.")
 
     def put(self, state: KamiState, seat: Seat, address: str, card: str) -> None:
         """Attached to the hex's unit, owned by the seat."""
@@ -222,7 +223,7 @@ def _set_ap(state: KamiState, seat: int, key: str, value: int) -> None:
     """AP cards move between the top of the deck and the top of the AP pile, one at a time."""
     more = value - ap(state, seat)
     if more > deck_size(state, seat):
-        raise IllegalAction("bad_counter", f"Seat {seat}'s deck has {deck_size(state, seat)} "
+        raise IllegalAction(R.BAD_COUNTER, f"Seat {seat}'s deck has {deck_size(state, seat)} "
                             "card(s) to move onto the AP pile.")
     if more < 0:
         pay(state, seat, -more)
@@ -250,7 +251,7 @@ def _set_lasting(state: KamiState, seat: int, hex_id: str, value: int) -> None:
 
 def _battle_mods(state: KamiState, name: str) -> dict[int, int]:
     if state.battle is None:
-        raise IllegalAction("bad_counter", f"{name} is set during a battle only.")
+        raise IllegalAction(R.BAD_COUNTER, f"{name} is set during a battle only.")
     return state.battle.at_mod if name == "battle_at" else state.battle.df_mod
 
 

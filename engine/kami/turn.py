@@ -9,6 +9,7 @@ from engine.core.errors import IllegalAction
 from engine.kami.deck import draw
 from engine.kami.model import HEXES, INVADER_VP, VICTORY_VP, Declaration, KamiState, area_of
 from engine.kami.play import require_action_phase
+from engine.kami.reasons import KamiReason as R
 from engine.kami.setup import start_turn
 
 
@@ -51,16 +52,16 @@ def settle_hand_limit(state: KamiState) -> None:
 def discard_to_limit(state: KamiState, seat: int, cards: list[str]) -> None:
     """§補充フェイズ: exactly the excess cards, from the hand, face up to the discard pile."""
     if state.phase != "hand_limit" or seat != state.active:
-        raise IllegalAction("wrong_phase", "Cards are discarded to the hand limit at the end of "
+        raise IllegalAction(R.WRONG_PHASE, "Cards are discarded to the hand limit at the end of "
                             "one's own refill phase.")
     excess = _excess(state, seat)
     if len(cards) != excess:
-        raise IllegalAction("wrong_discard_count", f"Discard exactly {excess} card(s) to reach "
+        raise IllegalAction(R.WRONG_DISCARD_COUNT, f"Discard exactly {excess} card(s) to reach "
                             f"the hand limit of {state.hand_limit[seat]}.")
     hand = list(state.hands[seat])
     for card in cards:
         if card not in hand:
-            raise IllegalAction("card_not_in_hand", f"{card} is not in seat {seat}'s hand.")
+            raise IllegalAction(R.CARD_NOT_IN_HAND, f"{card} is not in seat {seat}'s hand.")
         hand.remove(card)
     state.hands[seat] = hand
     state.discard[seat].extend(cards)
@@ -69,7 +70,7 @@ def discard_to_limit(state: KamiState, seat: int, cards: list[str]) -> None:
 
 def _require_judgment(state: KamiState, seat: int) -> None:
     if state.phase != "judgment" or seat != state.active:
-        raise IllegalAction("wrong_phase", "This is done in one's own judgment phase.")
+        raise IllegalAction(R.WRONG_PHASE, "This is done in one's own judgment phase.")
 
 
 def victory_conditions(state: KamiState, seat: int) -> bool:
@@ -91,12 +92,12 @@ def declare_victory(state: KamiState, seat: int) -> None:
 def victory_refusal(state: KamiState, seat: int) -> IllegalAction | None:
     """Why ``seat`` may not declare victory now (None: it may)."""
     if state.declaration is not None:
-        reason = "already_declared" if state.declaration.seat == seat else \
-            "declaration_pending"
+        reason = R.ALREADY_DECLARED if state.declaration.seat == seat else \
+            R.DECLARATION_PENDING
         return IllegalAction(reason, "A victory declaration is already pending.")
     if state.options.get("declaration_requires_condition", "on") == "on" and \
             not victory_conditions(state, seat):
-        return IllegalAction("victory_conditions_not_met", f"Seat {seat} needs at least "
+        return IllegalAction(R.VICTORY_CONDITIONS_NOT_MET, f"Seat {seat} needs at least "
                              f"{VICTORY_VP} VP and more than its opponent to declare victory.")
     return None
 

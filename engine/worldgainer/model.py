@@ -12,6 +12,7 @@ from engine.core.contract import GameState
 from engine.core.errors import IllegalAction
 from engine.core.holdings import Holding, Pile, Seat, Tally
 from engine.core.zones import Visibility, Zone
+from engine.worldgainer.reasons import WorldGainerReason as R
 
 
 class Colour(StrEnum):
@@ -142,7 +143,7 @@ class StunSlots(Holding[WorldGainerState]):
         """A slot 1-5 that is empty."""
         super().admit(state, seat, address, card)
         if self._slots(state, seat)[int(address) - 1] is not None:
-            raise IllegalAction("slot_taken", f"Stun slot {address} is already occupied.")
+            raise IllegalAction(R.SLOT_TAKEN, f"Stun slot {address} is already occupied.")
 
     def put(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
         """Placed ready."""
@@ -170,7 +171,7 @@ class Squares(Holding[WorldGainerState]):
         """Out of a square the seat holds; an emptied square is held by nobody."""
         square = state.board[address]
         if square.holder != seat:
-            raise IllegalAction("card_not_in_zone", f"{card} is not on a square seat {seat} "
+            raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} is not on a square seat {seat} "
                                 f"holds ({address}).")
         square.cards.remove(card)
         if not square.cards:
@@ -179,10 +180,10 @@ class Squares(Holding[WorldGainerState]):
     def admit(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
         """A square of the board, not held by the opponent."""
         if address not in state.board:
-            raise IllegalAction("bad_zone", f"There is no square {address!r}; squares are "
+            raise IllegalAction(R.BAD_ZONE, f"There is no square {address!r}; squares are "
                                 f"{', '.join(ALL_FIELDS)}.")
         if state.board[address].holder not in (None, seat):
-            raise IllegalAction("square_held", f"{address} is held by the opponent.")
+            raise IllegalAction(R.SQUARE_HELD, f"{address} is held by the opponent.")
 
     def put(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
         """On top; the seat holds the square."""

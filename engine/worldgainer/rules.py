@@ -57,6 +57,8 @@ from engine.worldgainer.model import (
     field_ids,
     janken,
 )
+from engine.worldgainer.reasons import WorldGainerReason
+from engine.worldgainer.reasons import WorldGainerReason as R
 
 MIN_DECK = 40
 MAX_COPIES = 3
@@ -128,7 +130,7 @@ def _other(seat: int) -> int:
     return 2 if seat == 1 else 1
 
 
-def _illegal(reason: str, message: str) -> IllegalAction:
+def _illegal(reason: R, message: str) -> IllegalAction:
     return IllegalAction(reason, message)
 
 
@@ -145,6 +147,7 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
     options_model = WorldGainerOptions
     actions = ACTIONS
     zones = ZONES
+    reasons = WorldGainerReason
     tallies = TALLIES
     phases = PHASES
     outcome_kinds = OUTCOME_KINDS
@@ -156,7 +159,7 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         sizes = [sum(d.values()) for d in decks]
         for seat, (deck, size) in enumerate(zip(decks, sizes), start=1):
             if size < MIN_DECK:
-                raise SetupError("deck_too_small",
+                raise SetupError(R.DECK_TOO_SMALL,
                                  f"Seat {seat}'s deck has {size} cards; at least {MIN_DECK} are "
                                  "required.", seat=seat)
             by_name: Counter[str] = Counter()
@@ -165,15 +168,15 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
             for cid in deck:  # a unique card counts by name, across ids (reprints)
                 count = by_name[cards[cid].name]
                 if cards[cid].unique and count > 1:
-                    raise SetupError("unique_card", f"Seat {seat}'s deck has {count} copies of "
+                    raise SetupError(R.UNIQUE_CARD, f"Seat {seat}'s deck has {count} copies of "
                                      f"the unique card {cards[cid].name}; only 1 is allowed.",
                                      seat=seat)
             name, most = by_name.most_common(1)[0]
             if most > MAX_COPIES:
-                raise SetupError("too_many_copies", f"Seat {seat}'s deck has {most} cards named "
+                raise SetupError(R.TOO_MANY_COPIES, f"Seat {seat}'s deck has {most} cards named "
                                  f"{name}; at most {MAX_COPIES} are allowed.", seat=seat)
         if len(set(sizes)) > 1:
-            raise SetupError("deck_sizes_differ", "Both decks must have the same number of cards "
+            raise SetupError(R.DECK_SIZES_DIFFER, "Both decks must have the same number of cards "
                              f"(they have {sizes[0]} and {sizes[1]}).")
 
     # ----- setup ("開始準備") --------------------------------------------------------------
@@ -196,7 +199,7 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
     # ----- actions -------------------------------------------------------------------------
     def _apply(self, state: WorldGainerState, action: Action, chance: Chance) -> None:
         if action.seat != state.active:
-            raise _illegal("not_your_turn", f"It is seat {state.active}'s turn, not seat "
+            raise _illegal(R.NOT_YOUR_TURN, f"It is seat {state.active}'s turn, not seat "
                            f"{action.seat}'s.")
         if isinstance(action, PlaceStun):
             self._place_stun(state, action)
@@ -208,15 +211,15 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
     def _place_stun(self, st: WorldGainerState, action: PlaceStun) -> None:
         """Stand-by phase: one card from hand to a free stun slot, once a turn."""
         if st.stun_placed:
-            raise _illegal("stun_already_placed", "You have already placed a stun this turn.")
+            raise _illegal(R.STUN_ALREADY_PLACED, "You have already placed a stun this turn.")
         if st.phase != "standby":
-            raise _illegal("standby_phase_over", "The stand-by phase is over: a stun must be "
+            raise _illegal(R.STANDBY_PHASE_OVER, "The stand-by phase is over: a stun must be "
                            "placed before gaining a field.")
         me = st.player(action.seat)
         self._require_in_hand(st, me, action.card)
         slot = action.slot or self._first_free_slot(me)
         if me.standby[slot - 1] is not None:
-            raise _illegal("slot_taken", f"Stun slot {slot} is already occupied.")
+            raise _illegal(R.SLOT_TAKEN, f"Stun slot {slot} is already occupied.")
         me.hand.remove(action.card)
         me.standby[slot - 1] = Stun(card=action.card, ready=True)
         st.stun_placed = True
@@ -226,20 +229,20 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         for i, stun in enumerate(me.standby, start=1):
             if stun is None:
                 return i
-        raise _illegal("standby_full", f"All {SLOTS} stun slots are occupied.")
+        raise _illegal(R.STANDBY_FULL, f"All {SLOTS} stun slots are occupied.")
 
     def _require_in_hand(self, st: WorldGainerState, me: Player, card: str) -> None:
         if card not in me.hand:
             name = st.cards[card].name if card in st.cards else card
-            raise _illegal("card_not_in_hand", f"{name} is not in your hand.")
+            raise _illegal(R.CARD_NOT_IN_HAND, f"{name} is not in your hand.")
 
     def _gain(self, st: WorldGainerState, action: Gain) -> None:
         """Gain phase: pay the cost, then place the card by the placement rules, then W4."""
         if st.gain_placed:
-            raise _illegal("gain_already_placed", "You have already placed a card on the field "
+            raise _illegal(R.GAIN_ALREADY_PLACED, "You have already placed a card on the field "
                            "this turn.")
         if action.field not in st.board:
-            raise _illegal("no_such_field", f"There is no square {action.field}; squares are "
+            raise _illegal(R.NO_SUCH_FIELD, f"There is no square {action.field}; squares are "
                            f"{', '.join(ALL_FIELDS)}.")
         me = st.player(action.seat)
         self._require_in_hand(st, me, action.card)
@@ -261,12 +264,12 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
             if isinstance(source, (ExhaustStun, DiscardStun)):
                 stun = me.standby[source.slot - 1]
                 if source.slot in used_slots:
-                    raise _illegal("stun_used_twice", f"The stun in slot {source.slot} is "
+                    raise _illegal(R.STUN_USED_TWICE, f"The stun in slot {source.slot} is "
                                    "named twice in the payment.")
                 if stun is None:
-                    raise _illegal("no_stun", f"There is no stun in slot {source.slot}.")
+                    raise _illegal(R.NO_STUN, f"There is no stun in slot {source.slot}.")
                 if not stun.ready:
-                    raise _illegal("stun_exhausted", f"The stun in slot {source.slot} is "
+                    raise _illegal(R.STUN_EXHAUSTED, f"The stun in slot {source.slot} is "
                                    "exhausted; only a ready stun can pay.")
                 used_slots.add(source.slot)
                 colour = st.cards[stun.card].colour
@@ -280,7 +283,7 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
             else:
                 square = st.board.get(source.field)
                 if square is None or square.holder != seat or not square.cards:
-                    raise _illegal("no_own_field_card", f"You hold no card on {source.field} "
+                    raise _illegal(R.NO_OWN_FIELD_CARD, f"You hold no card on {source.field} "
                                    "to discard.")
                 top = square.cards.pop()
                 me.breaks.append(top)
@@ -289,14 +292,14 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
                 pool.append((st.cards[top].colour, 1))
         total = sum(amount for _, amount in pool)
         if total < card.cost:
-            raise _illegal("cost_not_paid", f"{card.name} costs {card.cost}; the payment gives "
+            raise _illegal(R.COST_NOT_PAID, f"{card.name} costs {card.cost}; the payment gives "
                            f"only {total}.")
         need = card.required
         if need.amount:
             have = total if need.colour == Colour.YELLOW else sum(
                 amount for colour, amount in pool if colour == need.colour)
             if have < need.amount:
-                raise _illegal("required_colour_not_paid", f"{card.name} needs {need.amount} of "
+                raise _illegal(R.REQUIRED_COLOUR_NOT_PAID, f"{card.name} needs {need.amount} of "
                                f"its cost in {need.colour}; the payment gives {have}.")
 
     # ----- placement (配置のルール, W3) ------------------------------------------------------
@@ -317,20 +320,20 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         if duel == "win":
             return Placement("replace")
         if duel == "lose":
-            raise _illegal("stack_colour_loses", f"{card.name} ({card.colour}) loses to "
+            raise _illegal(R.STACK_COLOUR_LOSES, f"{card.name} ({card.colour}) loses to "
                            f"{top.name} ({top.colour}) and cannot be placed there.")
         compare_total = st.options.get("stack_compare") == "total"
         against = sum(st.cards[c].cost for c in square.cards) if compare_total else top.cost
         if card.cost > against:
             return Placement("stack")
-        raise _illegal("stack_cost_too_low", f"Stacking {card.name} needs a cost above {against}"
+        raise _illegal(R.STACK_COST_TOO_LOW, f"Stacking {card.name} needs a cost above {against}"
                        f"; it costs {card.cost}.")
 
     def _check_priority(self, st: WorldGainerState, seat: int, field: str) -> None:
         """W3: own my-fields first, then the battlefield, then the opponent's my-fields."""
         missing = _priority_gap(st, seat, field)
         if missing:
-            raise _illegal("priority", f"You must hold {', '.join(missing)} before taking "
+            raise _illegal(R.PRIORITY, f"You must hold {', '.join(missing)} before taking "
                            f"{field}.")
 
     def _capture(self, st: WorldGainerState, card: Card, square: Square) -> Placement:
@@ -338,24 +341,24 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         top = st.cards[square.cards[-1]]
         duel = janken(card.colour, top.colour)
         if duel == "lose":
-            raise _illegal("capture_colour_loses", f"{card.name} ({card.colour}) loses to "
+            raise _illegal(R.CAPTURE_COLOUR_LOSES, f"{card.name} ({card.colour}) loses to "
                            f"{top.name} ({top.colour}).")
         if len(square.cards) == 1:
             if duel == "win" or card.cost > top.cost:
                 return Placement("capture")
             if card.cost == top.cost:
                 return Placement("offset")
-            raise _illegal("capture_cost_too_low", f"{card.name} costs {card.cost}, not more "
+            raise _illegal(R.CAPTURE_COST_TOO_LOW, f"{card.name} costs {card.cost}, not more "
                            f"than {top.name}'s {top.cost}, so it cannot take the square.")
         if duel == "same":
-            raise _illegal("capture_same_colour_stack", "A stacked square cannot be taken with "
+            raise _illegal(R.CAPTURE_SAME_COLOUR_STACK, "A stacked square cannot be taken with "
                            "a card of the same colour.")
         total = sum(st.cards[c].cost for c in square.cards)
         if card.cost > total:
             return Placement("capture")
         if card.cost > top.cost:
             return Placement("offset_top")
-        raise _illegal("capture_cost_too_low", f"{card.name} costs {card.cost}: it needs more "
+        raise _illegal(R.CAPTURE_COST_TOO_LOW, f"{card.name} costs {card.cost}: it needs more "
                        f"than the stack's total {total} to take it, or more than the top card's "
                        f"{top.cost} to offset it.")
 
@@ -517,9 +520,9 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
     def _check_address(self, state: WorldGainerState, seat: int, zone: Zone, address: str) -> None:
         """Stun slots are 1-5 and squares are the board's own; other zones have no places."""
         if zone.name == "standby" and address not in [str(i) for i in range(1, SLOTS + 1)]:
-            raise _illegal("bad_zone", f"Stun slots are 1 to {SLOTS}, not {address!r}.")
+            raise _illegal(R.BAD_ZONE, f"Stun slots are 1 to {SLOTS}, not {address!r}.")
         elif zone.name == "field" and address not in ALL_FIELDS:
-            raise _illegal("bad_zone", f"There is no square {address!r}; squares are "
+            raise _illegal(R.BAD_ZONE, f"There is no square {address!r}; squares are "
                            f"{', '.join(ALL_FIELDS)}.")
         elif zone.name not in ("standby", "field"):
             super()._check_address(state, seat, zone, address)

@@ -15,6 +15,7 @@ from replay import access
 from replay.api.limits import Plain
 from replay.api.shapes import ActionRecorded, ActionsUndone
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
+from replay.reasons import ServiceReason as R
 
 router = APIRouter(tags=["recording"])
 
@@ -73,7 +74,7 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Match
     undone, 200 when the match already stood at ``to_position``."""
     by = access.staff(caller, "Undoing actions")
     if body.count is not None and body.to_position is not None:
-        raise ActionError("bad_undo", "Give to_position or count, not both.")
+        raise ActionError(R.BAD_UNDO, "Give to_position or count, not both.")
     before = kiroku.recorder.get_match(match_id).version
     count = body.count if body.count is not None or body.to_position is not None else 1
     done = kiroku.undo(match_id, count, reason=body.reason, recorded_by=by.recorded_by,

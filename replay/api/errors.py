@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.errors import ActionError, IllegalAction, MalformedAction, SetupError
+from engine.core.reasons import KernelReason
 from ledger.annotations import AnnotationNotFound
 from ledger.disputes import DisputeNotFound, MatchPaused
 from ledger.errors import (
@@ -104,7 +105,7 @@ def error_status(exc: Exception) -> tuple[int, str, str]:
     if isinstance(exc, SetupError):
         return 422, "setup_error", exc.reason
     if isinstance(exc, ActionError):
-        if exc.reason == "unknown_game":  # the engine's message names the known games
+        if exc.reason == KernelReason.UNKNOWN_GAME:  # the engine's message names the known games
             return 404, "game_not_found", "game_not_found"
         return 422, "bad_request", exc.reason
     raise exc

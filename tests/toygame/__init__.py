@@ -9,10 +9,13 @@ card in hand at the start of a round: the most points (the values of the cards w
 is a draw. A concession in a 3-4 player match voids the round in progress (the face-down bids go
 back to hand, unrevealed).
 
-Reason codes: ``already_bid``, ``card_not_in_hand`` (bids); ``deck_size``, ``too_many_copies``
-(C5); ``bad_counter``, ``card_not_in_zone``, ``bad_zone`` (C3); the kernel's ``match_over``,
-``no_such_seat``, ``eliminated``, ``bad_phase``. Results: ``hand_empty`` (the rules),
-``concession``, ``turn_limit``.
+Reason codes (``tests/toygame/reasons.py``, ``BlindBidReason``): ``already_bid``,
+``card_not_in_hand`` (bids); ``deck_size``, ``too_many_copies`` (C5); and the kernel's
+(``KernelReason``: ``match_over``, ``no_such_seat``, ``eliminated``, ``bad_counter``,
+``card_not_in_zone``, ``bad_zone``, ``bad_phase``...). A shipped game's rules page lists its codes
+in tables generated from its registry (``kiroku reasons GAME --write-docs PAGE``); the toy game has
+no page, and ``reason_table(BlindBidReason)`` renders what one would hold. Results:
+``hand_empty`` (the rules), ``concession``, ``turn_limit``.
 """
 
 from tests.toygame.ruleset import BlindBid

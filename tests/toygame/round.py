@@ -11,6 +11,7 @@ from engine.core.effects import Effect, emit
 from engine.core.errors import IllegalAction
 from tests.toygame.actions import Bid
 from tests.toygame.model import BlindBidState
+from tests.toygame.reasons import BlindBidReason as R
 from tests.toygame.scoring import check_end
 from tests.toygame.setup import draw
 
@@ -36,11 +37,11 @@ def still_to_bid(state: BlindBidState) -> list[int]:
 def bid(state: BlindBidState, action: Bid, chance: Chance) -> None:
     """Lay ``action.card`` face down; the last bid of the round resolves it."""
     if action.seat in state.bids:
-        raise IllegalAction("already_bid", f"Seat {action.seat} has bid this round already; "
+        raise IllegalAction(R.ALREADY_BID, f"Seat {action.seat} has bid this round already; "
                             "the others have still to bid.")
     hand = state.hands[action.seat]
     if action.card not in hand:
-        raise IllegalAction("card_not_in_hand",
+        raise IllegalAction(R.CARD_NOT_IN_HAND,
                             f"Card {action.card} is not in seat {action.seat}'s hand.")
     hand.remove(action.card)
     state.bids[action.seat] = action.card

@@ -12,6 +12,7 @@ from engine.core.viewer import Viewer
 from tests.toygame.actions import ACTIONS, OUTCOME_KINDS, SETUP_CONSUMES, Bid
 from tests.toygame.legal import legal_actions
 from tests.toygame.model import ZONES, BlindBidState, Card
+from tests.toygame.reasons import BlindBidReason
 from tests.toygame.round import bid, cancel_round, still_to_bid
 from tests.toygame.scoring import check_end, points
 from tests.toygame.setup import check_decks, initial_state
@@ -32,6 +33,7 @@ class BlindBid(Ruleset[BlindBidState]):
     options_model = Options
     actions = ACTIONS
     zones = ZONES
+    reasons = BlindBidReason
     phases = ()
     outcome_kinds = OUTCOME_KINDS
     setup_consumes = SETUP_CONSUMES

@@ -9,6 +9,7 @@ from engine.core.chance import Chance
 from engine.core.contract import MatchConfig, Options
 from engine.core.errors import SetupError
 from tests.toygame.model import DECK_SIZE, MAX_COPIES, OPENING_HAND, BlindBidState, Card
+from tests.toygame.reasons import BlindBidReason as R
 
 
 def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -> None:
@@ -16,14 +17,14 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
     for seat, deck in enumerate(decks, start=1):
         size = sum(deck.values())
         if size != DECK_SIZE:
-            raise SetupError("deck_size", f"Seat {seat}'s deck has {size} cards; a Blind Bid "
+            raise SetupError(R.DECK_SIZE, f"Seat {seat}'s deck has {size} cards; a Blind Bid "
                              f"deck has exactly {DECK_SIZE}.", seat=seat)
         values = Counter[int]()
         for card, count in deck.items():
             values[cards[card].value] += count
         over = sorted(v for v, n in values.items() if n > MAX_COPIES)
         if over:
-            raise SetupError("too_many_copies", f"Seat {seat}'s deck has more than {MAX_COPIES} "
+            raise SetupError(R.TOO_MANY_COPIES, f"Seat {seat}'s deck has more than {MAX_COPIES} "
                              f"cards of value {over[0]}.", seat=seat)
 
 

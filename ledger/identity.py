@@ -14,6 +14,9 @@ up without a scan and can never be read back. Roles:
   reads the tournament's rounds and standings (each round's seat credentials act in its matches);
 - ``commentator``: reads every match as a spectator does (its delay included) and writes
   public annotations and studies beside it, nothing else;
+- ``scorekeeper``: the one device that records both seats of match M (issue 40): sees M as a
+  judge does (it is handed every card played, and enters both seats' actions) and records any
+  seat's actions of M, but undoes, adjusts and rules nothing; a spectator of every other match;
 - anyone without a credential is a spectator (public views under the match's policy).
 
 Revoking appends an event; a revoked token no longer authenticates. The HTTP service
@@ -60,6 +63,7 @@ class Role(StrEnum):
     SEAT = "seat"
     PLAYER = "player"
     COMMENTATOR = "commentator"
+    SCOREKEEPER = "scorekeeper"
 
 
 def by_staff(recorded_by: RecordedBy) -> bool:
@@ -97,15 +101,19 @@ class Identity:
     def viewer_of(self, match_id: UUID) -> Viewer:
         """How this caller sees ``match_id``: judges and organisers see everything, a seat
         credential its own seat of its own match, and anything else as a spectator."""
-        if self.role in (Role.ORGANISER, Role.JUDGE):
+        if self.role in (Role.ORGANISER, Role.JUDGE) or self.keeps_score(match_id):
             return JUDGE
         if self.match_id == match_id and self.seat is not None:
             return Viewer("seat", self.seat)
         return SPECTATOR
 
+    def keeps_score(self, match_id: UUID) -> bool:
+        """Whether this caller is ``match_id``'s scorekeeper (records both of its seats)."""
+        return self.role == Role.SCOREKEEPER and self.match_id == match_id
+
     def may_act_for(self, match_id: UUID, seat: int) -> bool:
         """Whether this caller may record an action of ``seat`` in ``match_id``."""
-        return self.role in (Role.ORGANISER, Role.JUDGE) or (
+        return self.role in (Role.ORGANISER, Role.JUDGE) or self.keeps_score(match_id) or (
             self.match_id == match_id and self.seat == seat)
 
     @classmethod
@@ -216,6 +224,9 @@ class Credentials:
         if (role == Role.SEAT) != (match_id is not None and seat is not None):
             raise CredentialRefused("A seat credential names its match and seat; no other "
                                     "does.")
+        if (role == Role.SCOREKEEPER) != (match_id is not None and seat is None):
+            raise CredentialRefused("A scorekeeper's credential names its match and no seat; "
+                                    "a seat's names both.")
         if (role == Role.PLAYER) != (tournament_id is not None and player_id is not None):
             raise CredentialRefused("A player credential names its tournament and player; no "
                                     "other does.")

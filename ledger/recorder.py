@@ -117,6 +117,11 @@ STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
 
 
+def _author(recorded_by: RecordedBy) -> str:
+    """Who recorded an event, by credential id (a plain name where there is none)."""
+    return str(recorded_by.get("id")) if isinstance(recorded_by, Mapping) else str(recorded_by)
+
+
 def now() -> str:
     """The server clock, UTC, ISO 8601 (the ``recorded_at`` of every event)."""
     return datetime.now(UTC).isoformat(timespec="microseconds")
@@ -135,6 +140,7 @@ class Recorded:
     head: str  # the hash of the match's last event: what the receipt signs
     keyring: Keyring = field(repr=False, compare=False)
     calls_judge: tuple[int, int] | None = None  # (live position, version) of a game's dispute
+    resent: bool = False  # the same action sent again on the same version: nothing stored
 
     @cached_property
     def receipt(self) -> dict[str, Any]:
@@ -427,7 +433,39 @@ class Recorder(Application):
             return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
                             match.head_hash, self.keyring, dispute)
 
-        return self._append(match_id, expected_version, over, act)
+        try:
+            return self._append(match_id, expected_version, over, act)
+        except ConcurrentAppend:
+            if expected_version is None:
+                raise
+            resent = self._resent(match_id, expected_version, action, recorded_by)
+            if resent is None:
+                raise
+            return resent
+
+    def _resent(self, match_id: UUID, expected_version: int, action: Mapping[str, Any],
+                recorded_by: RecordedBy) -> Recorded | None:
+        """The answer to an action already recorded on ``expected_version`` by the same
+        credential (a tap sent again after its answer was lost on a flaky network): what the
+        first one stored, so a resend never records twice. None for anything else (a true
+        conflict: another action came first)."""
+        match = self.get_match(match_id)
+        after = list(self.events.get(match_id, gt=expected_version,
+                                     lte=expected_version + 2))
+        if not after or not isinstance(after[0], Match.ActionRecorded):
+            return None
+        first = after[0]
+        try:
+            parsed = get_game(match.game).parse_action(action).model_dump(mode="json")
+        except ActionError:
+            return None
+        if parsed != first.action or _author(first.recorded_by) != _author(recorded_by):
+            return None
+        ended = len(after) > 1 and isinstance(after[1], Match.Ended)
+        last: Any = after[1] if ended else first
+        return Recorded(match_id, last.originator_version, first.seq, first.digest,
+                        match.result if last.originator_version == match.version else None,
+                        last.hash, self.keyring, resent=True)
 
     def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,

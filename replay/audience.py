@@ -129,9 +129,15 @@ class Audience:
         return None
 
     @property
+    def keeps_score(self) -> bool:
+        """Whether its credential is the match's scorekeeper: both seats' actions."""
+        return self.caller is not None and self.caller.keeps_score(self.match.id)
+
+    @property
     def is_party(self) -> bool:
-        """A seat of the match or a judge: who calls, reads and appeals its disputes."""
-        return self.is_staff or self.seat is not None
+        """A seat of the match, its scorekeeper or a judge: who calls, reads and appeals its
+        disputes."""
+        return self.is_staff or self.keeps_score or self.seat is not None
 
     @property
     def narrowed(self) -> bool:
@@ -151,7 +157,8 @@ class Audience:
         seats, judges and organisers, and commentators; Forbidden for anyone else (a player's
         or another match's seat credential), Unauthenticated without a credential."""
         identity = signed_in(self.caller, what)
-        if identity.is_staff or identity.role == Role.COMMENTATOR or self.seat is not None:
+        if identity.is_staff or identity.role == Role.COMMENTATOR or self.seat is not None or (
+                self.keeps_score):
             return identity
         raise Forbidden("not_your_match", f"{what} is for this match's seats, its judges and "
                         "the commentators.")
@@ -159,7 +166,8 @@ class Audience:
     def actor(self, action: Mapping[str, Any], *, outcomes: bool,
               judges_only: bool) -> Identity:
         """Who records ``action``, checked before the rules see it (so a refusal says nothing
-        about the game): staff for any seat, a seat credential for its own seat only; a
+        about the game): staff and the match's scorekeeper for any seat, a seat credential for
+        its own seat only; a
         judge's acts (adjustments, rulings: ``judges_only``) are the judges'; a seat supplies
         chance outcomes only in a match whose setup was entered from a physical table, never
         in one the seed decides (and then only those it may see: ``SuppliedChance``)."""
@@ -168,8 +176,9 @@ class Audience:
             return identity
         if judges_only:
             raise Forbidden("judges_only", "Adjustments and rulings are made by judges.")
-        seat = action.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat != self.seat:
+        seat = action.get("seat")  # a scorekeeper's: any seat of its match
+        if not isinstance(seat, int) or isinstance(seat, bool) or (
+                seat != self.seat and not self.keeps_score):
             raise Forbidden("not_your_seat", "Your credential records actions of "
                             f"{self._own()} only.")
         if outcomes and not self.match.setup_from_table:
@@ -180,7 +189,7 @@ class Audience:
     def legal_seat(self, seat: int | None) -> int:
         """The seat whose legal actions it may list: its own, or any for staff."""
         identity = signed_in(self.caller, "Listing legal actions")
-        if identity.is_staff:
+        if identity.is_staff or self.keeps_score:
             if seat is None:
                 raise ActionError(R.SEAT_REQUIRED, "Say which seat's legal actions: ?seat=N.")
             return seat  # one the match has: ``Kiroku.legal_actions`` says so otherwise
@@ -191,6 +200,8 @@ class Audience:
         return own
 
     def _own(self) -> str:
+        if self.keeps_score:
+            return "the seats of its own match"
         return f"seat {self.seat}" if self.seat is not None else \
             "its own seat of its own match"
 

@@ -68,6 +68,7 @@ def _party(caller: Identity, match_id: UUID) -> None:
 def open_dispute(kiroku: Kiroku, caller: Identity, match_id: UUID, position: int | None,
                  claim: str, concerns: Sequence[int], pause: bool) -> dict[str, Any]:
     """A new dispute by ``caller`` (see the module docstring)."""
+    caller = kiroku.seated(caller, match_id) or caller  # a player plays as their seat
     _party(caller, match_id)
     if pause and not caller.is_staff:
         raise Forbidden("judges_only", "Only a judge pauses a match; call one with the "
@@ -201,6 +202,7 @@ def _apply(kiroku: Kiroku, caller: Identity, dispute: Dispute, remedy: Mapping[s
 def appeal(kiroku: Kiroku, caller: Identity, dispute_id: UUID, reason: str) -> dict[str, Any]:
     """A party or a judge appeals a ruling to the organisers (once)."""
     dispute = kiroku.disputes.get(dispute_id)
+    caller = kiroku.seated(caller, UUID(dispute.match_id)) or caller
     _party(caller, UUID(dispute.match_id))
     if dispute.status != "ruled":
         raise DisputeRefused(f"That dispute is {dispute.status}: only a ruling not yet "

@@ -36,6 +36,7 @@ from ledger.mapper import commitments_as_stored, noting_derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import MatchSummary, Recorded, Recorder, now
+from ledger.signin import SignInLinks
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
 from replay.access import Caller
@@ -70,6 +71,7 @@ class Kiroku:
         self.disputes = Disputes(recorder)
         self.variations = Variations(recorder)
         self.tournaments = Tournaments(recorder)
+        self.links = SignInLinks(recorder, self.credentials)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
@@ -196,7 +198,21 @@ class Kiroku:
     def audience(self, match_id: UUID, caller: Caller,
                  asked: Viewer | None = None) -> Audience:
         """The audience of ``caller`` for a match, read once (``replay.audience``)."""
-        return Audience.of(caller, self.recorder.get_match(match_id), asked)
+        return Audience.of(self.seated(caller, match_id), self.recorder.get_match(match_id),
+                           asked)
+
+    def seated(self, caller: Caller, match_id: UUID) -> Caller:
+        """The caller as it stands in ``match_id``: a tournament player's identity (one
+        sign-in for the event) becomes their seat of the match where a round's pairing seated
+        them; any other caller, and a player elsewhere, is unchanged."""
+        if caller is None or caller.role != Role.PLAYER or caller.match_id is not None:
+            return caller
+        seating = self.tournaments.seating(match_id)
+        if seating is None or seating.tournament_id != str(caller.tournament_id) or (
+                str(caller.player_id) not in seating.players):
+            return caller
+        return dataclasses.replace(caller, match_id=match_id,
+                                   seat=seating.players.index(str(caller.player_id)) + 1)
 
     def seen_by(self, match_id: UUID, viewer: Viewer = JUDGE) -> Audience:
         """The operator's audience (the command line's: an organiser), narrowed to
@@ -221,7 +237,9 @@ class Kiroku:
                 "active": state.active, "turn": state.turn,
                 "to_act": ruleset.to_act(state),
                 "scores": {str(s): v for s, v in (ruleset.scores(state) or {}).items()},
-                "tournament": seating.labels() if seating else None}
+                "tournament": seating.labels() if seating else None,
+                # a pause is now: shown to an audience that sees the match as it stands
+                "paused": bool(match.pausing) and audience.horizon is None}
 
     def view(self, audience: Audience, position: int | None) -> dict[str, Any]:
         """The position after ``position`` live actions (None: the latest the audience may
@@ -247,6 +265,33 @@ class Kiroku:
         ruleset = get_game(match.game)
         return [a.model_dump(mode="json") for a in ruleset.legal_actions(match.state, seat)
                 if audience.is_staff or not ruleset.judges_only(a.type)]
+
+    def turn(self, audience: Audience, seat: int) -> dict[str, Any]:
+        """What the match waits for, for a seat's page: the version a tap is made on, who is
+        to act, whether a dispute pauses it, and ``seat``'s legal actions each with its
+        sentence, with the combinatorial choices behind them (every legal action can be built
+        from a listed one and its choices) and the names of the cards they offer that the
+        audience may know; in a match whose chance is entered at the table, the cards of the
+        seat's own deck list by name (what its draws can be)."""
+        match = audience.match
+        ruleset = get_game(match.game)
+        legal_now = self.legal_actions(audience, seat)
+        over = match.state.result is not None
+        space = [] if over else [c.to_data() for c in ruleset.legal_actions(
+            match.state, seat).choices]
+        known = self.card_names(audience)
+        offered = {o for c in space for o in c["options"] if isinstance(o, str)}
+        return {"match_id": str(match.id), "game": match.game, "seat": seat,
+                "version": match.version, "positions": len(match.live),
+                "to_act": [] if over else ruleset.to_act(match.state),
+                "paused": bool(match.pausing), "result": match.result,
+                "actions": [{"type": a["type"], "action": a,
+                             "text": ruleset.describe(a, [], audience.seen_as, match.state)}
+                            for a in legal_now],
+                "choices": space, "names": {o: known[o] for o in sorted(offered) if o in known},
+                "table": match.setup_from_table,
+                "deck": {c: known.get(c, c) for c in sorted(match.config["decks"][seat - 1])}
+                if match.setup_from_table else {}}
 
     def describe_actions(self, audience: Audience,
                          actions: Sequence[Mapping[str, Any]]) -> list[str]:

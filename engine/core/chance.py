@@ -96,6 +96,15 @@ class Outcome:
         """What a physical table enters for it (for error messages)."""
         return f"a {self.kind} outcome"
 
+    def asked(self) -> dict[str, Any]:
+        """What a table is asked to enter for it, as data a form is built from (which request,
+        whose, how many sides): never a value, so it tells nobody anything hidden."""
+        asked: dict[str, Any] = {"kind": self.kind, "outcome": type(self).__name__}
+        for name in ("seat", "sides"):
+            if hasattr(self, name):
+                asked[name] = getattr(self, name)
+        return asked
+
     def impossible(self, options: Sequence[Any], *, show_cards: bool = False) -> str:
         """Why a value cannot answer this request, whose possible values are ``options``: the
         rest of a sentence whose subject is that value. Cards in a hidden place are named only
@@ -353,7 +362,8 @@ class SuppliedChance(Chance):
             raise IllegalAction(
                 R.OUTCOME_MISSING,
                 f"This action needs {request.needed()} from the table as outcome "
-                f"{self._next + 1}; {supplied}.", kind=kind)
+                f"{self._next + 1}; {supplied}.", kind=kind, asked=request.asked(),
+                outcome=self._next + 1)
         value = self._supplied[self._next]
         self._next += 1
         if isinstance(value, dict):

@@ -25,6 +25,7 @@ from replay.api import (
     matches,
     notes,
     pages,
+    sessions,
     studies,
     tournaments,
     variations,
@@ -59,7 +60,7 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations, studies, tournaments, live, pages):
+                   variations, studies, tournaments, sessions, live, pages):
         app.include_router(module.router)
     return app
 

@@ -11,9 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.core.errors import ActionError
 from engine.registry import get_game
-from replay import access
+from replay import access, console
 from replay.api.limits import Plain
-from replay.api.shapes import ActionRecorded, ActionsUndone
+from replay.api.shapes import ActionRecorded, ActionsUndone, Adjustable, TurnOut
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 from replay.reasons import ServiceReason as R
 
@@ -47,10 +47,16 @@ class UndoCreate(BaseModel):
     expected_version: int | None = Field(default=None, ge=0, le=2**53)
 
 
-@router.post("/matches/{match_id}/actions", status_code=201, response_model=ActionRecorded)
+@router.post("/matches/{match_id}/actions", status_code=201, response_model=ActionRecorded,
+             responses={200: {"model": ActionRecorded,
+                              "description": "The same action was already recorded on that "
+                                             "expected_version by the same credential (a "
+                                             "resend): its answer again; nothing stored"}})
 def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
                   body: ActionCreate) -> Response:
-    """Record one action; 422 with the rule's reason code if illegal, nothing stored. A
+    """Record one action; 422 with the rule's reason code if illegal, nothing stored; 200
+    with the first answer when it is the same action sent again on the same
+    ``expected_version`` by the same credential (a lost answer's resend). A
     refusal names no card the caller may not know: an action naming a card hidden from it
     gets the same refusal as one naming a card that does not exist (``card_not_seen``)."""
     audience = kiroku.audience(match_id, caller)
@@ -62,7 +68,7 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
                          asker=audience.asker)
     return respond(request, {"match_id": str(match_id), "version": done.version,
                              "seq": done.seq, "digest": done.digest, "result": done.result,
-                             "receipt": done.receipt}, 201)
+                             "receipt": done.receipt}, 200 if done.resent else 201)
 
 
 @router.post("/matches/{match_id}/undo", status_code=201, response_model=ActionsUndone,
@@ -92,3 +98,23 @@ def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
     """The game actions a seat may take now."""
     audience = kiroku.audience(match_id, caller)
     return respond(request, kiroku.legal_actions(audience, audience.legal_seat(seat)))
+
+
+@router.get("/matches/{match_id}/turn", response_model=TurnOut)
+def turn(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+         seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
+                                           "seat; a seat's credential reads its own.")]
+         = None) -> Response:
+    """What the match waits for, as a seat's page shows it: the version to act on, who is to
+    act, a pause, and the seat's legal actions in words with the choices behind them."""
+    audience = kiroku.audience(match_id, caller)
+    return respond(request, kiroku.turn(audience, audience.legal_seat(seat)))
+
+
+@router.get("/matches/{match_id}/adjustable", response_model=Adjustable)
+def adjustable(request: Request, kiroku: KirokuDep, caller: CallerDep,
+               match_id: MatchId) -> Response:
+    """What an adjustment may touch now (judges): every place with its cards, every counter
+    with its value and bounds, the stats lasting modifiers change, the phases; what the
+    judge's console builds its adjustment form from."""
+    return respond(request, console.adjustable(kiroku, kiroku.audience(match_id, caller)))

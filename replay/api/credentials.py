@@ -1,4 +1,4 @@
-"""Credentials: who the caller is, and the organiser issuing and revoking judges',
+"""Credentials: the organiser issuing and revoking judges',
 organisers' and commentators' tokens (seat credentials come with a match: see matches)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.identity import NAME_LIMIT, Role
 from replay import access
-from replay.api.shapes import CallerOut, CredentialIssued, CredentialOut, CredentialRevoked
+from replay.api.shapes import CredentialIssued, CredentialOut, CredentialRevoked
 from replay.api.wire import CallerDep, KirokuDep, respond
 
 router = APIRouter(tags=["credentials"])
@@ -33,17 +33,6 @@ class Revocation(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     reason: Annotated[str, Field(min_length=1, max_length=200)]
-
-
-@router.get("/me", response_model=CallerOut)
-def whoami(request: Request, caller: CallerDep) -> Response:
-    """The caller behind the request's credential (a spectator without one)."""
-    if caller is None:
-        return respond(request, {"role": "spectator"})
-    return respond(request, {"credential_id": str(caller.credential_id),
-                             "role": caller.role.value, "name": caller.name,
-                             "match_id": str(caller.match_id) if caller.match_id else None,
-                             "seat": caller.seat})
 
 
 @router.post("/credentials", status_code=201, response_model=CredentialIssued)

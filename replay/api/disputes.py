@@ -11,10 +11,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ledger.disputes import CLAIM_LIMIT
-from replay import access
+from replay import access, console
 from replay import disputes as hearing
 from replay.api.limits import Plain
-from replay.api.shapes import DisputeOut, DisputeRead
+from replay.api.shapes import DisputeOut, DisputeRead, OpenCall
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["disputes"])
@@ -85,6 +85,13 @@ def listing(request: Request, kiroku: KirokuDep, caller: CallerDep,
             match_id: MatchId) -> Response:
     """The match's disputes, for its seats and judges."""
     return respond(request, hearing.listing(kiroku, kiroku.audience(match_id, caller)))
+
+
+@router.get("/disputes", response_model=list[OpenCall])
+def open_calls(request: Request, kiroku: KirokuDep, caller: CallerDep) -> Response:
+    """The calls waiting for a judge (open or appealed disputes) in the live matches the
+    caller hears, oldest first: the judge's console polls it for new calls."""
+    return respond(request, console.open_calls(kiroku, caller))
 
 
 @router.get("/disputes/{dispute_id}", response_model=DisputeRead)

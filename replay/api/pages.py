@@ -1,5 +1,6 @@
 """The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
-its board alone for stream overlays at ``/embed/{match}``, their static files under
+its board alone for stream overlays at ``/embed/{match}``, the sign-in page a slip's link
+opens at ``/sign-in`` and the printable slips at ``/slips``, their static files under
 ``/static``, and the API's documentation at ``/docs`` (Swagger UI from vendored files: no
 request leaves the server). The pages read the public HTTP API like any other client; nothing
 here is in the OpenAPI document."""
@@ -55,12 +56,39 @@ def watch(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
     return _page("match.html")
 
 
+@router.get("/play/{match}", include_in_schema=False)
+def play(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """A seat's page: what the match waits for and the seat's actions first, then its own
+    area and the table (resolved by the page as ``/watch/{match}`` is)."""
+    del match
+    return _page("play.html")
+
+
 @router.get("/embed/{match}", include_in_schema=False)
 def embed(match: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
     """A match's board alone, always at the last position a spectator may see and following
     the match live (for stream overlays); resolved by the page as ``/watch/{match}`` is."""
     del match
     return _page("embed.html", EMBED_POLICY)
+
+
+@router.get("/sign-in", include_in_schema=False)
+def sign_in() -> FileResponse:
+    """The page a sign-in link opens: it takes the code from the address's fragment (which
+    never reaches a server), opens a session with it and goes to the player's match."""
+    return _page("signin.html")
+
+
+@router.get("/slips", include_in_schema=False)
+def slips() -> FileResponse:
+    """Printable sign-in slips of a match's seats or a round's tables, for judges."""
+    return _page("slips.html")
+
+
+@router.get("/judge", include_in_schema=False)
+def judge() -> FileResponse:
+    """The judge's open calls across matches, with a notice when a seat calls."""
+    return _page("judge.html")
 
 
 @router.get("/docs", include_in_schema=False)

@@ -310,21 +310,61 @@ class SigningKey(_Shape):
     key_id: str
 
 
-class CallerOut(_Shape):
-    """Who the caller is: ``{"role": "spectator"}`` alone without a credential."""
+class SeatPlayed(_Shape):
+    """A match the caller plays, as which seat (none: its scorekeeper records every seat),
+    and where it sits in an event."""
 
-    role: Literal["spectator", "organiser", "judge", "seat", "player", "commentator"]
+    match_id: str
+    seat: int | None
+    tournament: str | None = None
+    tournament_id: str | None = None
+    round: int | None = None
+    table: int | None = None
+
+
+class CallerOut(_Shape):
+    """Who the caller is: ``{"role": "spectator"}`` alone without a credential. ``plays``
+    lists the matches a seat's or a tournament player's credential plays (newest first),
+    ``session`` whether it came from a session cookie rather than a bearer token."""
+
+    role: Literal["spectator", "organiser", "judge", "seat", "player", "commentator",
+                  "scorekeeper"]
     credential_id: str | None = None
     name: str | None = None
     match_id: str | None = None
     seat: int | None = None
+    tournament_id: str | None = None
+    player_id: str | None = None
+    plays: list[SeatPlayed] = []
+    session: bool = False
+
+
+class SignInLinkOut(_Shape):
+    """A new sign-in link, shown this once: for a seat of a match (``match_id``, ``seat``),
+    its scorekeeper (``match_id`` alone) or a tournament's player (``player_id``), with what
+    its slip prints. ``link`` opens the sign-in page with the code in its fragment; ``qr`` is
+    the same link as a QR code (an SVG data URL)."""
+
+    name: str
+    code: str
+    link: str
+    qr: str
+    expires_at: str
+    sessions_revoked: int
+    match_id: str | None = None
+    seat: int | None = None
+    player_id: str | None = None
+    tournament: str | None = None
+    tournament_id: str | None = None
+    round: int | None = None
+    table: int | None = None
 
 
 class CredentialOut(_Shape):
     """A credential ever issued (never its token)."""
 
     credential_id: str
-    role: Literal["organiser", "judge", "seat", "player", "commentator"]
+    role: Literal["organiser", "judge", "seat", "player", "commentator", "scorekeeper"]
     name: str
     match_id: str | None
     seat: int | None
@@ -382,6 +422,9 @@ class MatchSummary(_Shape):
     scores: dict[str, int] = Field(default_factory=dict, description="The game's own running "
                                    "score by seat, where it keeps one.")
     tournament: dict[str, Any] | None = Field(description="Its tournament, round and table.")
+    paused: bool = Field(default=False, description="A judge's dispute pauses it now (told to "
+                         "an audience that sees the match as it stands; a delayed spectator "
+                         "learns it when its view catches up).")
 
 
 class MatchCreated(MatchSummary):
@@ -492,3 +535,106 @@ class AuditOut(_Shape):
     notes: list[str]
     drift: dict[str, Any] | None
     beside: BesideAudit | None = None
+
+
+class TurnAction(_Shape):
+    """One legal action: its type, its data (what to post), and its sentence."""
+
+    type: str
+    action: dict[str, Any]
+    text: str
+
+
+class TurnChoice(_Shape):
+    """The whole space of one combinatorial choice behind a listed action
+    (``engine.core.legality.Choice``): ``action``'s ``field`` takes ``kind`` of ``options``."""
+
+    action: str
+    field: str
+    kind: Literal["subset", "sequence", "one_of"]
+    options: list[Any]
+    least: int
+    most: int | None
+    description: str
+
+
+class TurnOut(_Shape):
+    """What a match waits for, for a seat's page."""
+
+    match_id: str
+    game: str
+    seat: int
+    version: int
+    positions: int
+    to_act: list[int]
+    paused: bool
+    result: dict[str, Any] | None
+    actions: list[TurnAction]
+    choices: list[TurnChoice]
+    names: dict[str, str]
+    table: bool = Field(description="Chance is entered at the table (draws, dice).")
+    deck: dict[str, str] = Field(description="In a table match: the cards of the seat's own "
+                                 "deck list, by name (what its draws can be).")
+
+
+class OpenCall(DisputeOut):
+    """A dispute waiting for a judge, with its match's players, game and seating."""
+
+    players: list[str]
+    game: str
+    tournament: dict[str, Any] | None
+
+
+class NamedCard(_Shape):
+    """A card by its id and name."""
+
+    id: str
+    name: str
+
+
+class AdjustablePlace(_Shape):
+    """A place of the zone table and the cards in it; ``ref`` is how ``adjust`` names it
+    (``from_zone``/``to_zone``), with ``seat`` as ``from_seat``/``to_seat``."""
+
+    zone: str
+    seat: int | None
+    address: str
+    ref: str
+    label: str
+    cards: list[NamedCard]
+
+
+class AdjustableCounter(_Shape):
+    """A counter ``adjust`` may set (``counter.name``, for seat ``seat``), its value now and
+    its bounds (0 and 1: a flag)."""
+
+    name: str
+    of: Literal["seat", "match", "card", "place"]
+    seat: int | None
+    key_name: str | None
+    value: int
+    low: int
+    high: int
+    description: str
+
+
+class AdjustableStat(_Shape):
+    """A stat lasting modifiers change, and the cards that have it now."""
+
+    name: str
+    description: str
+    cards: list[NamedCard]
+
+
+class Adjustable(_Shape):
+    """What an adjustment of a match may touch now."""
+
+    match_id: str
+    game: str
+    version: int
+    positions: int
+    seats: list[int]
+    places: list[AdjustablePlace]
+    counters: list[AdjustableCounter]
+    stats: list[AdjustableStat]
+    phases: list[str]

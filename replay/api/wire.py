@@ -11,10 +11,10 @@ import msgpack
 from fastapi import Depends, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
 from engine.core.viewer import Viewer
-from ledger.errors import MatchNotFound
+from ledger.errors import Forbidden, MatchNotFound
 from ledger.identity import Identity, Unauthenticated
 from ledger.tournaments import TournamentNotFound
 from replay.access import Caller
@@ -26,6 +26,16 @@ MSGPACK = "application/msgpack"
 bearer = HTTPBearer(auto_error=False, description="A credential's token. Without one the "
                     "caller is a spectator; organisers issue judges' tokens, creating a match "
                     "issues each seat's.")
+
+
+SESSION_COOKIE = "kiroku_session"
+PAGE_HEADER = "X-Kiroku-Page"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+session_cookie = APIKeyCookie(
+    name=SESSION_COOKIE, auto_error=False, description="A session a sign-in opened (POST "
+    "/sessions: a seat's sign-in link, or a token typed once into a page). Kiroku's pages "
+    "send it; a request that changes anything with it must also carry the header "
+    f"'{PAGE_HEADER}: 1' (no other site's page can send that header).")
 
 
 def respond(request: Request, data: Any, status: int = 200,
@@ -50,16 +60,34 @@ async def service(request: Request) -> Kiroku:
 
 
 async def caller(request: Request, kiroku: Annotated[Kiroku, Depends(service)],
-                 token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-                 ) -> Caller:
-    """The authenticated identity, None without an Authorization header (a spectator), and
-    401 for an unknown or revoked token or a header that is not a bearer token."""
+                 token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+                 session: Annotated[str | None, Depends(session_cookie)]) -> Caller:
+    """The authenticated identity: by the Authorization header (401 for an unknown or revoked
+    token, or a header that is not a bearer token), else by the session cookie (a session
+    that no longer authenticates reads as no credential), else None (a spectator)."""
     if token is None:
         if request.headers.get("authorization"):
             raise Unauthenticated("The Authorization header must be 'Bearer TOKEN'.")
-        return None
+        if not session:
+            return None
+        return await _session_caller(request, kiroku, session)
     identity: Identity = await run_in_threadpool(kiroku.credentials.authenticate,
                                                  token.credentials)
+    return identity
+
+
+async def _session_caller(request: Request, kiroku: Kiroku, session: str) -> Caller:
+    """The identity behind a session cookie. A change it asks for must carry the page header:
+    a browser sends the cookie with any same-site request, but only a page of this server
+    can add a custom header (cross-site, it needs a preflight this server never grants)."""
+    if request.method not in SAFE_METHODS and request.headers.get(PAGE_HEADER) != "1":
+        raise Forbidden("page_header_missing", f"A change signed in by a session cookie needs "
+                        f"the header '{PAGE_HEADER}: 1' (Kiroku's pages send it); other clients "
+                        "send 'Authorization: Bearer TOKEN'.")
+    try:
+        identity: Identity = await run_in_threadpool(kiroku.credentials.authenticate, session)
+    except Unauthenticated:
+        return None
     return identity
 
 

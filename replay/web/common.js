@@ -1,7 +1,6 @@
-// What both pages share: calling the API (with the signed-in credential as a Bearer header,
-// never in a URL), the sign-in form, the games' titles, and small DOM helpers.
-
-const TOKEN_KEY = "kiroku.token";
+// What the pages share: calling the API (signed in by the session cookie the server set, which
+// no script can read: see docs/architecture.md), the sign-in form, the games' titles, and small
+// DOM helpers.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -13,14 +12,24 @@ export class ApiError extends Error {
 }
 
 let anonymous = false;
+let signedInAs = { role: "spectator" };
 
 // From now on, send no credential (the embeddable board always watches as a spectator).
 export function watchAnonymously() {
   anonymous = true;
 }
 
-export function token() {
-  return anonymous ? null : sessionStorage.getItem(TOKEN_KEY);
+// Who the page is signed in as (GET /me, as last read by the sign-in form).
+export function me() {
+  return anonymous ? { role: "spectator" } : signedInAs;
+}
+
+// The headers and cookie policy of every request: the session cookie goes with it, and the
+// page's own header, which the server requires of a change signed in by a cookie (another
+// site's page cannot send it).
+function sent(headers) {
+  if (anonymous) return { headers, credentials: "omit" };
+  return { headers: { ...headers, "x-kiroku-page": "1" }, credentials: "same-origin" };
 }
 
 // GET (or another method) a JSON answer from this server's API.
@@ -40,12 +49,10 @@ async function answered(path, { method = "GET", body, params } = {}) {
     if (value !== undefined && value !== null && value !== "") url.searchParams.set(key, value);
   }
   const headers = { accept: "application/json" };
-  const credential = token();
-  if (credential) headers.authorization = `Bearer ${credential}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const answer = await fetch(url, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "omit", cache: "no-store",
+    method, ...sent(headers), body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
   });
   let data = null;
   try { data = await answer.json(); } catch { data = null; }
@@ -85,7 +92,8 @@ export function describeMe(me) {
 }
 
 // The sign-in form in `container`; `changed(me)` is called after every sign-in or sign-out,
-// and once at the start. Answers the caller's identity (GET /me).
+// and once at the start. Answers the caller's identity (GET /me). A token typed here opens a
+// session of this browser (POST /sessions): the page never keeps it.
 export async function signIn(container, changed) {
   const status = el("p", { class: "who", role: "status" });
   const input = el("input", {
@@ -98,31 +106,32 @@ export async function signIn(container, changed) {
     input, el("button", { type: "submit", id: "sign-in" }, "Sign in"), out);
   container.replaceChildren(form, status);
 
-  async function refresh() {
-    let me = { role: "spectator" };
+  async function refresh(refused = null) {
     try {
-      if (token()) me = await api("/me");
+      signedInAs = anonymous ? { role: "spectator" } : await api("/me");
     } catch (error) {
-      sessionStorage.removeItem(TOKEN_KEY);
-      status.textContent = `Sign-in refused: ${error.message}`;
-      out.hidden = true;
-      await changed(me);
-      return me;
+      signedInAs = { role: "spectator" };
     }
-    status.textContent = describeMe(me);
-    out.hidden = !token();
-    await changed(me);
-    return me;
+    status.textContent = refused ? `Sign-in refused: ${refused.message}` : describeMe(signedInAs);
+    out.hidden = signedInAs.role === "spectator";
+    await changed(signedInAs);
+    return signedInAs;
   }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const value = input.value.trim();
     input.value = "";
-    if (value) sessionStorage.setItem(TOKEN_KEY, value);
+    if (!value) return;
+    try {
+      await api("/sessions", { method: "POST", body: { token: value } });
+    } catch (error) {
+      await refresh(error);
+      return;
+    }
     await refresh();
   });
   out.addEventListener("click", async () => {
-    sessionStorage.removeItem(TOKEN_KEY);
+    try { await api("/sessions/current", { method: "DELETE" }); } catch { /* signed out */ }
     await refresh();
   });
   return refresh();
@@ -140,18 +149,15 @@ export function shortTime(iso) {
   return iso ? String(iso).slice(0, 16).replace("T", " ") : "";
 }
 
-// Listen to a Server-Sent Events stream of this server (GET `path`) with the signed-in
-// credential as a Bearer header (EventSource cannot send one): `onEvent(name, data)` for each
+// Listen to a Server-Sent Events stream of this server (GET `path`) as the signed-in session
+// (read with fetch, whose answer's status tells a refusal apart): `onEvent(name, data)` for each
 // event; reconnects 3 s after the stream ends until `signal` aborts; `onRefused(error)` when the
 // server refuses it (then it stops).
 export function listen(path, onEvent, { signal, onRefused = () => {} } = {}) {
   const connect = async () => {
-    const headers = { accept: "text/event-stream" };
-    const credential = token();
-    if (credential) headers.authorization = `Bearer ${credential}`;
     try {
       const answer = await fetch(new URL(path, window.location.origin), {
-        headers, signal, credentials: "omit", cache: "no-store" });
+        ...sent({ accept: "text/event-stream" }), signal, cache: "no-store" });
       if (!answer.ok) {
         let body = null;
         try { body = await answer.json(); } catch { body = null; }

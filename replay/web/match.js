@@ -6,7 +6,7 @@
 // following a live match (Server-Sent Events, with the credential when signed in). The embeddable board (/embed/ID, a page
 // whose body has data-embed) uses the same code: the board only, as a spectator, always live.
 import {
-  ApiError, api, el, games, listen, resultText, shortTime, signIn, token, watchAnonymously,
+  ApiError, api, el, games, listen, resultText, shortTime, signIn, watchAnonymously,
 } from "/static/common.js";
 import * as generic from "/static/board.js";
 import {
@@ -701,7 +701,7 @@ const SYMBOLS = [["good", "!"], ["excellent", "!!"], ["mistake", "?"], ["blunder
   ["interesting", "!?"], ["dubious", "?!"], ["key_moment", "□"], ["rules_question", "?R"]];
 
 function signedIn() {
-  return !embedded && view.me.role !== "spectator" && Boolean(token());
+  return !embedded && view.me.role !== "spectator";
 }
 
 function onMainLine(note) {
@@ -1371,6 +1371,7 @@ async function poll() {
     if (summary.version === view.version) return;
     const wasAtLast = embedded || (!view.line && view.position === view.positions);
     view.summary = summary;
+    showPause(summary);
     view.version = summary.version;
     const latest = await fetchState(null);
     await Promise.all([loadTimeline(), loadNotes(), loadDisputes()]);
@@ -1418,6 +1419,12 @@ function follow(on) {
 
 // ---- start ----
 
+// A paused match says so above everything, on every page of the match.
+function showPause(summary) {
+  const banner = document.getElementById("paused-banner");
+  if (banner) banner.hidden = !summary.paused;
+}
+
 async function reload() {
   const request = view.request;  // a position asked for meanwhile (by the URL) wins
   try {
@@ -1426,6 +1433,7 @@ async function reload() {
     say(explain(error, `Match ${matchRef}`));
     return;
   }
+  showPause(view.summary);
   const known = await games();
   const s = view.summary;
   view.matchId = s.match_id;

@@ -32,5 +32,7 @@ def test_serving_takes_the_heap_it_starts_with_out_of_every_collection(tmp_path:
                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["before"] > 50_000  # modules, routes, models, the opened store
-    assert seen["after"] < 100 and seen["frozen"] >= seen["before"]
+    # (a collection untracks tuples that hold only atoms, so a few of those counted before
+    # are not frozen: they are out of every collection anyway)
+    assert seen["after"] < 100 and seen["frozen"] >= seen["before"] - 100
     assert seen["status"] == 200 and seen["same"]

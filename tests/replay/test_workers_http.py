@@ -285,11 +285,13 @@ def test_racing_clients_on_two_processes_append_exactly_once(server: Server) -> 
     with server.client(server.organiser_token) as client:
         match_id = new_match(client)["match_id"]
         stun = first_of(legal(client, match_id, 1), "stun")
+        judges = [client.post("/credentials", json={"role": "judge", "name": f"J{i}"}).json()[
+            "token"] for i in range(8)]
     statuses: list[int] = []
     barrier = threading.Barrier(8)
 
-    def race(_: int) -> None:
-        with server.client(server.organiser_token) as own:
+    def race(i: int) -> None:
+        with server.client(judges[i]) as own:
             barrier.wait()
             resp = post_action(own, match_id, stun, expected_version=1)
         statuses.append(resp.status_code)
@@ -298,6 +300,22 @@ def test_racing_clients_on_two_processes_append_exactly_once(server: Server) -> 
     assert sorted(statuses) == [201] + [409] * 7
     with server.client(server.organiser_token) as client:
         assert summary(client, match_id)["version"] == 2
+    # one caller's copies of one request (a resend after a lost answer) record once: the
+    # one that stored it gets 201, the others its answer with 200
+    statuses.clear()
+
+    def resend(_: int) -> None:
+        with server.client(server.organiser_token) as own:
+            barrier.wait()
+            resp = post_action(own, match_id, next_action, expected_version=2)
+        statuses.append(resp.status_code)
+
+    with server.client(server.organiser_token) as client:
+        next_action = legal(client, match_id, 1)[0]  # whatever seat 1 may do next
+    _threads(8, resend)
+    assert sorted(statuses) == [200] * 7 + [201]
+    with server.client(server.organiser_token) as client:
+        assert summary(client, match_id)["version"] == 3
 
 
 def test_two_servers_on_one_postgresql_database_record_and_list_together(

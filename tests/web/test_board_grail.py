@@ -85,7 +85,7 @@ def _show(watched: Watched, site: Site, match: str, at: int, viewer: str) -> Non
     hash_ = f"at={at}" + (f"&as={viewer}" if viewer.startswith("seat:") else "")
     page.goto(f"{site.server.base}/watch/{site.matches[match]}#{hash_}")
     page.wait_for_selector(f"#board[data-position='{at}']", timeout=20_000)
-    if viewer != "spectator" and not page.evaluate("sessionStorage.getItem('kiroku.token')"):
+    if viewer != "spectator" and page.is_hidden("#sign-out"):
         _signed_in(watched, site)
         if viewer.startswith("seat:"):
             page.select_option("#viewer", viewer)

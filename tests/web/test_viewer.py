@@ -136,7 +136,8 @@ def test_a_seat_does_not_see_the_other_seat_s_hand(web: Server, watched: Watched
     page.wait_for_selector("text=Signed in as Sora")
     _board_says(watched, "Seen as seat:1")
     assert "token" not in page.url and seat_one not in page.url
-    assert page.evaluate("sessionStorage.getItem('kiroku.token')") == seat_one
+    kept = page.evaluate("JSON.stringify([sessionStorage, localStorage, document.cookie])")
+    assert seat_one not in kept, "the session cookie is HttpOnly: no script reads the token"
     shown = page.inner_text("body") + page.content()
     assert [name for name in hidden if name in shown] == []
     own_hand = {card["name"] for card in own_view["state"]["seats"][0]["hand"]}

@@ -1,0 +1,67 @@
+// The sign-in page a slip's QR code opens (/sign-in#code=...): the code is taken out of the
+// address at once (it is spent by signing in, and must not stay in the history), exchanged for
+// a session of this browser (POST /sessions), and the player is sent to their match. Opened
+// without a code, it says who this browser is signed in as and lists their matches.
+
+import { ApiError, api, el } from "/static/common.js";
+
+const heading = document.getElementById("heading");
+const message = document.getElementById("message");
+const plays = document.getElementById("plays");
+
+function where(play) {
+  const event = play.tournament
+    ? `${play.tournament}, round ${play.round}, table ${play.table}: ` : "";
+  return `${event}${play.seat ? `seat ${play.seat}` : "every seat (scorekeeper)"}`;
+}
+
+function show(me) {
+  plays.replaceChildren();
+  document.getElementById("out").hidden = me.role === "spectator";
+  document.getElementById("next").hidden = me.role !== "player";
+  if (me.role === "spectator") {
+    heading.textContent = "Not signed in";
+    message.textContent = "Scan the QR code on your table's slip, or open its link, to "
+      + "sign in as your seat.";
+    return;
+  }
+  heading.textContent = `Signed in as ${me.name}`;
+  if (!me.plays.length) {
+    message.textContent = me.role === "player"
+      ? "You have no paired match yet: look again when the round is paired."
+      : `You are signed in as a ${me.role}.`;
+    return;
+  }
+  message.textContent = me.plays.length === 1 ? "Your match:" : "Your matches, newest first:";
+  for (const play of me.plays) {
+    plays.append(el("li", {}, el("a", { href: `/play/${play.match_id}` }, where(play))));
+  }
+}
+
+async function start() {
+  const fragment = new URLSearchParams(window.location.hash.slice(1));
+  const code = fragment.get("code");
+  if (code) {
+    history.replaceState(null, "", window.location.pathname);
+    try {
+      const me = await api("/sessions", { method: "POST", body: { code } });
+      if (me.plays.length === 1 && (me.role === "seat" || me.role === "scorekeeper")) {
+        window.location.replace(`/play/${me.plays[0].match_id}`);
+        return;
+      }
+      show(me);
+    } catch (error) {
+      heading.textContent = "This link did not sign you in";
+      message.textContent = error instanceof ApiError ? error.message : String(error);
+    }
+    return;
+  }
+  show(await api("/me"));
+}
+
+document.getElementById("refresh").addEventListener("click", async () => show(await api("/me")));
+document.getElementById("sign-out").addEventListener("click", async () => {
+  try { await api("/sessions/current", { method: "DELETE" }); } catch { /* signed out */ }
+  show(await api("/me"));
+});
+start();

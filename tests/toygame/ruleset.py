@@ -34,7 +34,6 @@ class BlindBid(Ruleset[BlindBidState]):
     actions = ACTIONS
     zones = ZONES
     reasons = BlindBidReason
-    phases = ()
     outcome_kinds = OUTCOME_KINDS
     setup_consumes = SETUP_CONSUMES
 
@@ -61,7 +60,7 @@ class BlindBid(Ruleset[BlindBidState]):
         return still_to_bid(state)
 
     def scores(self, state: BlindBidState) -> dict[int, int] | None:
-        """Points: the values of each seat'state won cards."""
+        """Points: the values of each seat's won cards."""
         return {seat: points(state, seat) for seat in state.seats()}
 
     def _legal_actions(self, state: BlindBidState, seat: int) -> list[Action]:
@@ -73,5 +72,4 @@ class BlindBid(Ruleset[BlindBidState]):
     def _describe(self, action: Action, outcomes: list[Outcome], viewer: Viewer,
                   before: BlindBidState | None = None, effects: Sequence[Effect] = ()) -> str:
         assert isinstance(action, Bid)
-        return describe(action, outcomes, viewer,
-                              None if before is None else before, effects, self.sees)
+        return describe(action, outcomes, viewer, before, effects, self.sees)

@@ -271,8 +271,8 @@ class Kiroku:
         to act, whether a dispute pauses it, and ``seat``'s legal actions each with its
         sentence, with the combinatorial choices behind them (every legal action can be built
         from a listed one and its choices) and the names of the cards they offer that the
-        audience may know; in a match whose chance is entered at the table, the cards of the
-        seat's own deck list by name (what its draws can be)."""
+        audience may know; in a match whose chance is entered at the table, the deck lists
+        the audience may know by name (what draws entered there can be)."""
         match = audience.match
         ruleset = get_game(match.game)
         legal_now = self.legal_actions(audience, seat)
@@ -289,9 +289,20 @@ class Kiroku:
                              "text": ruleset.describe(a, [], audience.seen_as, match.state)}
                             for a in legal_now],
                 "choices": space, "names": {o: known[o] for o in sorted(offered) if o in known},
-                "table": match.setup_from_table,
-                "deck": {c: known.get(c, c) for c in sorted(match.config["decks"][seat - 1])}
-                if match.setup_from_table else {}}
+                "table": match.setup_from_table, "decks": self._decks_known(audience, known)}
+
+    @staticmethod
+    def _decks_known(audience: Audience, known: Mapping[str, str]) -> dict[str, dict[str, str]]:
+        """In a match whose chance is entered at the table: the deck lists the audience may
+        know (a seat its own, a judge or scorekeeper every seat's), by name: what a draw
+        entered at the table can be."""
+        match = audience.match
+        if not match.setup_from_table:
+            return {}
+        seats = range(1, len(match.players) + 1) if audience.seen_as.is_judge else (
+            [audience.seat] if audience.seat is not None else [])
+        return {str(seat): {c: known.get(c, c) for c in sorted(match.config["decks"][seat - 1])}
+                for seat in seats}
 
     def describe_actions(self, audience: Audience,
                          actions: Sequence[Mapping[str, Any]]) -> list[str]:

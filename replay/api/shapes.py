@@ -573,8 +573,9 @@ class TurnOut(_Shape):
     choices: list[TurnChoice]
     names: dict[str, str]
     table: bool = Field(description="Chance is entered at the table (draws, dice).")
-    deck: dict[str, str] = Field(description="In a table match: the cards of the seat's own "
-                                 "deck list, by name (what its draws can be).")
+    decks: dict[str, dict[str, str]] = Field(
+        description="In a table match: the deck lists the caller may know, by seat, each card "
+                    "by name (what a draw entered at the table can be).")
 
 
 class OpenCall(DisputeOut):

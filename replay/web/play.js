@@ -87,13 +87,17 @@ function withField(action, field, value) {
 
 // A form for one combinatorial choice: checkboxes (numbered in the order ticked, for a
 // sequence) or radio buttons, building the action from the listed one of its type.
-function choiceForm(choice, listed) {
+function choiceForm(choice, offers) {
   const picked = [];
+  // which listed action the choice is made for (the card to place, the square to gain...)
+  const base = el("select", { class: "base", "aria-label": "For" },
+    offers.map((offered, i) => el("option", { value: String(i) }, offered.text)));
   const name = `${choice.action}-${choice.field}`;
   const single = choice.kind === "one_of";
   const boxes = choice.options.map((option, i) => {
     const order = el("span", { class: "order" });
-    const input = el("input", { type: single ? "radio" : "checkbox", name, value: String(i) });
+    const input = el("input", { type: single ? "radio" : "checkbox", name, value: String(i),
+      "data-option": JSON.stringify(option) });
     input.addEventListener("change", () => {
       if (single) { picked.splice(0, picked.length, i); }
       else if (input.checked) { picked.push(i); }
@@ -110,12 +114,13 @@ function choiceForm(choice, listed) {
   const most = choice.most === null ? choice.options.length : choice.most;
   const count = choice.least === most ? `${most}` : `${choice.least} to ${most}`;
   const form = el("form", { class: "choose", "data-action": choice.action, "data-field": choice.field },
+    el("label", {}, "For ", base),
     el("p", {}, `${choice.description || label(choice.field)} (choose ${single ? "one" : count})`),
     ...boxes, el("button", { type: "submit" }, `${label(choice.action)} with these`));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const values = picked.map((i) => choice.options[i]);
-    send(withField(listed, choice.field, single ? values[0] : values));
+    send(withField(offers[Number(base.value)].action, choice.field, single ? values[0] : values));
   });
   return form;
 }
@@ -133,11 +138,12 @@ function showActions(turn) {
     const group = el("div", { class: "group", "data-type": type }, el("h3", {}, label(type)));
     for (const offered of offers) {
       group.append(el("button", { type: "button", class: "act", "data-type": type,
-        onclick: () => send(offered.action) }, offered.text));
+        "data-action": JSON.stringify(offered.action), onclick: () => send(offered.action) },
+      offered.text));
     }
     for (const choice of turn.choices.filter((c) => c.action === type)) {
       group.append(el("details", { class: "choices" }, el("summary", {}, "Choose…"),
-        choiceForm(choice, offers[0].action)));
+        choiceForm(choice, offers)));
     }
     ui.actions.append(group);
   }
@@ -162,7 +168,7 @@ async function post(path, body) {
 // own deck's cards, the die's faces) and sends the action again with every outcome so far.
 function askOutcome(action, outcomes, asked) {
   const choices = asked.outcome === "CardDrawn"
-    ? Object.entries(page.turn.deck).map(([id, name]) => [id, name])
+    ? Object.entries(page.turn.decks[String(asked.seat)] || {}).map(([id, name]) => [id, name])
     : asked.outcome === "DieRolled"
       ? Array.from({ length: asked.sides || 6 }, (_, i) => [String(i + 1), String(i + 1)])
       : asked.outcome === "SeatChosen"
@@ -181,8 +187,8 @@ function askOutcome(action, outcomes, asked) {
     form.remove();
     send(action, [...outcomes, value]);
   });
-  document.getElementById("outcome-form")?.remove();
-  ui.actions.prepend(form);
+  // beside the actions, not among them: a refresh (another seat's action) keeps it
+  document.getElementById("outcome-area").replaceChildren(form);
   return true;
 }
 
@@ -242,6 +248,7 @@ async function refresh() {
   showActions(turn);
   drawView(answer);
   if (isStaff()) await showConsole(turn);
+  document.body.dataset.seat = String(turn.seat);
   document.body.dataset.version = String(turn.version);
 }
 

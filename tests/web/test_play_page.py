@@ -73,8 +73,11 @@ def test_two_phones_record_a_match_by_tapping_its_actions(
 
     tapped = []
     for _ in range(10):
-        mover = aiko if "Your turn" in aiko.page.inner_text("#status") else ben
-        mover.page.wait_for_selector("#actions button.act")
+        with httpx.Client(base_url=web.base, timeout=30, headers={
+                "authorization": f"Bearer {web.organiser_token}"}) as judge:
+            summary = judge.get(f"/matches/{match_id}").json()
+        mover = aiko if summary["to_act"] == [1] else ben
+        mover.page.wait_for_selector(f"body[data-version='{summary['version']}']")
         sentence = mover.page.locator("#actions button.act").first.inner_text()
         _tap_first(mover.page)
         tapped.append(sentence)

@@ -117,9 +117,12 @@ STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
 
 
-def _author(recorded_by: RecordedBy) -> str:
-    """Who recorded an event, by credential id (a plain name where there is none)."""
-    return str(recorded_by.get("id")) if isinstance(recorded_by, Mapping) else str(recorded_by)
+def _credential(recorded_by: RecordedBy) -> str | None:
+    """The credential an event was recorded with (None for a plain name: no resend is
+    recognised without a credential)."""
+    if isinstance(recorded_by, Mapping) and recorded_by.get("id"):
+        return str(recorded_by["id"])
+    return None
 
 
 def now() -> str:
@@ -459,7 +462,8 @@ class Recorder(Application):
             parsed = get_game(match.game).parse_action(action).model_dump(mode="json")
         except ActionError:
             return None
-        if parsed != first.action or _author(first.recorded_by) != _author(recorded_by):
+        sender = _credential(recorded_by)
+        if parsed != first.action or sender is None or _credential(first.recorded_by) != sender:
             return None
         ended = len(after) > 1 and isinstance(after[1], Match.Ended)
         last: Any = after[1] if ended else first

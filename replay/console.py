@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from engine.core.errors import ActionError
 from engine.registry import get_game
 from ledger.errors import Forbidden
 from ledger.identity import Role
@@ -70,12 +71,15 @@ def adjustable(kiroku: Kiroku, audience: Audience) -> dict[str, Any]:
         for seat in owners:
             keys = list(tally.keys(state, seat)) if tally.keyed else [""]
             for key in keys:
+                try:
+                    value = tally.get(state, seat, key)
+                except ActionError:  # not there now (a battle's modifier outside a battle)
+                    continue
                 counters.append({
                     "name": f"{tally.name}:{key}" if key else tally.name, "of": tally.of,
                     "seat": None if tally.of == "match" else seat,
-                    "key_name": names.get(key, key) if key else None,
-                    "value": tally.get(state, seat, key), "low": tally.low, "high": tally.high,
-                    "description": tally.description})
+                    "key_name": names.get(key, key) if key else None, "value": value,
+                    "low": tally.low, "high": tally.high, "description": tally.description})
     stats = [{"name": stat.name, "description": stat.description,
               "cards": cards(list(stat.cards(state)))} for stat in ruleset.stats]
     return {"match_id": str(match.id), "game": match.game, "version": match.version,

@@ -301,8 +301,9 @@ class Kiroku:
             return {}
         seats = range(1, len(match.players) + 1) if audience.seen_as.is_judge else (
             [audience.seat] if audience.seat is not None else [])
-        return {str(seat): {c: known.get(c, c) for c in sorted(match.config["decks"][seat - 1])}
-                for seat in seats}
+        ruleset = get_game(match.game)
+        return {str(seat): {draw: known.get(card, card) for draw, card in ruleset.drawable(
+                    seat, match.config["decks"][seat - 1]).items()} for seat in seats}
 
     def describe_actions(self, audience: Audience,
                          actions: Sequence[Mapping[str, Any]]) -> list[str]:

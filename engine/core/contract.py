@@ -424,6 +424,12 @@ class Ruleset(ABC, Generic[S, OptionsT]):
         if options.deck_check == "on":
             self.check_decks(decks, cards)
 
+    def drawable(self, seat: int, deck: Mapping[str, int]) -> dict[str, str]:
+        """What a draw from ``seat``'s deck list ``deck`` can be, as a table enters it, each
+        with its card id: the card ids themselves (a game whose cards are instances gives
+        those). Known to the seat from its own list: never the deck's order."""
+        return {card: card for card in sorted(deck)}
+
     def check_decks(self, decks: Sequence[Mapping[str, int]], cards: Mapping[str, Any]) -> None:
         """C5: raise SetupError(reason = the broken rule) if a deck breaks construction rules."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -92,6 +92,10 @@ class Edge(Ruleset[EdgeState, EdgeOptions]):
     def check_decks(self, decks: Sequence[Any], cards: Any) -> None:
         """C5 (engine.edge.setup.check_decks)."""
         setup.check_decks(decks, cards)
+
+    def drawable(self, seat: int, deck: Mapping[str, int]) -> dict[str, str]:
+        """A draw is one of the seat's card instances (``CARD@SEAT.N``)."""
+        return {instance: instance.split("@", 1)[0] for instance in setup.instances(seat, deck)}
 
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
                chance: Chance) -> EdgeState:

@@ -21,6 +21,13 @@ def check_decks(decks: Sequence[Mapping[str, int]], cards: Mapping[str, Card]) -
                              f"needs at least {DECK_MIN}.", seat=seat)
 
 
+def instances(seat: int, deck: Mapping[str, int]) -> list[str]:
+    """Every card of a deck list as an instance ``<card id>@<seat>.<n>`` (copies numbered in
+    the list's order, never the shuffle's)."""
+    listed = [c for c, n in sorted(deck.items()) for _ in range(n)]
+    return [f"{c}@{seat}.{i}" for i, c in enumerate(listed, start=1)]
+
+
 def initial_state(config: MatchConfig, options: Options, cards: dict[str, Card],
                   chance: Chance) -> EdgeState:
     """Each deck shuffled (picks as drawn, C1), ten cards each, the first player."""
@@ -28,8 +35,7 @@ def initial_state(config: MatchConfig, options: Options, cards: dict[str, Card],
     state = EdgeState(game="edge", players=list(config.players), options=options.recorded(),
                       cards=cards, starting_players=len(seats))
     for seat, deck in zip(seats, config.decks):
-        listed = [c for c, n in sorted(deck.items()) for _ in range(n)]
-        state.decks[seat] = [f"{c}@{seat}.{i}" for i, c in enumerate(listed, start=1)]
+        state.decks[seat] = instances(seat, deck)
         state.hands[seat], state.dead[seat] = [], []
         state.conspiracies[seat], state.permanents[seat] = [], []
         state.influence[seat] = 0

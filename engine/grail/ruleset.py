@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
@@ -126,6 +126,10 @@ class Grail(Ruleset[GrailState, GrailOptions]):
     def check_decks(self, decks: Sequence[Any], cards_: Any) -> None:
         """C5 (engine.grail.setup.check_decks)."""
         setup.check_decks(decks, cards_)
+
+    def drawable(self, seat: int, deck: Mapping[str, int]) -> dict[str, str]:
+        """A draw is one of the seat's card instances (``CARD@SEAT.N``)."""
+        return {instance: instance.split("@", 1)[0] for instance in setup.instances(seat, deck)}
 
     def _setup(self, config: MatchConfig, options: Options, cards_: dict[str, Any],
                chance: Chance) -> GrailState:

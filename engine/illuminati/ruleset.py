@@ -115,6 +115,10 @@ class Illuminati(Ruleset[IlluminatiState, IlluminatiOptions]):
         """Plot deck and group deck together exactly 45 cards, with 1+ Illuminati and 1+ group."""
         setup.check_decks(decks, cards)
 
+    def drawable(self, seat: int, deck: Mapping[str, int]) -> dict[str, str]:
+        """A draw is one of the seat's card instances (``CARD@SEAT``, ``CARD@SEAT.K``)."""
+        return {instance: instance.split("@", 1)[0] for instance in setup.instances(seat, deck)}
+
     def _setup(self, config: MatchConfig, options: Options, cards: dict[str, Any],
                chance: Chance) -> IlluminatiState:
         return setup.new_state(self.game_id, config, options, cards)

@@ -85,25 +85,27 @@ function withField(action, field, value) {
   return out;
 }
 
-// A form for one combinatorial choice: checkboxes (numbered in the order ticked, for a
-// sequence) or radio buttons, building the action from the listed one of its type.
-function choiceForm(choice, offers) {
+// The choices behind one kind of action, in one form: which listed action they build on (the
+// card to place, the square to gain...), then a fieldset per choice: checkboxes (numbered in
+// the order ticked, for a sequence) or radio buttons. A choice left untouched keeps the listed
+// action's value.
+function choiceFieldset(choice) {
   const picked = [];
-  // which listed action the choice is made for (the card to place, the square to gain...)
-  const base = el("select", { class: "base", "aria-label": "For" },
-    offers.map((offered, i) => el("option", { value: String(i) }, offered.text)));
+  let changed = false;
   const name = `${choice.action}-${choice.field}`;
   const single = choice.kind === "one_of";
+  const fieldset = el("fieldset", { "data-field": choice.field });
   const boxes = choice.options.map((option, i) => {
     const order = el("span", { class: "order" });
     const input = el("input", { type: single ? "radio" : "checkbox", name, value: String(i),
       "data-option": JSON.stringify(option) });
     input.addEventListener("change", () => {
+      changed = true;
       if (single) { picked.splice(0, picked.length, i); }
       else if (input.checked) { picked.push(i); }
       else { picked.splice(picked.indexOf(i), 1); }
       if (choice.kind === "sequence") {
-        form.querySelectorAll(".order").forEach((o, j) => {
+        fieldset.querySelectorAll(".order").forEach((o, j) => {
           const at = picked.indexOf(j);
           o.textContent = at >= 0 ? String(at + 1) : "";
         });
@@ -113,14 +115,30 @@ function choiceForm(choice, offers) {
   });
   const most = choice.most === null ? choice.options.length : choice.most;
   const count = choice.least === most ? `${most}` : `${choice.least} to ${most}`;
-  const form = el("form", { class: "choose", "data-action": choice.action, "data-field": choice.field },
-    el("label", {}, "For ", base),
-    el("p", {}, `${choice.description || label(choice.field)} (choose ${single ? "one" : count})`),
-    ...boxes, el("button", { type: "submit" }, `${label(choice.action)} with these`));
+  fieldset.append(el("legend", {}, `${choice.description || label(choice.field)} (choose ${single ? "one" : count})`),
+    ...boxes);
+  const value = () => {
+    if (!picked.length && single) return undefined;
+    const values = picked.map((i) => choice.options[i]);
+    return single ? values[0] : values;
+  };
+  return { fieldset, field: choice.field, touched: () => changed, value };
+}
+
+function choiceForm(type, choices, offers) {
+  const base = el("select", { class: "base", "aria-label": "For" },
+    offers.map((offered, i) => el("option", { value: String(i) }, offered.text)));
+  const parts = choices.map(choiceFieldset);
+  const form = el("form", { class: "choose", "data-action": type },
+    el("label", {}, "For ", base), ...parts.map((p) => p.fieldset),
+    el("button", { type: "submit" }, `${label(type)} with these`));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const values = picked.map((i) => choice.options[i]);
-    send(withField(offers[Number(base.value)].action, choice.field, single ? values[0] : values));
+    let action = offers[Number(base.value)].action;
+    for (const part of parts) {
+      if (part.touched()) action = withField(action, part.field, part.value());
+    }
+    send(action);
   });
   return form;
 }
@@ -141,9 +159,10 @@ function showActions(turn) {
         "data-action": JSON.stringify(offered.action), onclick: () => send(offered.action) },
       offered.text));
     }
-    for (const choice of turn.choices.filter((c) => c.action === type)) {
+    const choices = turn.choices.filter((c) => c.action === type);
+    if (choices.length) {
       group.append(el("details", { class: "choices" }, el("summary", {}, "Choose…"),
-        choiceForm(choice, offers)));
+        choiceForm(type, choices, offers)));
     }
     ui.actions.append(group);
   }
@@ -167,23 +186,28 @@ async function post(path, body) {
 // the seat draws, a die) is refused until it is given: the page asks for it with a picker (its
 // own deck's cards, the die's faces) and sends the action again with every outcome so far.
 function askOutcome(action, outcomes, asked) {
+  // a card revealed or taken unseen (a judge enters those) is one of the decks' cards
+  const everyDeck = () => Object.entries(page.turn.decks).flatMap(([seat, deck]) =>
+    Object.entries(deck).map(([id, name]) => [id, `${name} (seat ${seat})`]));
   const choices = asked.outcome === "CardDrawn"
     ? Object.entries(page.turn.decks[String(asked.seat)] || {}).map(([id, name]) => [id, name])
     : asked.outcome === "DieRolled"
       ? Array.from({ length: asked.sides || 6 }, (_, i) => [String(i + 1), String(i + 1)])
       : asked.outcome === "SeatChosen"
         ? page.summary.players.map((name, i) => [String(i + 1), `${name} (seat ${i + 1})`])
-        : [];
+        : everyDeck();
   if (!choices.length) return false;
   const select = el("select", { id: "outcome-value" }, choices.map(([v, t]) => el("option", { value: v }, t)));
   const what = asked.outcome === "CardDrawn" ? "Which card was drawn?"
-    : asked.outcome === "DieRolled" ? `What did the die show (1 to ${asked.sides || 6})?` : "Which seat?";
+    : asked.outcome === "DieRolled" ? `What did the die show (1 to ${asked.sides || 6})?`
+      : asked.outcome === "SeatChosen" ? "Which seat?" : `Which card (${label(asked.kind)})?`;
   const form = el("form", { id: "outcome-form", class: "choose" }, el("label", {}, what, " ", select),
     el("button", { type: "submit" }, "Record"), " ",
     el("button", { type: "button", onclick: () => { form.remove(); } }, "Cancel"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const value = asked.outcome === "CardDrawn" ? select.value : Number(select.value);
+    const numeric = asked.outcome === "DieRolled" || asked.outcome === "SeatChosen";
+    const value = numeric ? Number(select.value) : select.value;
     form.remove();
     send(action, [...outcomes, value]);
   });
@@ -265,14 +289,18 @@ function showSeatTabs() {
   }));
 }
 
-function option(value, text) {
-  return el("option", { value: String(value) }, text);
+function option(value, text, attrs = {}) {
+  return el("option", { value: String(value), ...attrs }, text);
+}
+
+function placeAttrs(place) {
+  return { "data-ref": place.ref, "data-seat": place.seat ?? "" };
 }
 
 function placeOptions(withCards) {
   return page.adjustable.places
     .filter((p) => !withCards || p.cards.length)
-    .map((p, i) => option(i, `${p.label} (${p.cards.length})`));
+    .map((p, i) => option(i, `${p.label} (${p.cards.length})`, placeAttrs(p)));
 }
 
 function adjustFields() {
@@ -280,7 +308,7 @@ function adjustFields() {
   const box = document.getElementById("adjust-fields");
   const a = page.adjustable;
   if (kind === "move") {
-    const from = el("select", { id: "move-from" }, a.places.map((p, i) => option(i, `${p.label} (${p.cards.length})`)));
+    const from = el("select", { id: "move-from" }, a.places.map((p, i) => option(i, `${p.label} (${p.cards.length})`, placeAttrs(p))));
     const card = el("select", { id: "move-card" });
     const fill = () => {
       const place = a.places[Number(from.value)];
@@ -295,7 +323,8 @@ function adjustFields() {
   } else if (kind === "counter") {
     box.replaceChildren(
       el("label", {}, "Counter ", el("select", { id: "counter-name" }, a.counters.map((c, i) => option(i,
-        `${c.seat ? `seat ${c.seat} ` : ""}${label(c.name.split(":")[0])}${c.key_name ? ` of ${c.key_name}` : ""} = ${c.value}`)))),
+        `${c.seat ? `seat ${c.seat} ` : ""}${label(c.name.split(":")[0])}${c.key_name ? ` of ${c.key_name}` : ""} = ${c.value}`,
+        { "data-name": c.name, "data-seat": c.seat ?? "" })))),
       el("label", {}, "New value ", el("input", { id: "counter-value", type: "number", inputmode: "numeric", required: true })));
   } else if (kind === "turn") {
     box.replaceChildren(

@@ -1,12 +1,13 @@
-"""A golden match recorded again from the pages alone (issue 40), in Chromium: two phones
-signed in by their slips' links tap the match's actions (a listed one, or one built in a
-"Choose…" form), enter at the table the draws each may see, and a judge's console records
-what only a judge may (a draw the acting seat may not see, an adjustment through its form).
-The stored match then has the golden match's actions, positions, result and the judge's
-views the golden match keeps.
+"""Golden matches recorded again from the pages alone (issue 40), in Chromium: a phone per
+seat, signed in by its slip's link, taps the match's actions (a listed one, or one built in a
+"Choose…" form) and enters at the table the draws and dice it may see, and a judge's console
+records what only a judge may (a draw the acting seat may not see, an adjustment through its
+form). The stored match then has the golden match's actions, positions, result and the
+judge's views the golden match keeps.
 
-World Gainer's table-turn-limit match: stuns and gains with chosen payments, table draws,
-a judge's adjustment, and the turn limit that ends it."""
+Each game's match set up from a physical table: World Gainer's (stuns and gains with chosen
+payments, a judge's adjustment, the turn limit), Kami no Kijutsu's, and the four-player ones
+of Illuminati, Quest for the Grail and On the Edge."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,24 +27,39 @@ from tests.replay.conftest import Server
 from tests.web.conftest import GOLDEN, Watched, guard
 from tests.web.test_signin_page import PHONE
 
-MATCH = GOLDEN / "worldgainer" / "table-turn-limit" / "match.jsonl"
+MATCHES = ["worldgainer/table-turn-limit", "kami/table-turn-limit", "illuminati/four-players-table",
+           "grail/four-players-table", "edge/four-players-table"]
 
 
 @dataclass
 class Golden:
     """The golden match: how it was created and its live actions, in order."""
 
+    path: Path
     created: dict[str, Any]
     live: list[dict[str, Any]]
     result: dict[str, Any]
 
+    @property
+    def game(self) -> str:
+        return str(self.created["game"])
 
-def _golden() -> Golden:
-    records = [json.loads(line) for line in MATCH.read_text("utf-8").splitlines()[1:]]
+
+def _golden(name: str) -> Golden:
+    path = GOLDEN / name / "match.jsonl"
+    records = [json.loads(line) for line in path.read_text("utf-8").splitlines()[1:]]
     voided = {seq for r in records if r["event"] == "ActionsUndone" for seq in r["seqs"]}
     live = [r for r in records if r["event"] == "ActionRecorded" and r["seq"] not in voided]
     ended = next(r for r in records if r["event"] == "MatchEnded")
-    return Golden(records[0], live, ended)
+    return Golden(path, records[0], live, ended)
+
+
+def _as_recorded(golden: Golden) -> dict[str, Any]:
+    """The golden match's options, with each option introduced since at the behaviour the
+    match was recorded with (its field's default: ``Options.introduced``)."""
+    model = get_game(golden.game).options_model
+    old = {name: model.model_fields[name].default for name in model.introduced}
+    return {**old, **golden.created["config"]["options"]}
 
 
 @dataclass
@@ -59,24 +76,26 @@ class Table:
                 "authorization": f"Bearer {self.web.organiser_token}"}) as organiser:
             return int(organiser.get(f"/matches/{self.match_id}").json()["version"])
 
-    def moved_on(self, version: int) -> int:
-        """The match's version once a tap made at ``version`` is stored."""
-        deadline = time.monotonic() + 20
+    def moved_on(self, version: int, page: Page) -> int:
+        """The match's version once a tap made at ``version`` on ``page`` is stored."""
+        deadline = time.monotonic() + 45
         while (now := self.version()) == version:
-            assert time.monotonic() < deadline, f"nothing was recorded at version {version}"
+            assert time.monotonic() < deadline, (
+                f"nothing was recorded at version {version}: {page.inner_text('#refusal')}")
             time.sleep(0.05)
         return now
 
 
-@pytest.fixture
-def table(browser: Browser, web: Server) -> Iterator[tuple[Golden, Table]]:
-    golden = _golden()
+@pytest.fixture(params=MATCHES)
+def table(request: pytest.FixtureRequest, browser: Browser,
+          web: Server) -> Iterator[tuple[Golden, Table]]:
+    golden = _golden(request.param)
     config = golden.created["config"]
     with httpx.Client(base_url=web.base, timeout=30, headers={
             "authorization": f"Bearer {web.organiser_token}"}) as organiser:
         made = organiser.post("/matches", json={
-            "game": "worldgainer", "players": config["players"], "decks": config["decks"],
-            "cards": config["cards"], "options": config["options"],
+            "game": golden.game, "players": config["players"], "decks": config["decks"],
+            "cards": config["cards"], "options": _as_recorded(golden),
             "setup_outcomes": [o["value"] for o in golden.created["setup_outcomes"]]})
         assert made.status_code == 201, made.text
         match_id = made.json()["match_id"]
@@ -121,27 +140,49 @@ def _tap(page: Page, action: dict[str, Any]) -> None:
             buttons.nth(i).click()
             return
     group = page.locator(f"#actions .group[data-type='{action['type']}']")
-    for f in range(group.locator("form.choose").count()):
-        form = group.locator("form.choose").nth(f)
-        field = str(form.get_attribute("data-field"))
-        bases = [json.loads(str(buttons.nth(i).get_attribute("data-action")))
-                 for i in range(buttons.count())]
-        fits = [i for i, b in enumerate(bases)
-                if {k: v for k, v in b.items() if k != field}
-                == {k: v for k, v in action.items() if k != field}]
-        if not fits:
-            continue
-        group.locator("details.choices summary").nth(f).click()
+    form = group.locator("form.choose")
+    assert form.count(), f"no button on the page is {action}, and no form builds it"
+    fields = [str(form.locator("fieldset").nth(i).get_attribute("data-field"))
+              for i in range(form.locator("fieldset").count())]
+    bases = [json.loads(str(buttons.nth(i).get_attribute("data-action")))
+             for i in range(buttons.count())]
+    fits = [i for i, b in enumerate(bases) if _flat(b, fields) == _flat(action, fields)]
+    if fits:
+        group.locator("details.choices summary").click()
         form.locator("select.base").select_option(str(fits[0]))
-        wanted = action[field] if isinstance(action[field], list) else [action[field]]
-        inputs = form.locator("input[data-option]")
-        options = [json.loads(str(inputs.nth(i).get_attribute("data-option")))
-                   for i in range(inputs.count())]
-        for value in wanted:
-            inputs.nth(options.index(value)).check()
+        for field in fields:
+            wanted, listed = _get(action, field), _get(bases[fits[0]], field)
+            if wanted == listed:
+                continue
+            inputs = form.locator(f"fieldset[data-field='{field}'] input[data-option]")
+            options = [json.loads(str(inputs.nth(i).get_attribute("data-option")))
+                       for i in range(inputs.count())]
+            for value in wanted if isinstance(wanted, list) else [wanted]:
+                inputs.nth(options.index(value)).check()
         form.locator("button[type=submit]").click()
         return
     raise AssertionError(f"no button or form on the page builds {action}")
+
+
+def _get(data: dict[str, Any], field: str) -> Any:
+    """A field of an action by its dotted path (``choices.2``)."""
+    value: Any = data
+    for key in field.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def _flat(data: dict[str, Any], leaving: list[str]) -> dict[str, Any]:
+    """An action without the fields its choices set (dotted paths)."""
+    out = json.loads(json.dumps(data))
+    for field in leaving:
+        *path, last = field.split(".")
+        at = out
+        for key in path:
+            at = at.get(key, {}) if isinstance(at, dict) else {}
+        if isinstance(at, dict):
+            at.pop(last, None)
+    return out
 
 
 def _enter(page: Page, values: list[Any]) -> None:
@@ -152,16 +193,34 @@ def _enter(page: Page, values: list[Any]) -> None:
         page.click("#outcome-form button[type=submit]")
 
 
+def _place(page: Page, select: str, ref: str, seat: int) -> None:
+    """Choose the place ``ref`` of ``seat`` (or the shared one) in a place menu."""
+    for where in (f"[data-seat='{seat}']", "[data-seat='']"):
+        found = page.locator(f"{select} option[data-ref='{ref}']{where}")
+        if found.count():
+            page.select_option(select, str(found.first.get_attribute("value")))
+            return
+    raise AssertionError(f"no place {ref} of seat {seat} in {select}")
+
+
 def _adjust(page: Page, action: dict[str, Any]) -> None:
-    """An adjustment through the console's form (a card moved from a place to a place)."""
-    move, seat = action["move"], action["seat"]
+    """An adjustment through the console's form: a card moved, or a counter set."""
+    seat = action["seat"]
     page.click("#adjust-panel summary")
-    page.select_option("#adjust-kind", "move")
-    source = page.locator("#move-from option", has_text=f"seat {seat} {move['from_zone']} (")
-    page.select_option("#move-from", str(source.first.get_attribute("value")))
-    page.select_option("#move-card", move["card"])
-    target = page.locator("#move-to option", has_text=f"seat {seat} {move['to_zone']} (")
-    page.select_option("#move-to", str(target.first.get_attribute("value")))
+    if action.get("move"):
+        move = action["move"]
+        page.select_option("#adjust-kind", "move")
+        _place(page, "#move-from", move["from_zone"], move.get("from_seat") or seat)
+        page.select_option("#move-card", move["card"])
+        _place(page, "#move-to", move["to_zone"], move.get("to_seat") or seat)
+    else:
+        counter = action["counter"]
+        page.select_option("#adjust-kind", "counter")
+        named = page.locator(f"#counter-name option[data-name='{counter['name']}']")
+        mine = named.and_(page.locator(f"#counter-name option[data-seat='{seat}']"))
+        chosen = mine if mine.count() else named
+        page.select_option("#counter-name", str(chosen.first.get_attribute("value")))
+        page.fill("#counter-value", str(counter["value"]))
     page.fill("#adjust-reason", action["reason"])
     page.click("#adjust-form button[type=submit]")
     page.wait_for_selector("text=Adjustment recorded.")
@@ -171,29 +230,31 @@ def _adjust(page: Page, action: dict[str, Any]) -> None:
 def test_a_golden_match_is_recorded_again_from_the_pages_alone(
         table: tuple[Golden, Table]) -> None:
     golden, t = table
-    rules = get_game("worldgainer")
+    rules = get_game(golden.game)
     judge = _judge_signed_in(t)
     version = t.version()
     for record in golden.live:
         action, values = record["action"], [o["value"] for o in record["outcomes"]]
         seat = action["seat"]
         if action["type"] == "adjust":
+            page = judge
             _at(judge, version)
             _adjust(judge, action)
         else:
-            own = all(o.enterable_by(Viewer("seat", seat))
-                      for o in rules.typed_outcomes(record["outcomes"]))
+            own = not rules.judges_only(action["type"]) and all(
+                o.enterable_by(Viewer("seat", seat))
+                for o in rules.typed_outcomes(record["outcomes"]))
             if own:
                 page = t.seats[seat].page
-            else:  # a draw the acting seat may not see: a judge records it
+            else:  # a judge's act, or a draw the acting seat may not see: a judge records it
                 page = judge
                 page.click(f"#seat-tabs button[data-seat='{seat}']")
             _at(page, version, seat)
             _tap(page, action)
             _enter(page, values)
-        version = t.moved_on(version)
+        version = t.moved_on(version, page)
 
-    expected = json.loads((MATCH.parent / "expected.json").read_text("utf-8"))
+    expected = json.loads((golden.path.parent / "expected.json").read_text("utf-8"))
     with httpx.Client(base_url=t.web.base, timeout=30, headers={
             "authorization": f"Bearer {t.web.organiser_token}"}) as organiser:
         events = organiser.get(f"/matches/{t.match_id}/events").json()

@@ -1,5 +1,7 @@
 """The leak scanner's pages: the replay viewer, as Chromium shows it to a spectator and to each
-seat signed in with its own credential, names no card its reader may not know.
+seat signed in with its own credential (a session the page opened with it), and each seat's
+own page (/play: its actions in words, the choices behind them, its area), names no card its
+reader may not know.
 
 For every game, a match played part way under closed deck lists (with undos and a judge's
 adjustment that moves a hand card back to the deck, and every viewer's annotations) is opened
@@ -82,6 +84,13 @@ def test_no_page_shows_a_reader_a_card_it_may_not_know(
             found = _leaks(shown, hidden, names, known)
             assert not found, (str(viewer), position, found)
             scanned += bool(hidden)
+        if viewer.seat is not None:  # the seat's own page: its actions, forms and pickers
+            page.goto(f"{server.base}/play/{match_id}")
+            page.wait_for_selector("body[data-version]")  # set once all of it is drawn
+            known = knowledge.known[end][str(viewer)]
+            shown = page.content() + page.inner_text("body")
+            found = _leaks(shown, knowledge.every - known, names, known)
+            assert not found, (str(viewer), "play", found)
     assert scanned, "no reader ever had a card hidden from it"
     watched.assert_clean()
 

@@ -201,7 +201,8 @@ function askOutcome(action, outcomes, asked) {
   const what = asked.outcome === "CardDrawn" ? "Which card was drawn?"
     : asked.outcome === "DieRolled" ? `What did the die show (1 to ${asked.sides || 6})?`
       : asked.outcome === "SeatChosen" ? "Which seat?" : `Which card (${label(asked.kind)})?`;
-  const form = el("form", { id: "outcome-form", class: "choose" }, el("label", {}, what, " ", select),
+  const form = el("form", { id: "outcome-form", class: "choose", "data-outcome": outcomes.length + 1 },
+    el("label", {}, what, " ", select),
     el("button", { type: "submit" }, "Record"), " ",
     el("button", { type: "button", onclick: () => { form.remove(); } }, "Cancel"));
   form.addEventListener("submit", (event) => {
@@ -262,16 +263,23 @@ function drawView(answer) {
   ui.table.replaceChildren(el("h2", {}, "The table"), table);
 }
 
+// Refreshes overlap (a live notice, a tab, a tap's answer): only the one asked last is drawn,
+// so the actions shown are always those of the last position and seat asked for.
+let refreshes = 0;
+
 async function refresh() {
+  const mine = ++refreshes;
   const params = actsForAnySeat() ? { seat: page.actingFor } : {};
   const [turn, answer] = await Promise.all([
     api(`/matches/${page.matchId}/turn`, { params }),
     api(`/matches/${page.matchId}/state`)]);
+  if (mine !== refreshes) return;
   page.turn = turn;
   showStatus(turn);
   showActions(turn);
   drawView(answer);
   if (isStaff()) await showConsole(turn);
+  if (mine !== refreshes) return;
   document.body.dataset.seat = String(turn.seat);
   document.body.dataset.version = String(turn.version);
 }

@@ -136,8 +136,10 @@ def _tap(page: Page, action: dict[str, Any]) -> None:
     """Tap ``action``: its listed button, or a "Choose…" form of its kind that builds it."""
     buttons = page.locator(f"#actions button.act[data-type='{action['type']}']")
     for i in range(buttons.count()):
-        if json.loads(str(buttons.nth(i).get_attribute("data-action"))) == action:
-            buttons.nth(i).click()
+        listed = str(buttons.nth(i).get_attribute("data-action"))
+        if json.loads(listed) == action:
+            # by its action, not its place in the list: a refresh may redraw the list
+            page.locator(f"#actions button.act[data-action={json.dumps(listed)}]").click()
             return
     group = page.locator(f"#actions .group[data-type='{action['type']}']")
     form = group.locator("form.choose")
@@ -187,8 +189,8 @@ def _flat(data: dict[str, Any], leaving: list[str]) -> dict[str, Any]:
 
 def _enter(page: Page, values: list[Any]) -> None:
     """Enter each chance outcome the page asks for, in order."""
-    for value in values:
-        page.wait_for_selector("#outcome-form", timeout=20_000)
+    for n, value in enumerate(values, start=1):
+        page.wait_for_selector(f"#outcome-form[data-outcome='{n}']", timeout=20_000)
         page.select_option("#outcome-value", str(value))
         page.click("#outcome-form button[type=submit]")
 

@@ -159,6 +159,7 @@ def test_a_judge_chooses_the_viewer_and_a_refusal_is_a_message(web: Server,
     _board_says(watched, "Seen as seat:2")
     assert page.evaluate("window.location.hash") == "#at=0&as=seat:2"
     page.click("#sign-out")  # a spectator now; a link naming a position past the end
+    page.wait_for_selector("text=Not signed in")  # (the session is ended by a request)
     page.goto(f"{web.base}/watch/{match_id}#at=99")
     page.wait_for_selector("#message:not(:empty)")
     assert "Position 99" in page.inner_text("#message")

@@ -269,6 +269,7 @@ let refreshes = 0;
 
 async function refresh() {
   const mine = ++refreshes;
+  document.body.dataset.refreshing = "1";  // (tests wait for a page at rest before tapping)
   const params = actsForAnySeat() ? { seat: page.actingFor } : {};
   const [turn, answer] = await Promise.all([
     api(`/matches/${page.matchId}/turn`, { params }),
@@ -282,6 +283,7 @@ async function refresh() {
   if (mine !== refreshes) return;
   document.body.dataset.seat = String(turn.seat);
   document.body.dataset.version = String(turn.version);
+  delete document.body.dataset.refreshing;
 }
 
 // ---- the judge's console: act for any seat, undo, adjust, pause ----

@@ -519,7 +519,8 @@ def annotations_list(ctx: click.Context, match_ref: str, viewer: str) -> None:
 
 @main.group()
 def dispute() -> None:
-    """Call a judge, read the evidence, rule and appeal (the command line is the organiser)."""
+    """Call a judge, read the evidence, rule and appeal (the command line is the organiser).
+    DISPUTE is a dispute's id or its first characters (4 or more), as for a match."""
 
 
 @dispute.command("open")
@@ -556,15 +557,16 @@ def dispute_list(ctx: click.Context, match_ref: str) -> None:
 
 
 @dispute.command("show")
-@click.argument("dispute_id", type=click.UUID)
+@click.argument("dispute_ref", metavar="DISPUTE")
 @click.option("--as", "viewer", default="judge", show_default=True,
               help="judge or seat:N: whose evidence.")
 @JSON_OPTION
 @click.pass_context
-def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str, as_json: bool) -> None:
+def dispute_show(ctx: click.Context, dispute_ref: str, viewer: str, as_json: bool) -> None:
     """A dispute with its evidence: the claim, the rulings, the events concerned, what each
     seat knew, the audit, and the position as each seat saw it."""
     with service(ctx) as kiroku:
+        dispute_id = hearing.find(kiroku, Identity.operator("operator"), dispute_ref)
         found = kiroku.disputes.get(dispute_id)
         match_id = UUID(found.match_id)
         reader = annotating.reader_as(_viewer(viewer), match_id)
@@ -584,19 +586,20 @@ def dispute_show(ctx: click.Context, dispute_id: UUID, viewer: str, as_json: boo
 
 
 @dispute.command("take")
-@click.argument("dispute_id", type=click.UUID)
+@click.argument("dispute_ref", metavar="DISPUTE")
 @click.option("--pause/--no-pause", default=False, show_default=True)
 @click.option("--by", "operator", default="operator", show_default=True)
 @click.pass_context
-def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: str) -> None:
+def dispute_take(ctx: click.Context, dispute_ref: str, pause: bool, operator: str) -> None:
     """Take a dispute as its judge (and pause the match for it)."""
     with service(ctx) as kiroku:
-        taken = hearing.take(kiroku, Identity.operator(operator), dispute_id, pause)
+        taken = hearing.take(kiroku, Identity.operator(operator),
+                             hearing.find(kiroku, Identity.operator(operator), dispute_ref), pause)
         click.echo(f"taken; {'the match is paused' if taken['pausing'] else 'not paused'}")
 
 
 @dispute.command("rule")
-@click.argument("dispute_id", type=click.UUID)
+@click.argument("dispute_ref", metavar="DISPUTE")
 @click.option("--decision", required=True)
 @click.option("--reasoning", required=True)
 @click.option("--remedy", type=click.Choice(["none", "backup", "adjustment", "penalty",
@@ -611,7 +614,7 @@ def dispute_take(ctx: click.Context, dispute_id: UUID, pause: bool, operator: st
 @click.option("--by", "operator", default="operator", show_default=True)
 @click.option("--yes", is_flag=True, help="Apply a game loss or a reopening without asking.")
 @click.pass_context
-def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning: str,
+def dispute_rule(ctx: click.Context, dispute_ref: str, decision: str, reasoning: str,
                  remedy: str, to_position: int | None, adjust: str | None,
                  penalty: str | None, seat: int | None, operator: str, yes: bool) -> None:
     """Rule on a dispute, applying the remedy to the match (on appeal: the final ruling)."""
@@ -627,20 +630,22 @@ def dispute_rule(ctx: click.Context, dispute_id: UUID, decision: str, reasoning:
     chosen: dict[str, Any] = {"kind": remedy, "to_position": to_position, "penalty": penalty,
                               "seat": seat, "action": action}
     with service(ctx) as kiroku:
+        dispute_id = hearing.find(kiroku, Identity.operator(operator), dispute_ref)
         ruled = hearing.rule(kiroku, Identity.operator(operator), dispute_id, decision,
                              reasoning, {k: v for k, v in chosen.items() if v is not None})
         click.echo(f"{ruled['status']}: {json.dumps(ruled['rulings'][-1]['applied'])}")
 
 
 @dispute.command("appeal")
-@click.argument("dispute_id", type=click.UUID)
+@click.argument("dispute_ref", metavar="DISPUTE")
 @click.option("--reason", required=True)
 @click.option("--by", "operator", default="operator", show_default=True)
 @click.pass_context
-def dispute_appeal(ctx: click.Context, dispute_id: UUID, reason: str, operator: str) -> None:
+def dispute_appeal(ctx: click.Context, dispute_ref: str, reason: str, operator: str) -> None:
     """Appeal a ruling to the organisers."""
     with service(ctx) as kiroku:
-        hearing.appeal(kiroku, Identity.operator(operator), dispute_id, reason)
+        hearing.appeal(kiroku, Identity.operator(operator),
+                       hearing.find(kiroku, Identity.operator(operator), dispute_ref), reason)
         click.echo("appealed")
 
 

@@ -212,6 +212,10 @@ class Disputes:
             raise DisputeNotFound(f"No dispute {dispute_id}.")
         return found
 
+    def all_ids(self) -> list[UUID]:
+        """Every dispute's id, oldest first (the store-wide index of disputes)."""
+        return list(self.app.dispute_streams.every("dispute"))
+
     def docket(self, match_id: UUID, create: bool = False) -> Docket:
         """The match's docket (an empty, unsaved one when it has none yet)."""
         try:

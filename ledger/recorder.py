@@ -74,6 +74,7 @@ from ledger.match import (
 )
 from ledger.matchlist import (
     ListedMatch,
+    DisputesProjection,
     MatchList,
     MatchListView,
     MatchPage,
@@ -81,6 +82,7 @@ from ledger.matchlist import (
     PostgresMatchListView,
     SQLiteMatchListView,
     Streams,
+    StreamsProjection,
 )
 from ledger.reasons import RecorderReason as R
 from ledger.seed import SeededChance, commitment, new_seed
@@ -245,7 +247,8 @@ class Recorder(Application):
         cast(MatchMapper, self.mapper).seed_of = self._seed_known
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
-        self.streams = Streams(self, self.match_list.view)
+        self.streams = Streams(self, StreamsProjection(self.match_list.view))
+        self.dispute_streams = Streams(self, DisputesProjection(self.match_list.view))
         # snapshots stored in the transaction of the save that takes them (SQLite)
         self._snapshots_ride = (isinstance(self.recorder, GroupCommitRecorder)
                                 and self.snapshots is not None

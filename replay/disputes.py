@@ -38,6 +38,7 @@ from ledger.disputes import (
     PENALTIES,
     REMEDIES,
     Dispute,
+    DisputeNotFound,
     DisputeRefused,
 )
 from ledger.errors import Forbidden
@@ -48,7 +49,9 @@ from ledger.recorder import now
 from ledger.tournaments import Tournament
 from ledger.visibility import redact
 from replay import access
+from replay.access import Caller
 from replay.audience import Audience
+from replay.ids import resolve_id
 from replay.service import Kiroku
 
 
@@ -211,6 +214,22 @@ def appeal(kiroku: Kiroku, caller: Identity, dispute_id: UUID, reason: str) -> d
                          reason=_printable(reason, "A reason", 500),
                          by=_person(caller, UUID(dispute.match_id)), recorded_at=now())
     return shown(dispute)
+
+
+def find(kiroku: Kiroku, caller: Caller, text: str) -> UUID:
+    """The dispute ``text`` names: its whole id, or the first characters (4 or more) of
+    exactly one of the disputes whose match ``caller`` is a party to, as match ids are typed.
+    A prefix finds only disputes the caller may read, so it tells nobody that others exist."""
+    prefix = text.lower()
+    return resolve_id(text, lambda: [d for d in kiroku.disputes.all_ids()
+                                     if str(d).startswith(prefix)
+                                     and _is_party(kiroku, caller, d)],
+                      ("dispute", "disputes"), DisputeNotFound)
+
+
+def _is_party(kiroku: Kiroku, caller: Caller, dispute_id: UUID) -> bool:
+    audience = kiroku.audience(UUID(kiroku.disputes.get(dispute_id).match_id), caller)
+    return audience.is_party and not audience.narrowed
 
 
 def shown(dispute: Dispute) -> dict[str, Any]:

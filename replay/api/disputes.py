@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
-from uuid import UUID
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -15,7 +14,7 @@ from replay import access, console
 from replay import disputes as hearing
 from replay.api.limits import Plain
 from replay.api.shapes import DisputeOut, DisputeRead, OpenCall
-from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
+from replay.api.wire import CallerDep, DisputeId, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["disputes"])
 
@@ -95,13 +94,13 @@ def open_calls(request: Request, kiroku: KirokuDep, caller: CallerDep) -> Respon
 
 
 @router.get("/disputes/{dispute_id}", response_model=DisputeRead)
-def read(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID) -> Response:
+def read(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: DisputeId) -> Response:
     """A dispute with its evidence, filtered for the caller."""
     return respond(request, hearing.read(kiroku, caller, dispute_id))
 
 
 @router.post("/disputes/{dispute_id}/take", response_model=DisputeOut)
-def take(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
+def take(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: DisputeId,
          body: DisputeTake) -> Response:
     """A judge takes the dispute, and may pause the match for it."""
     judge = access.signed_in(caller, "Taking a dispute")
@@ -109,7 +108,7 @@ def take(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUI
 
 
 @router.post("/disputes/{dispute_id}/rule", response_model=DisputeOut)
-def rule(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
+def rule(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: DisputeId,
          body: Ruling) -> Response:
     """Rule, applying the remedy to the match (an organiser rules on appeal)."""
     judge = access.signed_in(caller, "Ruling")
@@ -118,7 +117,7 @@ def rule(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUI
 
 
 @router.post("/disputes/{dispute_id}/appeal", response_model=DisputeOut)
-def appeal(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: UUID,
+def appeal(request: Request, kiroku: KirokuDep, caller: CallerDep, dispute_id: DisputeId,
            body: Appeal) -> Response:
     """Appeal a ruling to the organisers (the head judges)."""
     by = access.signed_in(caller, "Appealing")

@@ -17,6 +17,7 @@ from engine.core.viewer import Viewer
 from ledger.errors import Forbidden, MatchNotFound
 from ledger.identity import Identity, Unauthenticated
 from ledger.tournaments import TournamentNotFound
+from replay import disputes as hearing
 from replay.access import Caller
 from replay.ids import MIN_PREFIX, UUID_FORM, resolve_id, whole_id
 from replay.service import Kiroku
@@ -130,8 +131,24 @@ async def tournament_ref(tournament_id: Annotated[str, _id_text("tournament")],
                                    ("tournament", "tournaments"), TournamentNotFound)
 
 
+async def dispute_ref(
+        dispute_id: Annotated[str, Path(
+            min_length=MIN_PREFIX, max_length=len(UUID_FORM),
+            description=f"The dispute's id, or its first characters (at least {MIN_PREFIX}) if "
+                        "no other dispute you may read starts with them.")],
+        kiroku: KirokuDep, caller: CallerDep) -> UUID:
+    """The dispute a path names by its id or a prefix unique among the disputes the caller
+    may read (``replay.disputes.find``); 404 ``dispute_not_found`` otherwise."""
+    whole = whole_id(dispute_id)
+    if whole is not None:
+        return whole
+    return await run_in_threadpool(hearing.find, kiroku, caller, dispute_id)
+
+
 MatchId = Annotated[UUID, Depends(match_ref)]
 """A ``{match_id}`` path parameter: a string in the OpenAPI document, a UUID to the route."""
+DisputeId = Annotated[UUID, Depends(dispute_ref)]
+"""A ``{dispute_id}`` path parameter: a string in the OpenAPI document, a UUID to the route."""
 TournamentId = Annotated[UUID, Depends(tournament_ref)]
 """A ``{tournament_id}`` path parameter: a string in the OpenAPI document, a UUID to the
 route."""

@@ -15,6 +15,7 @@ import ledger.matchlist
 from ledger.identity import Identity, Role
 from ledger.matchlist import ListedMatch, MatchQuery
 from replay import annotations as annotating
+from replay import disputes as hearing
 from replay import tournaments
 from replay import variations as lines
 from replay.service import Kiroku
@@ -274,5 +275,31 @@ def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
         assert list(reopened.tournaments.all_ids()) == [cup]
         assert [i.credential_id for i in reopened.credentials.issued()] == issued
         assert len(reopened.find_matches()) == 1  # the list's own position is untouched
+    finally:
+        reopened.close()
+
+
+def test_disputes_opened_before_they_were_indexed_are_found_by_a_prefix(
+        store_url: str) -> None:
+    """The dispute index (issue 40: ids by prefix) reads a store's older disputes: it is
+    tracked under a name of its own, which an older store has no position for."""
+    kiroku = Kiroku.open(store_url)
+    match_id = _match(kiroku)
+    organiser = Identity.operator("organiser")
+    opened = [hearing.open_dispute(kiroku, organiser, match_id, None, claim, [], False)[
+        "dispute_id"] for claim in ("one", "two")]
+    view: Any = kiroku.recorder.match_list.view
+    table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
+    tracking = getattr(view, "tracking_table_name", "tracking")
+    name = kiroku.recorder.dispute_streams.tracking_name
+    with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
+        cursor.execute(f"DELETE FROM {_qualified(view, table)} WHERE kind = 'dispute'")
+        cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
+                       f"'{name}'")
+    kiroku.close()
+    reopened = Kiroku.open(store_url)
+    try:
+        assert [str(d) for d in reopened.disputes.all_ids()] == opened
+        assert str(hearing.find(reopened, organiser, opened[1][:8])) == opened[1]
     finally:
         reopened.close()

@@ -126,3 +126,25 @@ def test_who_may_not(hearing: Hearing) -> None:
     assert h.version() == version and h.judge.get(url).json()["status"] == "open"
     error(h.judge.get("/disputes/00000000-0000-0000-0000-000000000000"), 404,
           "dispute_not_found")
+
+
+def test_a_dispute_is_found_by_a_prefix_of_its_id_among_those_the_caller_may_read(
+        hearing: Hearing) -> None:
+    """Dispute ids are typed as match ids are (issue 40): the first characters name the one
+    dispute that starts with them, but only among those the caller is a party to, so a
+    prefix tells nobody that a dispute they may not read exists."""
+    h = hearing
+    dispute_id = _open(h.seat1, h).json()["dispute_id"]
+    prefix = dispute_id[:6]
+    shown = h.seat1.get(f"/disputes/{prefix}")
+    assert shown.status_code == 200 and shown.json()["dispute_id"] == dispute_id
+    assert h.judge.post(f"/disputes/{dispute_id[:8].upper()}/take", json={}).status_code == 200
+    for outsider in (h.stranger, h.anonymous):
+        refused, unknown = outsider.get(f"/disputes/{prefix}"), outsider.get("/disputes/ffffff")
+        error(refused, 404, "dispute_not_found")
+        error(unknown, 404, "dispute_not_found")
+        assert refused.json()["message"].replace(prefix, "X") == unknown.json()[
+            "message"].replace("ffffff", "X")
+    error(h.seat1.get("/disputes/abc"), 422, "malformed_request")  # shorter than 4
+    error(h.seat1.get("/disputes/xyz!"), 404, "dispute_not_found")
+    error(h.seat1.get("/disputes/zzzz"), 404, "dispute_not_found")

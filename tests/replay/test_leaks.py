@@ -167,6 +167,7 @@ def _http(server: Server, token: str | None, match_id: UUID, positions: list[int
         out["http annotations"] = c.get(f"{url}/annotations").text
         out["http disputes"] = c.get(f"{url}/disputes").text
         out["http dispute with evidence"] = c.get(f"/disputes/{dispute}").text
+        out["http dispute by a prefix"] = c.get(f"/disputes/{str(dispute)[:6]}").text
         out["http variations"] = c.get(f"{url}/variations").text
         out["http variation"] = c.get(f"/variations/{variation}").text
         out["http variation legal"] = c.get(f"/variations/{variation}/legal").text

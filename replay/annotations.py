@@ -14,12 +14,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
 from engine.core.contract import GameState, Ruleset
+from engine.core.effects import Place
 from engine.core.viewer import Viewer
+from engine.core.zones import Zone
 from engine.registry import get_game
 from ledger.annotations import SYMBOLS, TEXT_LIMIT, VISIBILITIES, Annotation, AnnotationRefused
 from ledger.errors import Forbidden
@@ -57,27 +60,101 @@ def known_cards(kiroku: Kiroku, audience: Audience, position: int) -> set[str]:
     return cards_seen(get_game(audience.match.game), state, audience.seen_as)
 
 
+@dataclass(frozen=True)
+class Mark:
+    """What a highlight (or an arrow's end) names, read from its text:
+
+    - a zone: ``hand#1`` (a seat's), ``field`` (a shared one, or every seat's);
+    - a place of a zone with places: a square ``field:B-2``, a cell ``conspiracy#2:1.3``, a
+      hex ``field#1:A1:2C``, a stun slot ``standby#1:3`` (the zone table's addresses);
+    - a card wherever it is seen: ``OE-C02@1.6`` (an instance id names one card);
+    - a card in a place: ``field:M1-3/WGS-012``, ``hand#1/WGS-012``: that copy, where a game
+      has several of one card (the field's, not the hand's)."""
+
+    text: str
+    zone: str | None = None
+    seat: int | None = None
+    address: str = ""
+    card: str | None = None
+
+    @classmethod
+    def read(cls, text: str, zones: Mapping[str, Zone], players: int) -> Mark:
+        """The mark ``text`` spells, or AnnotationRefused (for a place that cannot be)."""
+        place, slash, card = text.partition("/")
+        head, _, address = place.partition(":")
+        name, hashed, seat = head.partition("#")
+        if not (slash or hashed or address) and name not in zones:
+            return cls(text, card=text)
+        if name not in zones or (slash and not card):
+            raise AnnotationRefused(f"{text!r} is not a mark: a zone (ZONE, ZONE#SEAT), a "
+                                    "place in one (ZONE#SEAT:ADDRESS), a card, or a card in a "
+                                    f"place (PLACE/CARD); zones are {', '.join(zones)}.")
+        if hashed and not (seat.isdigit() and 1 <= int(seat) <= players):
+            raise AnnotationRefused(f"A zone is ZONE or ZONE#SEAT, seats 1 to {players}.")
+        owned = hashed and zones[name].owner == "seat"  # a shared zone's place has no seat
+        return cls(text, name, int(seat) if owned else None, address, card or None)
+
+    def sees_place(self, ruleset: Ruleset, viewer: Viewer) -> bool:
+        """Whether ``viewer`` sees which cards are in the mark's zone (of its seat)."""
+        assert self.zone is not None
+        return ruleset.sees(viewer, self.zone, self.seat)
+
+    def holds(self, place: Place, card: str) -> bool:
+        """Whether the mark names ``card`` in ``place`` (its zone, its seat if it names one,
+        its address if it names one; the card by its id or the id its instance is of)."""
+        return (place.zone == self.zone and self.seat in (None, place.seat)
+                and self.address in ("", place.address)
+                and self.card in (card, card.partition("@")[0]))
+
+
+def _check_place(ruleset: Ruleset, state: GameState, mark: Mark, players: int,
+                 readers: Sequence[Viewer], hidden: AnnotationRefused) -> None:
+    """A place's address is one of its zone's (for a seat's zone, of the seat named): where
+    a card is, or may be put (an empty square, a free cell), in a zone every reader sees (so
+    that naming its places tells nobody anything)."""
+    assert mark.zone is not None
+    zone = ruleset.zone_table.zones[mark.zone]
+    if not mark.address:
+        return
+    if zone.owner == "seat" and mark.seat is None:
+        raise AnnotationRefused(f"A place in a seat's {zone.name} names the seat: "
+                                f"{zone.name}#SEAT:{mark.address} (seats 1 to {players}).")
+    if not all(mark.sees_place(ruleset, reader) for reader in readers):
+        raise hidden
+    seat = mark.seat if zone.owner == "seat" else None
+    known = set(zone.holding.addresses(state, seat)) | set(zone.holding.entries(state, seat)) \
+        if zone.holding is not None else set()
+    if mark.address not in known - {""}:
+        where = f"{zone.name}'s places are {zone.address}" if zone.address else \
+            f"{zone.name} has no places"
+        raise AnnotationRefused(f"There is no place {mark.text!r} at that position: {where}.")
+
+
 def check_marks(ruleset: Ruleset, match: Match, state: GameState, author: Viewer,
                 visibility: str, highlights: Sequence[str],
                 arrows: Sequence[Sequence[str]]) -> None:
-    """Highlights are zones (``ZONE`` or ``ZONE#SEAT``) or cards the author (seeing the match
-    as ``author``) and, for a public annotation, a spectator may see in ``state``; arrows join
-    two highlights. The refusal is the same whether a card is hidden or does not exist, so it
-    reveals nothing."""
-    zone_names = ruleset.zone_table.zones
-    zones = [h.partition("#") for h in highlights if h.partition("#")[0] in zone_names]
-    if any(sep and not (seat.isdigit() and 1 <= int(seat) <= len(match.players))
-           for _, sep, seat in zones):
-        raise AnnotationRefused(f"A zone is ZONE or ZONE#SEAT, seats 1 to "
-                                f"{len(match.players)}.")
-    cards = [h for h in highlights if h.partition("#")[0] not in zone_names]
-    if cards:
-        allowed = cards_seen(ruleset, state, author)
-        if visibility == "public":
-            allowed &= cards_seen(ruleset, state, Audience.of(None, match).seen_as)
-        if any(c.partition("@")[0] not in allowed for c in cards):
-            raise AnnotationRefused("Highlight only cards every reader of this annotation may "
-                                    "see at that position.")
+    """Highlights are ``Mark``s: zones, places (a square, a hex, a cell), and cards the
+    author (seeing the match as ``author``) and, for a public annotation, a spectator may see
+    in ``state``, anywhere or in the place named; arrows join two highlights. The refusal is
+    the same whether a card is hidden, elsewhere or does not exist, so it reveals nothing."""
+    players = len(match.players)
+    readers = [author] if visibility != "public" else [author, Audience.of(None, match).seen_as]
+    hidden = AnnotationRefused("Highlight only cards every reader of this annotation may see "
+                               "at that position, where it is.")
+    places: dict[Place, list[str]] | None = None
+    for text in highlights:
+        mark = Mark.read(text, ruleset.zone_table.zones, players)
+        if mark.zone is not None:
+            _check_place(ruleset, state, mark, players, readers, hidden)
+        if mark.card is None:
+            continue
+        places = places if places is not None else ruleset.places(state)
+        if not any(mark.holds(place, card) if mark.zone is not None
+                   else mark.card in (card, card.partition("@")[0])
+                   for place, cards in places.items()
+                   if all(ruleset.sees(r, place.zone, place.seat) for r in readers)
+                   for card in cards):
+            raise hidden
     for arrow in arrows:
         if len(arrow) != 2 or any(end not in highlights for end in arrow):
             raise AnnotationRefused("An arrow joins two of the annotation's highlights.")

@@ -18,9 +18,12 @@ from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
 router = APIRouter(tags=["annotations"])
 
-Mark = Annotated[str, Field(min_length=1, max_length=80,
-                            description="A card id the readers may see there, or a zone as "
-                                        "ZONE or ZONE#SEAT.")]
+Mark = Annotated[str, Field(min_length=1, max_length=120,
+                            description="What a highlight names: a zone (ZONE, ZONE#SEAT), a "
+                                        "place in one (a square field:B-2, a cell "
+                                        "conspiracy#2:1.3, a hex field#1:A1:2C), a card the "
+                                        "readers may see there (its id), or a card in a place "
+                                        "(PLACE/CARD: field:M1-3/WGS-012).")]
 
 
 class AnnotationContent(BaseModel):

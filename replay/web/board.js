@@ -7,6 +7,9 @@
 // - every card shown is `kit.chip(card)` (a `.chip[data-card=ID]`), hidden ones `kit.chip(null)`;
 // - every zone is an element with `data-zone=NAME` (the zone table's name) and, when it belongs
 //   to a seat, `data-seat=N`, with a `.zone-title` (or `.box-title`) naming it for people;
+// - every place of a zone with places that the board draws (a square, a hex, a cell, a slot) is
+//   an element with `data-address=ADDRESS` (the zone table's address), in or on its zone's
+//   element: highlights name it, and a card in it (ZONE#SEAT:ADDRESS/CARD);
 // - every part of the view it does not draw itself is drawn by `kit.rest(state, drawnKeys)`,
 //   so nothing the viewer may see is left off the page.
 import { el } from "/static/common.js";

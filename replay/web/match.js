@@ -170,7 +170,7 @@ function scalarChanges(before, after) {
 // Where a chip is: the titles of the boxes around it (without their counts).
 const PLACES = ".box, .box-list, [data-zone]";
 
-function placeOf(node) {
+function boxPath(node) {
   const titles = [];
   for (let part = node.closest(PLACES); part; part = part.parentElement.closest(PLACES)) {
     const title = part.querySelector(":scope > .box-title, :scope > .zone-title");
@@ -185,7 +185,7 @@ function chipPlaces() {
   const places = new Map();
   for (const node of ui.body.querySelectorAll(".chip[data-card]")) {
     if (node.closest("details.options")) continue;
-    const key = `${node.dataset.card}\u0000${placeOf(node)}`;
+    const key = `${node.dataset.card}\u0000${boxPath(node)}`;
     places.set(key, (places.get(key) || 0) + 1);
   }
   return places;
@@ -197,7 +197,7 @@ function markChanged(before) {
   let count = 0;
   for (const node of ui.body.querySelectorAll(".chip[data-card]")) {
     if (node.closest("details.options")) continue;
-    const place = placeOf(node);
+    const place = boxPath(node);
     const key = `${node.dataset.card}\u0000${place}`;
     seen.set(key, (seen.get(key) || 0) + 1);
     if (seen.get(key) > (before.get(key) || 0)) {
@@ -868,6 +868,70 @@ function renderNotes() {
   showPicked();
 }
 
+// ---- marks: what a highlight names (a zone, a place in it, a card, a card in a place) ----
+// As the server reads them (replay/annotations.py's Mark): ZONE, ZONE#SEAT, a place of a zone
+// with places ZONE#SEAT:ADDRESS (a square field:B-2, a cell conspiracy#1:1.2, a hex
+// field#2:A1:1L), a card's id, or a card in a place PLACE/CARD (field:M1-3/WGS-012: that copy).
+
+function parseMark(mark) {
+  const slash = mark.indexOf("/");
+  const place = slash >= 0 ? mark.slice(0, slash) : mark;
+  const colon = place.indexOf(":");
+  const head = colon >= 0 ? place.slice(0, colon) : place;
+  const [zone, seat] = head.split("#");
+  const isZone = slash >= 0 || colon >= 0 || seat !== undefined ||
+    Boolean(ui.body.querySelector(`[data-zone="${CSS.escape(zone)}"]`));
+  if (!isZone) return { card: mark };
+  return { zone, seat: seat === undefined ? null : seat, address: colon >= 0 ? place.slice(colon + 1) : "",
+           card: slash >= 0 ? mark.slice(slash + 1) : null };
+}
+
+// The place a node of the board is in: its zone (and seat), and the address of the place of
+// the zone it is in (a square, a hex, a cell), or null outside every zone.
+function placeOf(node) {
+  const zone = node.closest("[data-zone]");
+  const at = node.closest("[data-address]");
+  if (!zone) return null;
+  return { zone: zone.dataset.zone, seat: zone.dataset.seat ?? null,
+           address: at && zone.contains(at) ? at.dataset.address : "" };
+}
+
+function placeText(place) {
+  return `${place.zone}${place.seat !== null ? `#${place.seat}` : ""}${place.address ? `:${place.address}` : ""}`;
+}
+
+// What choosing a chip picks: the card in its place (one copy of several), or its id alone
+// where it is drawn outside every zone.
+function chipMark(chip) {
+  const place = placeOf(chip);
+  return place ? `${placeText(place)}/${chip.dataset.card}` : chip.dataset.card;
+}
+
+function inPlace(parsed, place) {
+  return Boolean(place) && parsed.zone === place.zone && (parsed.seat === null || parsed.seat === place.seat) &&
+    (parsed.address === "" || parsed.address === place.address);
+}
+
+// The nodes a mark names: chips for a card (those in their zone first: a card drawn again in a
+// panel, a combat's, is found where it lies), places for a zone or a place (a zone's own box, or,
+// where the board draws only its places, every place of it).
+function markNodes(mark) {
+  const parsed = parseMark(mark);
+  if (parsed.card) {
+    const id = parsed.card;
+    return [...ui.body.querySelectorAll(".chip[data-card]")]
+      .filter((c) => (c.dataset.card === id || c.dataset.card.split("@")[0] === id) &&
+        (parsed.zone === undefined || inPlace(parsed, placeOf(c))))
+      .sort((a, b) => Number(!a.closest("[data-zone]")) - Number(!b.closest("[data-zone]")));
+  }
+  const places = [...ui.body.querySelectorAll("[data-zone], [data-address]")]
+    .map((node) => ({ node, place: placeOf(node) }))
+    .filter(({ node, place }) => inPlace(parsed, place) &&
+      (!parsed.address || node.dataset.address === parsed.address));
+  const whole = places.filter(({ place }) => place.address === "");
+  return (parsed.address || !whole.length ? places : whole).map(({ node }) => node);
+}
+
 // Outline what the shown annotations highlight (both ends of their arrows too) and what the
 // form has picked.
 function applyMarks() {
@@ -877,22 +941,18 @@ function applyMarks() {
     for (const mark of note.highlights || []) marked.add(mark);
     for (const arrow of note.arrows || []) for (const end of arrow) marked.add(end);
   }
-  const picked = new Set(view.picked);
-  const toggle = (node, on) => {
+  const lit = new Set([...marked].flatMap(markNodes));
+  for (const node of ui.body.querySelectorAll(".chip[data-card], [data-zone], [data-address]")) {
+    const on = lit.has(node);
     node.classList.toggle("highlighted", on);
     if (on) node.setAttribute("data-highlighted", ""); else node.removeAttribute("data-highlighted");
-  };
-  for (const chipNode of ui.body.querySelectorAll(".chip[data-card]")) {
-    const id = chipNode.dataset.card;
-    toggle(chipNode, marked.has(id) || marked.has(id.split("@")[0]));
-    chipNode.classList.toggle("picked", picked.has(id));
   }
-  for (const zone of ui.body.querySelectorAll("[data-zone]")) {
-    const seat = zone.dataset.seat;
-    toggle(zone, marked.has(zone.dataset.zone) || (seat !== undefined && marked.has(`${zone.dataset.zone}#${seat}`)));
+  const picked = new Set(view.picked);
+  for (const chipNode of ui.body.querySelectorAll(".chip[data-card]")) {
+    chipNode.classList.toggle("picked", picked.has(chipMark(chipNode)));
   }
   ui.board.classList.toggle("picking", signedIn());
-  for (const node of ui.body.querySelectorAll(".chip[data-card], [data-zone] > .zone-title, [data-zone] > .box-title")) {
+  for (const node of ui.body.querySelectorAll(".chip[data-card], [data-zone] > .zone-title, [data-zone] > .box-title, [data-address]:not([data-zone])")) {
     if (signedIn()) node.setAttribute("tabindex", "0"); else node.removeAttribute("tabindex");
   }
   drawArrows();
@@ -908,18 +968,9 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-// Where a highlight is on the board: a card's chip (its id, or the id of a copy: ID@...), or a
-// zone (ZONE, ZONE#SEAT).
+// Where an arrow's end is on the board: the first node its mark names.
 function markNode(mark) {
-  const [zone, seat] = mark.split("#");
-  const zones = [...ui.body.querySelectorAll("[data-zone]")].filter((z) => z.dataset.zone === zone &&
-    (seat === undefined || z.dataset.seat === seat));
-  if (zones.length) return zones[0];
-  // A card drawn twice (in its zone, and again in a panel such as a combat's) is found in its
-  // zone first.
-  const chips = [...ui.body.querySelectorAll(".chip[data-card]")]
-    .sort((a, b) => Number(!a.closest("[data-zone]")) - Number(!b.closest("[data-zone]")));
-  return chips.find((c) => c.dataset.card === mark) || chips.find((c) => c.dataset.card.split("@")[0] === mark) || null;
+  return markNodes(mark)[0] || null;
 }
 
 function drawArrows() {
@@ -1012,20 +1063,21 @@ async function addNote(event) {
   await loadNotes();
 }
 
-// While signed in, choosing a card on the board adds it to (or takes it from) the highlights.
-// Choosing a zone's title picks the zone (ZONE#SEAT, or ZONE for a shared one). Enter or Space
-// on a focused chip or title does the same.
+// While signed in, choosing a card on the board adds it to (or takes it from) the highlights,
+// in its place (a copy on a square, not the one in a hand). Choosing a zone's title picks the
+// zone (ZONE#SEAT, or ZONE for a shared one); a place's title, or the place itself (a square, a
+// hex, a cell, empty or not), picks the place. Enter or Space on a focused chip, title or place
+// does the same.
 function pick(event) {
   if (!signedIn()) return;
   if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
   let id = null;
   const found = event.target.closest(".chip[data-card]");
-  if (found) id = found.dataset.card;
-  else {
-    const title = event.target.closest(".zone-title, .box-title");
-    const zone = title && title.parentElement.matches("[data-zone]") ? title.parentElement : null;
-    if (zone) id = zone.dataset.seat !== undefined ? `${zone.dataset.zone}#${zone.dataset.seat}` : zone.dataset.zone;
-  }
+  const title = event.target.closest(".zone-title, .box-title");
+  const titled = title && title.parentElement.matches("[data-zone], [data-address]") ? title.parentElement : null;
+  const place = titled || event.target.closest("[data-address]");
+  if (found) id = chipMark(found);
+  else if (place && placeOf(place)) id = placeText(placeOf(place));
   if (!id) return;
   if (event.type === "keydown") event.preventDefault();
   view.picked = view.picked.includes(id) ? view.picked.filter((x) => x !== id) : [...view.picked, id];

@@ -72,6 +72,8 @@ def test_an_arrow_made_on_the_page_is_saved_with_the_annotation(web: Server,
     page.locator(f"#board-body .chip[data-card='{first}']").first.click()
     page.locator(f"#board-body .chip[data-card='{second}']").first.click()
     page.click("#note-arrow")
+    # a card chosen on the board is named in its place: this copy, in seat 1's hand
+    first, second = f"hand#1/{first}", f"hand#1/{second}"
     page.wait_for_selector(f"svg.arrow-layer line.draft[data-arrow='{first}→{second}']",
                            state="attached")
     _add(watched, "from here to there", "team")
@@ -101,7 +103,7 @@ def test_a_card_is_picked_by_keyboard_and_a_zone_by_its_title(web: Server,
                            ".includes('hand#1')")
     _add(watched, "the whole hand", "private")
     page.wait_for_selector("#note-message:has-text('Annotation added.')")
-    assert _annotations(web, token, match_id)[0]["highlights"] == [card, "hand#1"]
+    assert _annotations(web, token, match_id)[0]["highlights"] == [f"hand#1/{card}", "hand#1"]
     watched.assert_clean()
 
 
@@ -139,4 +141,68 @@ def test_one_s_own_annotation_is_amended_and_withdrawn_from_the_page(web: Server
         history = seat.get(f"/annotations/{made['annotation_id']}/history").json()
     assert [e.get("text") for e in history if e.get("text")][:2] == ["first thought",
                                                                      "second thought"]
+    watched.assert_clean()
+
+
+def _judge_moves_a_copy_to_a_square(web: Server, match_id: str, card: str, square: str) -> None:
+    """A judge's adjustment puts a copy of ``card`` from seat 1's deck on ``square``."""
+    with web.client(web.organiser_token) as judge:
+        moved = judge.post(f"/matches/{match_id}/actions", json={"action": {
+            "type": "adjust", "seat": 1, "reason": "a copy on the field, for the test",
+            "move": {"card": card, "from_zone": "deck", "to_zone": f"field:{square}"}}})
+    assert moved.status_code == 201, moved.text
+
+
+def test_an_arrow_points_at_the_copy_it_names_and_a_square_is_picked(
+        web: Server, watched: Watched) -> None:
+    """In the judge's view the same card is in the hand, the deck and on a square: an arrow to
+    the square's copy is drawn to it, not to the hand's (issue 40); clicking a square picks
+    the square, not the whole field."""
+    created = _new_match(web, ["Copy", "Other"])
+    match_id = created["match_id"]
+    with web.client(web.organiser_token) as judge:
+        state = judge.get(f"/matches/{match_id}/state", params={"viewer": "judge"}).json()
+    deck = {c if isinstance(c, str) else c["id"] for c in state["state"]["seats"][0]["deck"]}
+    card = next(c for c in _hand(web, created, 1) if c in deck)
+    _judge_moves_a_copy_to_a_square(web, match_id, card, "M1-2")
+    on_square, in_hand = f"field:M1-2/{card}", f"hand#1/{card}"
+    with web.client(web.organiser_token) as judge:
+        made = judge.post(f"/matches/{match_id}/annotations", json={
+            "position": 1, "text": "the copy on the field", "visibility": "judges",
+            "highlights": [in_hand, on_square], "arrows": [[in_hand, on_square]]})
+    assert made.status_code == 201, made.text
+    page = watched.page
+    page.goto(f"{web.base}/watch/{match_id}#at=1")
+    page.fill("#token", web.organiser_token)
+    page.click("#sign-in")
+    line = page.wait_for_selector(f"svg.arrow-layer line[data-arrow='{in_hand}→{on_square}']",
+                                  state="attached")
+    assert line is not None
+    ends = page.evaluate("""(id) => {
+        const line = document.querySelector('svg.arrow-layer line.arrow');
+        const frame = document.getElementById('board-body').getBoundingClientRect();
+        const centre = (node) => {
+            const r = node.getBoundingClientRect();
+            return [r.left + r.width / 2 - frame.left, r.top + r.height / 2 - frame.top];
+        };
+        const square = document.querySelector(`[data-address='M1-2'] .chip[data-card='${id}']`);
+        const hand = document.querySelector(`[data-zone='hand'][data-seat='1'] .chip[data-card='${id}']`);
+        return {square: centre(square), hand: centre(hand),
+                to: [+line.getAttribute('x2'), +line.getAttribute('y2')],
+                from: [+line.getAttribute('x1'), +line.getAttribute('y1')]};
+    }""", card)
+    assert abs(ends["to"][0] - ends["square"][0]) < 2 and abs(ends["to"][1] - ends["square"][1]) < 2
+    assert abs(ends["from"][0] - ends["hand"][0]) < 2 and abs(ends["from"][1] - ends["hand"][1]) < 2
+    lit = page.locator("#board-body .chip[data-highlighted]")
+    assert lit.count() == 2  # the two copies named, not the deck's
+    page.locator("#board-body [data-address='B-2'] > .zone-title").click()
+    page.wait_for_function("() => document.getElementById('note-highlights').textContent"
+                           ".includes('field:B-2')")
+    _add(watched, "the border's middle square", "judges")
+    page.wait_for_selector("#note-message:has-text('Annotation added.')")
+    mine = [n for n in _annotations(web, web.organiser_token, match_id)
+            if n.get("text") == "the border's middle square"]
+    assert [n["highlights"] for n in mine] == [["field:B-2"]]
+    page.wait_for_selector("#board-body [data-address='B-2'][data-highlighted]")
+    assert page.locator("#board-body [data-zone='field'][data-highlighted]").count() == 1
     watched.assert_clean()

@@ -101,7 +101,7 @@ function unitPart(kit, unit, address, role) {
   }
   const optionZones = [...byOwner.entries()].map(([seat, cards]) => kit.el("div", {
     class: "hex-part hex-options", role: "group", "data-zone": "options",
-    "data-seat": seat === null ? null : String(seat), "data-hex": address,
+    "data-seat": seat === null ? null : String(seat), "data-hex": address, "data-address": address,
     "aria-label": `options on the unit on ${address}${seat === null ? "" : `, seat ${seat}'s`}`,
   }, kit.el("span", { class: "zone-title" }, seat === null || seat === owner ? "options" : `options · seat ${seat}`,
     hidden(kit, ` on ${address}`)),
@@ -109,7 +109,7 @@ function unitPart(kit, unit, address, role) {
   const what = role === "attacker" ? "attacking unit" : "unit";
   return kit.el("div", {
     class: `hex-part unit ${role} ${ownerClass(owner)}`, role: "group", "data-zone": "field",
-    "data-seat": owner === null ? null : String(owner), "data-hex": address,
+    "data-seat": owner === null ? null : String(owner), "data-hex": address, "data-address": address,
     "aria-label": `${what} on ${address}${owner === null ? "" : `, seat ${owner}'s`}`,
   }, kit.el("span", { class: "zone-title" }, role === "attacker" ? "⚔ attacker" : "unit", hidden(kit, ` on ${address}`)),
   ownedChip(kit, unit, "unit on-field", role === "attacker" ? "attacking" : null),
@@ -129,7 +129,7 @@ function hexNode(kit, address, cell, battle, grid) {
     const owner = Number.isInteger(territory.owner) ? territory.owner : null;
     parts.push(kit.el("div", {
       class: `hex-part territory ${ownerClass(owner)}`, role: "group", "data-zone": "field",
-      "data-seat": owner === null ? null : String(owner), "data-hex": address,
+      "data-seat": owner === null ? null : String(owner), "data-hex": address, "data-address": address,
       "aria-label": `territory on ${address}${owner === null ? "" : `, seat ${owner}'s`}`,
     }, kit.el("span", { class: "zone-title" }, "territory", hidden(kit, ` on ${address}`)),
     ownedChip(kit, territory, "territory on-field")));

@@ -77,7 +77,7 @@ function square(kit, name, data) {
                    `${cards.length} card${cards.length === 1 ? "" : "s"}`].filter(Boolean).join(", ");
   return kit.el("div", {
     class: `wg-square ${holder === null ? "wg-unheld" : `wg-seat-${holder}`}`,
-    role: "group", "aria-label": summary, "data-zone": "field", "data-square": name,
+    role: "group", "aria-label": summary, "data-zone": "field", "data-square": name, "data-address": name,
     "data-holder": holder === null ? "" : String(holder),
   },
   kit.el("div", { class: "zone-title wg-square-name" }, name),
@@ -122,13 +122,13 @@ function standby(kit, seat, slots) {
   const used = list.filter((s) => s !== null && s !== undefined).length;
   const items = list.map((stun, i) => {
     if (stun === null || stun === undefined) {
-      return kit.el("li", { class: "wg-slot wg-slot-empty", "data-slot": String(i + 1) },
+      return kit.el("li", { class: "wg-slot wg-slot-empty", "data-slot": String(i + 1), "data-address": String(i + 1) },
         kit.el("span", { class: "wg-slot-no" }, String(i + 1)), hidden(kit, ": empty "), kit.chip(null));
     }
     const exhausted = isObject(stun) && stun.ready === false;
     const stateText = !isObject(stun) || stun.ready === undefined ? "" : exhausted ? "exhausted" : "ready";
     return kit.el("li", {
-      class: `wg-slot ${exhausted ? "wg-exhausted" : "wg-ready"}`, "data-slot": String(i + 1),
+      class: `wg-slot ${exhausted ? "wg-exhausted" : "wg-ready"}`, "data-slot": String(i + 1), "data-address": String(i + 1),
       "data-ready": stateText === "" ? null : String(!exhausted),
     },
     kit.el("span", { class: "wg-slot-no" }, String(i + 1)),

@@ -258,6 +258,13 @@ class Credentials:
 
     def revoke(self, credential: UUID, *, reason: str, revoked_by: str) -> None:
         """Revoke a credential by its id; its token stops working at once."""
+        found = self.revoking(credential, reason=reason, revoked_by=revoked_by)
+        if found is not None:
+            self.app.save(found)
+
+    def revoking(self, credential: UUID, *, reason: str, revoked_by: str) -> Credential | None:
+        """The credential with its revocation triggered, for the caller to save with what
+        goes with it in one save (None if it was revoked already)."""
         reason = reason.strip()
         if not 1 <= len(reason) <= 200 or not reason.isprintable():
             raise CredentialRefused("A revocation's reason is 1 to 200 printable characters.")
@@ -267,9 +274,10 @@ class Credentials:
             raise CredentialRefused(f"No credential {credential}.") from None
         if not isinstance(found, Credential):
             raise CredentialRefused(f"No credential {credential}.")
-        if not found.revoked:
-            found.trigger_event(Credential.Revoked, reason=reason, revoked_by=revoked_by)
-            self.app.save(found)
+        if found.revoked:
+            return None
+        found.trigger_event(Credential.Revoked, reason=reason, revoked_by=revoked_by)
+        return found  # type: ignore[no-any-return]
 
     def reissue_seat(self, match_id: UUID, seat: int, name: str, *,
                      issued_by: str) -> tuple[Identity, str]:

@@ -159,15 +159,16 @@ class SignInLinks:
             raise ValueError(f"a link is valid for 1 to {MAX_VALID_HOURS} hours")
         desk = self._desk(scope)
         revoked = list(desk.sessions) if revoke_sessions else []
-        for session in revoked:
-            self.credentials.revoke(UUID(session), reason="a new sign-in link was issued",
-                                    revoked_by=str(issued_by.credential_id))
+        sessions = [self.credentials.revoking(UUID(session), reason="a new sign-in link was "
+                                              "issued", revoked_by=str(issued_by.credential_id))
+                    for session in revoked]
         verifier = secrets.token_urlsafe(24)
         expires = (moment or datetime.now(UTC)) + timedelta(hours=valid_hours)
         desk.trigger_event(SignInDesk.LinkIssued, verifier_hash=_hash(verifier),
                            expires_at=expires.isoformat(timespec="seconds"),
                            issued_by=issued_by.recorded_by, sessions_revoked=revoked)
-        self.app.save(desk)
+        self.app.save(desk, *[s for s in sessions if s is not None])  # the link and the
+        # revocations together, or neither
         return {"code": f"{_selector(desk.id)}.{verifier}", "expires_at": desk.expires_at,
                 "sessions_revoked": len(revoked)}
 

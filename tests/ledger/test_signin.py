@@ -79,3 +79,24 @@ def test_two_phones_racing_with_one_link_get_one_session(kiroku: Kiroku) -> None
         with ThreadPoolExecutor(4) as pool:
             sessions = [t for t in pool.map(attempt, range(4)) if t]
         assert len(sessions) == 1
+
+
+def test_a_new_link_and_the_sessions_it_ends_are_saved_together(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reissue that fails to save (the store refuses it) ends no session: the new link and
+    its revocations are one save, so a crash between them cannot leave the phones signed out
+    with no new link to sign in by."""
+    scope = _scope()
+    _, session = kiroku.links.sign_in(kiroku.links.issue(scope, issued_by=JUDGE)["code"])
+    real_save = kiroku.recorder.save
+
+    def refused(*aggregates: object, **kwargs: object) -> object:
+        if any(isinstance(a, SignInDesk) for a in aggregates):
+            raise OSError("disk full")
+        return real_save(*aggregates, **kwargs)
+
+    monkeypatch.setattr(kiroku.recorder, "save", refused)
+    with pytest.raises(OSError):
+        kiroku.links.issue(scope, issued_by=JUDGE, revoke_sessions=True)
+    monkeypatch.undo()
+    assert kiroku.credentials.authenticate(session)

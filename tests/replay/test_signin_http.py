@@ -214,6 +214,18 @@ def test_a_players_one_sign_in_plays_each_paired_match_as_their_seat(
         "type": "concede", "seat": 1}}, headers=PAGE), 403, "forbidden")
 
 
+def test_a_link_for_a_player_not_registered_is_refused_and_nothing_is_issued(
+        client: httpx.Client) -> None:
+    url, ids, _ = _event(client)
+    tournament = client.get(url).json()
+    stranger = "00000000-0000-4000-8000-000000000000"
+    error(client.post(f"{url}/players/{stranger}/link"), 422, "tournament_refused",
+          "unknown_player")
+    error(client.post(f"{url}/players/not-an-id/link"), 422, "malformed_request")
+    assert client.get(url).json() == tournament
+    assert client.post(f"{url}/players/{ids['Ann']}/link").status_code == 201
+
+
 def test_a_rounds_slips_have_a_link_for_every_seat_of_every_table(
         client: httpx.Client) -> None:
     url, _, _ = _event(client)

@@ -13,6 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
+from ledger.catalog import sample_decks
 from tests.replay.conftest import Server
 from tests.web.conftest import Watched, guard
 
@@ -110,3 +111,46 @@ def test_a_spectator_cannot_issue_slips(phone: Watched, web: Server) -> None:
     phone.page.wait_for_selector("text=Sign in as a judge to issue slips")
     assert phone.page.is_hidden("#issue")
     phone.assert_clean()
+
+
+def test_a_round_s_slips_are_printed_and_a_table_signs_in_from_one(
+        watched: Watched, phone: Watched, web: Server) -> None:
+    """The organiser prints a whole round's slips (/slips?tournament=ID&round=N): one per seat
+    of every table, with the event, round, table and player; a slip's link signs its phone in
+    to that table's match as its seat."""
+    with httpx.Client(base_url=web.base, timeout=30, headers={
+            "authorization": f"Bearer {web.organiser_token}"}) as organiser:
+        made = organiser.post("/tournaments", json={"name": "Slip Cup", "game": "worldgainer",
+                                                    "options": {"first_player": 1}})
+        assert made.status_code == 201, made.text
+        tournament_id = made.json()["tournament_id"]
+        names = ["Ann", "Ben", "Cho", "Dai"]
+        for name, deck in zip(names, ["solar_vanguard", "pleiades_bloom"] * 2):
+            player = organiser.post(f"/tournaments/{tournament_id}/players",
+                                    json={"name": name}).json()["player_id"]
+            sent = organiser.put(f"/tournaments/{tournament_id}/players/{player}/decklist",
+                                 json={"deck": dict(sample_decks("worldgainer")[deck].cards)})
+            assert sent.status_code == 200, sent.text
+        paired = organiser.post(f"/tournaments/{tournament_id}/rounds", json={"tables": [
+            {"table": 3, "players": ["Ann", "Ben"]}, {"table": 4, "players": ["Cho", "Dai"]}]})
+        assert paired.status_code == 201, paired.text
+        matches = {t["table"]: t["match_id"] for t in paired.json()["tables"]}
+    page = watched.page
+    page.goto(f"{web.base}/slips?tournament={tournament_id[:8]}&round=1")
+    page.fill("#token", web.organiser_token)
+    page.click("#sign-in")
+    page.wait_for_selector("#issue:not([hidden])")
+    page.click("#issue")
+    page.wait_for_selector(".slip >> nth=3")
+    assert page.locator(".slip .player").all_inner_texts() == names
+    assert page.locator(".slip h3").all_inner_texts() == [
+        "Slip Cup · round 1 · table 3"] * 2 + ["Slip Cup · round 1 · table 4"] * 2
+    page.wait_for_function("() => [...document.querySelectorAll('.slip img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    page.screenshot(path=str(SHOTS / "round-slips.png"), full_page=True)
+    links = [str(a.get_attribute("href")) for a in page.locator(".slip .link a").all()]
+    phone.page.goto(links[3])  # Dai, seat 2 of table 4
+    phone.page.wait_for_url(f"**/play/{matches[4]}")
+    phone.page.wait_for_selector("text=Signed in as Dai")
+    phone.page.wait_for_selector("body[data-seat='2']")
+    watched.assert_clean()

@@ -73,8 +73,8 @@ from ledger.match import (
     linked,
 )
 from ledger.matchlist import (
-    ListedMatch,
     DisputesProjection,
+    ListedMatch,
     MatchList,
     MatchListView,
     MatchPage,

@@ -51,7 +51,7 @@ def _live_until(kiroku: Kiroku, game: str,
                                     seed=f"marks:{game}:{attempt}".encode(),
                                     replay_policy="closed")
         state = kiroku.recorder.get_match(match_id).state
-        for position in range(1, 400):
+        for _ in range(400):
             seat = rng.choice(rules.to_act(state))
             action = rng.choice(rules.legal_actions(state, seat))
             if action.type == "concede":

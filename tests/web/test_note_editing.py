@@ -186,13 +186,14 @@ def test_an_arrow_points_at_the_copy_it_names_and_a_square_is_picked(
             return [r.left + r.width / 2 - frame.left, r.top + r.height / 2 - frame.top];
         };
         const square = document.querySelector(`[data-address='M1-2'] .chip[data-card='${id}']`);
-        const hand = document.querySelector(`[data-zone='hand'][data-seat='1'] .chip[data-card='${id}']`);
+        const hand = document.querySelector(
+            `[data-zone='hand'][data-seat='1'] .chip[data-card='${id}']`);
         return {square: centre(square), hand: centre(hand),
                 to: [+line.getAttribute('x2'), +line.getAttribute('y2')],
                 from: [+line.getAttribute('x1'), +line.getAttribute('y1')]};
     }""", card)
-    assert abs(ends["to"][0] - ends["square"][0]) < 2 and abs(ends["to"][1] - ends["square"][1]) < 2
-    assert abs(ends["from"][0] - ends["hand"][0]) < 2 and abs(ends["from"][1] - ends["hand"][1]) < 2
+    for end, at in (("to", "square"), ("from", "hand")):
+        assert abs(ends[end][0] - ends[at][0]) < 2 and abs(ends[end][1] - ends[at][1]) < 2
     lit = page.locator("#board-body .chip[data-highlighted]")
     assert lit.count() == 2  # the two copies named, not the deck's
     page.locator("#board-body [data-address='B-2'] > .zone-title").click()

@@ -29,7 +29,7 @@ function show(me) {
   if (!me.plays.length) {
     message.textContent = me.role === "player"
       ? "You have no paired match yet: look again when the round is paired."
-      : `You are signed in as a ${me.role}.`;
+      : `You are signed in as ${/^[aeiou]/.test(me.role) ? "an" : "a"} ${me.role}: no match of yours to record here.`;
     return;
   }
   message.textContent = me.plays.length === 1 ? "Your match:" : "Your matches, newest first:";

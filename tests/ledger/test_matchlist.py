@@ -251,6 +251,18 @@ def test_tournaments_and_credentials_are_listed_in_order_without_the_log(
     assert reads.calls == 0
 
 
+def _as_before(kiroku: Kiroku, tracking_name: str, forget: str) -> None:
+    """The store as it was before a read model of the streams' table was kept: ``forget``
+    (SQL on ``{table}``, the streams' table) run, and the model's position deleted."""
+    view: Any = kiroku.recorder.match_list.view
+    table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
+    tracking = getattr(view, "tracking_table_name", "tracking")
+    with view.datastore.transaction(commit=True) as cursor:
+        cursor.execute(forget.format(table=_qualified(view, table)))
+        cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
+                       f"'{tracking_name}'")
+
+
 def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
         store_url: str) -> None:
     kiroku = Kiroku.open(store_url)
@@ -259,14 +271,7 @@ def test_a_store_annotated_before_the_streams_were_kept_is_read_in_full(
     branch = _branch(kiroku, match_id, "x")
     cup = _tournament(kiroku, "Autumn Cup")
     issued = [i.credential_id for i in kiroku.credentials.issued()]
-    view: Any = kiroku.recorder.match_list.view
-    table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
-    tracking = getattr(view, "tracking_table_name", "tracking")
-    name = kiroku.recorder.streams.tracking_name
-    with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
-        cursor.execute(f"DROP TABLE {_qualified(view, table)}")
-        cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
-                       f"'{name}'")
+    _as_before(kiroku, kiroku.recorder.streams.tracking_name, "DROP TABLE {table}")
     kiroku.close()
     reopened = Kiroku.open(store_url)
     try:
@@ -288,14 +293,8 @@ def test_disputes_opened_before_they_were_indexed_are_found_by_a_prefix(
     organiser = Identity.operator("organiser")
     opened = [hearing.open_dispute(kiroku, organiser, match_id, None, claim, [], False)[
         "dispute_id"] for claim in ("one", "two")]
-    view: Any = kiroku.recorder.match_list.view
-    table = getattr(view, "streams_table_name", ledger.matchlist.STREAMS)
-    tracking = getattr(view, "tracking_table_name", "tracking")
-    name = kiroku.recorder.dispute_streams.tracking_name
-    with view.datastore.transaction(commit=True) as cursor:  # as a store from before it
-        cursor.execute(f"DELETE FROM {_qualified(view, table)} WHERE kind = 'dispute'")
-        cursor.execute(f"DELETE FROM {_qualified(view, tracking)} WHERE application_name = "
-                       f"'{name}'")
+    _as_before(kiroku, kiroku.recorder.dispute_streams.tracking_name,
+               "DELETE FROM {table} WHERE kind = 'dispute'")
     kiroku.close()
     reopened = Kiroku.open(store_url)
     try:

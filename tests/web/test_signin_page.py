@@ -44,18 +44,25 @@ def _new_match(web: Server) -> str:
 
 def _issue_slips(watched: Watched, web: Server, match_id: str) -> list[str]:
     """The judge's page: sign in with a token, issue the match's slips; their links."""
+    return _slips(watched, web, f"match={match_id}", ["Aiko", "Ben"], "slips.png")
+
+
+def _slips(watched: Watched, web: Server, query: str, players: list[str],
+           shot: str) -> list[str]:
+    """The slips page of ``query``: signed in with a token, the slips issued (one per player
+    named, in order, each with its QR code drawn); their links."""
     page = watched.page
-    page.goto(f"{web.base}/slips?match={match_id}")
+    page.goto(f"{web.base}/slips?{query}")
     page.fill("#token", web.organiser_token)
     page.click("#sign-in")
     page.wait_for_selector("#issue:not([hidden])")
     page.click("#issue")
-    page.wait_for_selector(".slip >> nth=1")
-    assert page.locator(".slip .player").all_inner_texts() == ["Aiko", "Ben"]
+    page.wait_for_selector(f".slip >> nth={len(players) - 1}")
+    assert page.locator(".slip .player").all_inner_texts() == players
     page.wait_for_function("() => [...document.querySelectorAll('.slip img')]"
                            ".every(i => i.complete && i.naturalWidth > 0)")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "slips.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / shot), full_page=True)
     return [str(a.get_attribute("href")) for a in page.locator(".slip .link a").all()]
 
 
@@ -135,20 +142,10 @@ def test_a_round_s_slips_are_printed_and_a_table_signs_in_from_one(
             {"table": 3, "players": ["Ann", "Ben"]}, {"table": 4, "players": ["Cho", "Dai"]}]})
         assert paired.status_code == 201, paired.text
         matches = {t["table"]: t["match_id"] for t in paired.json()["tables"]}
-    page = watched.page
-    page.goto(f"{web.base}/slips?tournament={tournament_id[:8]}&round=1")
-    page.fill("#token", web.organiser_token)
-    page.click("#sign-in")
-    page.wait_for_selector("#issue:not([hidden])")
-    page.click("#issue")
-    page.wait_for_selector(".slip >> nth=3")
-    assert page.locator(".slip .player").all_inner_texts() == names
-    assert page.locator(".slip h3").all_inner_texts() == [
+    links = _slips(watched, web, f"tournament={tournament_id[:8]}&round=1", names,
+                   "round-slips.png")
+    assert watched.page.locator(".slip h3").all_inner_texts() == [
         "Slip Cup · round 1 · table 3"] * 2 + ["Slip Cup · round 1 · table 4"] * 2
-    page.wait_for_function("() => [...document.querySelectorAll('.slip img')]"
-                           ".every(i => i.complete && i.naturalWidth > 0)")
-    page.screenshot(path=str(SHOTS / "round-slips.png"), full_page=True)
-    links = [str(a.get_attribute("href")) for a in page.locator(".slip .link a").all()]
     phone.page.goto(links[3])  # Dai, seat 2 of table 4
     phone.page.wait_for_url(f"**/play/{matches[4]}")
     phone.page.wait_for_selector("text=Signed in as Dai")

@@ -379,9 +379,14 @@ def test_a_dispute_from_the_command_line(db: str) -> None:
     dispute = kiroku(db, "dispute", "open", match_id, "--claim", "ended the wrong turn",
                      "--concerns", "2").stdout.strip()
     assert UUID_RE.match(dispute)
-    assert "paused" in kiroku(db, "dispute", "take", dispute, "--pause").stdout
-    evidence = json.loads(kiroku(db, "dispute", "show", dispute, "--as", "seat:2",
+    # a dispute's id is typed as a match's: its first characters will do
+    assert "paused" in kiroku(db, "dispute", "take", dispute[:6], "--pause").stdout
+    evidence = json.loads(kiroku(db, "dispute", "show", dispute[:8].upper(), "--as", "seat:2",
                                  "--json").stdout)
+    assert evidence["dispute_id"] == dispute
+    for wrong in ("ffffffff", "xyz!"):
+        refused = kiroku(db, "dispute", "show", wrong, ok=False)
+        assert refused.exit_code == 2 and "dispute_not_found" in refused.output
     readable = kiroku(db, "dispute", "show", dispute).stdout
     assert readable.startswith(f"Dispute {dispute}") and "Audit: ok" in readable
     assert "as seat:1" in readable and "as seat:2" in readable

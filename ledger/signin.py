@@ -167,10 +167,10 @@ class SignInLinks:
         desk.trigger_event(SignInDesk.LinkIssued, verifier_hash=_hash(verifier),
                            expires_at=expires.isoformat(timespec="seconds"),
                            issued_by=issued_by.recorded_by, sessions_revoked=revoked)
-        self.app.save(desk, *[s for s in sessions if s is not None])  # the link and the
-        # revocations together, or neither
+        ended = [s for s in sessions if s is not None]  # (a signed-out one was already)
+        self.app.save(desk, *ended)  # the link and the revocations together, or neither
         return {"code": f"{_selector(desk.id)}.{verifier}", "expires_at": desk.expires_at,
-                "sessions_revoked": len(revoked)}
+                "sessions_revoked": len(ended)}
 
     def sign_in(self, code: str, *, moment: datetime | None = None) -> tuple[Identity, str]:
         """Spend a link on a new session credential of its scope: the session's identity and

@@ -100,3 +100,15 @@ def test_a_new_link_and_the_sessions_it_ends_are_saved_together(
         kiroku.links.issue(scope, issued_by=JUDGE, revoke_sessions=True)
     monkeypatch.undo()
     assert kiroku.credentials.authenticate(session)
+
+
+def test_a_session_signed_out_already_is_not_counted_as_ended_by_a_new_link(
+        kiroku: Kiroku) -> None:
+    scope = _scope()
+    out, _ = kiroku.links.sign_in(kiroku.links.issue(scope, issued_by=JUDGE)["code"])
+    _, kept = kiroku.links.sign_in(kiroku.links.issue(scope, issued_by=JUDGE)["code"])
+    kiroku.credentials.revoke(out.credential_id, reason="signed out", revoked_by="Aiko")
+    assert kiroku.links.issue(scope, issued_by=JUDGE, revoke_sessions=True)[
+        "sessions_revoked"] == 1
+    with pytest.raises(Unauthenticated):
+        kiroku.credentials.authenticate(kept)

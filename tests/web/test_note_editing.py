@@ -194,8 +194,13 @@ def test_an_arrow_points_at_the_copy_it_names_and_a_square_is_picked(
     }""", card)
     for end, at in (("to", "square"), ("from", "hand")):
         assert abs(ends[end][0] - ends[at][0]) < 2 and abs(ends[end][1] - ends[at][1]) < 2
+    # the hand's copies (a hand may hold two) and the square's are lit; the deck's (if one is
+    # left there) are not
     lit = page.locator("#board-body .chip[data-highlighted]")
-    assert lit.count() == 2  # the two copies named, not the deck's
+    in_hand = page.locator(
+        f"#board-body [data-zone='hand'][data-seat='1'] .chip[data-card='{card}']")
+    assert lit.count() == in_hand.count() + 1
+    assert page.locator("#board-body [data-zone='deck'] .chip[data-highlighted]").count() == 0
     page.locator("#board-body [data-address='B-2'] > .zone-title").click()
     page.wait_for_function("() => document.getElementById('note-highlights').textContent"
                            ".includes('field:B-2')")

@@ -157,6 +157,15 @@ class Recorded:
 
 
 @dataclass(frozen=True)
+class NewMatch:
+    """A match set up but not yet saved (``Recorder.new_match``): its id, and the aggregates
+    that store it (the match and its sealed seed), to save in one save."""
+
+    match_id: UUID
+    aggregates: tuple[Aggregate, ...]
+
+
+@dataclass(frozen=True)
 class MatchSummary:
     """One line of the match list."""
 
@@ -353,6 +362,20 @@ class Recorder(Application):
         match, so it replays anywhere. ``setup_outcomes`` are the table's own (a physical deal).
         ``seed`` is for reproducible simulations only; real matches get a fresh secret one.
         """
+        created = self.new_match(game, players, decks, cards, options, recorded_by=recorded_by,
+                                 replay_policy=replay_policy, setup_outcomes=setup_outcomes,
+                                 seed=seed)
+        self.save(*created.aggregates)
+        return created.match_id
+
+    def new_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
+                  cards: Mapping[str, Mapping[str, Any]],
+                  options: Mapping[str, Any] | None = None,
+                  *, recorded_by: RecordedBy = "organizer", replay_policy: str = "open",
+                  setup_outcomes: Sequence[Any] | None = None,
+                  seed: bytes | None = None) -> NewMatch:
+        """``create_match`` without saving: the match and its sealed seed, for the caller to
+        save in one save with what goes with them (a round's matches with the round)."""
         ruleset = get_game(game)
         if replay_policy not in REPLAY_POLICIES:
             raise SetupError(R.BAD_POLICY, f"replay_policy must be one of {REPLAY_POLICIES}.")
@@ -387,14 +410,10 @@ class Recorder(Application):
         secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
                                      match_id=match_id, seed=self.keyring.seal(seed, match_id),
                                      sealed=True)
-        # saved with the match: kept first, so that storing the creation finds the seed that
+        # kept before the match is saved, so that storing the creation finds the seed that
         # derives its commitments (ledger.mapper)
         self._seeds.put((match_id, 1), seed)
-        with sealing():
-            if sealed["commitments"]:
-                sealed_from(match_id, 1, 1)
-            self.save(match, secret)
-        return match_id
+        return NewMatch(match_id, (match, secret))
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,

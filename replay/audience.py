@@ -106,6 +106,19 @@ class Audience:
                             positions=self.horizon)
         return at
 
+    @property
+    def sight(self) -> tuple[Any, ...]:
+        """Everything of this audience that an answer read from the match's events alone
+        depends on: the match, the version it stands at for this audience (a delayed
+        spectator's, as of its horizon: what happens past it changes nothing here, not even
+        how soon an answer comes), the viewer, what the zone table is asked with, the horizon
+        and a refusal. Two audiences with one sight are shown the same events, records,
+        transcript, export and audit, so such answers are kept by it (``replay.api.heavy``);
+        an answer that also depends on the caller (its annotations, its disputes, its
+        rights) is not kept by it."""
+        return (self.match.id, self.version, self.viewer, self.seen_as, self.horizon,
+                self.refused)
+
     def sees_event(self, version: int) -> bool:
         """Whether the event at ``version`` is within its horizon."""
         return version <= self.version

@@ -31,6 +31,8 @@ from replay.api import (
     variations,
     views,
 )
+from replay.api.following import Following
+from replay.api.heavy import HeavyReads
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
@@ -57,6 +59,8 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
                   dependencies=[Depends(caller)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
     app.state.threads = threads_setting(threads)
+    app.state.heavy = HeavyReads()  # heavy reads kept and bounded (heavy.py)
+    app.state.following = Following(kiroku)  # live streams (following.py)
     app.add_middleware(BodyLimit)
     errors.install(app)
     for module in (games, credentials, imports, matches, actions, views, notes, disputes,

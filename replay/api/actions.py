@@ -66,6 +66,7 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
     done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version,
                          asker=audience.asker)
+    request.app.state.following.moved(match_id, done.version)  # its live streams, at once
     return respond(request, {"match_id": str(match_id), "version": done.version,
                              "seq": done.seq, "digest": done.digest, "result": done.result,
                              "receipt": done.receipt}, 200 if done.resent else 201)
@@ -85,6 +86,7 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Match
     count = body.count if body.count is not None or body.to_position is not None else 1
     done = kiroku.undo(match_id, count, reason=body.reason, recorded_by=by.recorded_by,
                        expected_version=body.expected_version, to_position=body.to_position)
+    request.app.state.following.moved(match_id, done.version)
     return respond(request, {"match_id": str(match_id), "version": done.version,
                              "digest": done.digest, "receipt": done.receipt},
                    201 if done.version != before else 200)

@@ -29,6 +29,7 @@ from ledger.identity import CredentialRefused, Unauthenticated
 from ledger.keys import KeyfileError
 from ledger.tournaments import TournamentNotFound, TournamentRefused
 from ledger.variations import VariationNotFound
+from replay.api.heavy import Busy
 from replay.api.wire import respond
 
 _log = logging.getLogger("uvicorn.error")
@@ -45,7 +46,7 @@ class ErrorBody(BaseModel):
                       "import_rejected, bad_position, credential_refused, "
                       "tournament_refused, dispute_refused, variation_refused, "
                       "annotation_refused, payload_too_large, corrupt_record, "
-                      "store_unavailable")
+                      "store_unavailable, server_busy, rate_limited")
     reason: str = Field(description="The rule's reason code (e.g. 'priority', 'deck_too_small') "
                         "or, for 403, what was refused (e.g. 'not_your_seat').")
     message: str
@@ -71,9 +72,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "or this server's key file is not the one that "
                                              "sealed the match's seed (key_mismatch)"},
     422: {"model": ErrorBody, "description": "Illegal or malformed action, bad setup or input"},
+    429: {"model": ErrorBody, "description": "rate_limited: the caller's reads of whole "
+                                             "matches (events, transcripts, exports, studies, "
+                                             "audits) took their share of the server for now "
+                                             "(Retry-After)"},
     503: {"model": ErrorBody, "description": "store_unavailable: the store could not be reached, "
                                              "or stayed locked by another writer past its "
-                                             "timeout; nothing was acknowledged"},
+                                             "timeout; nothing was acknowledged; server_busy: "
+                                             "a read of a whole match (events, transcript, "
+                                             "export, study, audit) found no place in time "
+                                             "(Retry-After)"},
 }
 
 STORE_UNAVAILABLE = ("The store could not be reached, or another writer kept it locked too "
@@ -132,6 +140,12 @@ def install(app: FastAPI) -> None:
         body = ErrorBody(code="store_unavailable", reason="store_unavailable",
                          message=STORE_UNAVAILABLE)
         return respond(request, body.model_dump(), 503, {"Retry-After": "1"})
+
+    @app.exception_handler(Busy)
+    async def busy(request: Request, exc: Busy) -> Response:
+        body = ErrorBody(code=exc.code, reason=exc.code, message=exc.message)
+        return respond(request, body.model_dump(), exc.status,
+                       {"Retry-After": str(exc.retry_after)})
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

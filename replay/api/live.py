@@ -20,23 +20,26 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.identity import Unauthenticated
 from replay.access import Caller
+from replay.api.following import Following
 from replay.api.wire import CallerDep, KirokuDep, MatchId, bearer
 from replay.service import Kiroku
 
 router = APIRouter(tags=["replay"], include_in_schema=False)
 
-CHECK_EVERY = 0.5  # seconds between two looks at the match
 RECHECK_CREDENTIAL_EVERY = 5.0  # seconds between two checks that the credential still holds
 KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
 LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
+# seconds a stream waits after an event before it looks again: a match recorded faster than
+# this is told to its watchers this often, with where it stands then
+AT_MOST_EVERY = 0.5
 
 
-def _now(kiroku: Kiroku, match_id: UUID, caller: Caller) -> tuple[int, int]:
+def _stand(kiroku: Kiroku, match_id: UUID, caller: Caller) -> tuple[tuple[int, int], int]:
     """The match's version and positions as the caller's audience stands (Forbidden where
-    it may not watch)."""
+    it may not watch), and the match's own version as read."""
     audience = kiroku.audience(match_id, caller)
     audience.watch()
-    return audience.version, audience.positions
+    return (audience.version, audience.positions), int(audience.match.version)
 
 
 def _event(version: int, positions: int) -> str:
@@ -51,8 +54,11 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
     see: a delayed spectator's stand at its horizon) at once and whenever either changes;
     ``: keepalive`` every 15 s; ends when the client leaves, after an hour, or within 5 s of
     the caller's credential being revoked. A caller who may not watch the match is
-    answered as ``GET /matches/{id}/state`` would be."""
-    first = await run_in_threadpool(_now, kiroku, match_id, caller)  # refusals here
+    answered as ``GET /matches/{id}/state`` would be. The stream waits for the match to move
+    (``replay.api.following``), holding no thread and reading nothing meanwhile."""
+    first, version = await run_in_threadpool(_stand, kiroku, match_id, caller)  # refusals here
+    following: Following = request.app.state.following
+    reader = None if caller is None else caller.credential_id  # whose reading a stream shares
 
     def still_valid() -> bool:
         if token is None:
@@ -64,29 +70,36 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
         return True
 
     async def stream() -> AsyncIterator[str]:
-        last = first
-        yield _event(*last)
-        started = quiet = checked = time.monotonic()
-        while time.monotonic() - started < LASTS:
-            await asyncio.sleep(CHECK_EVERY)
-            if await request.is_disconnected():
-                return
-            if time.monotonic() - checked >= RECHECK_CREDENTIAL_EVERY:
-                checked = time.monotonic()
-                if not await run_in_threadpool(still_valid):
-                    yield "event: revoked\ndata: {}\n\n"
-                    return
-            try:
-                now = await run_in_threadpool(_now, kiroku, match_id, caller)
-            except Exception:  # the match became unwatchable: the client reconnects and is told
-                return
-            if now != last:
-                last = now
-                quiet = time.monotonic()
-                yield _event(*now)
-            elif time.monotonic() - quiet >= KEEPALIVE_EVERY:
-                quiet = time.monotonic()
-                yield ": keepalive\n\n"
+        async with following.follow(match_id, version):
+            last, seen = first, version
+            yield _event(*last)
+            started = quiet = checked = time.monotonic()
+            while (left := LASTS - (time.monotonic() - started)) > 0:
+                now = time.monotonic()
+                wake_in = min(left, KEEPALIVE_EVERY - (now - quiet))
+                if token is not None:
+                    wake_in = min(wake_in, RECHECK_CREDENTIAL_EVERY - (now - checked))
+                moved = await following.moved_past(match_id, seen, wake_in)
+                if token is not None and time.monotonic() - checked >= RECHECK_CREDENTIAL_EVERY:
+                    checked = time.monotonic()
+                    if not await run_in_threadpool(still_valid):
+                        yield "event: revoked\ndata: {}\n\n"
+                        return
+                if moved:
+                    seen = following.version(match_id)
+                    try:
+                        stand = await following.stand(
+                            match_id, reader, lambda: _stand(kiroku, match_id, caller))
+                    except Exception:  # the match became unwatchable: the client reconnects
+                        return
+                    if stand != last:
+                        last = stand
+                        quiet = time.monotonic()
+                        yield _event(*stand)
+                    await asyncio.sleep(AT_MOST_EVERY)
+                elif time.monotonic() - quiet >= KEEPALIVE_EVERY:
+                    quiet = time.monotonic()
+                    yield ": keepalive\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"})

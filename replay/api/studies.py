@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse, Response
 from ledger.errors import ImportRejected
 from replay import access
 from replay import study as studies
+from replay.api.heavy import HeavyDep
 from replay.api.shapes import StudyImported
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 
@@ -18,10 +19,14 @@ router = APIRouter(tags=["annotations"])
 
 
 @router.get("/matches/{match_id}/study", response_class=PlainTextResponse)
-def export_study(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId) -> PlainTextResponse:
+async def export_study(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                       match_id: MatchId, reads: HeavyDep) -> PlainTextResponse:
     """The match as a study (text): each live action, with the annotations and variations the
-    caller may read."""
-    return PlainTextResponse(studies.export_study(kiroku, kiroku.audience(match_id, caller)))
+    caller may read (a heavy read, made for the caller alone: ``replay.api.heavy``)."""
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller)
+        return await turn.heavy(
+            lambda: PlainTextResponse(studies.export_study(kiroku, audience)))
 
 
 @router.post("/studies/import", status_code=201, response_model=StudyImported)

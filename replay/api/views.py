@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from replay import beside
 from replay import study as studies
+from replay.api.heavy import HeavyDep
 from replay.api.limits import Plain
 from replay.api.shapes import AuditOut, EventRecord, PositionOut, TranscriptOut
 from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, MatchId, respond
@@ -28,64 +29,82 @@ def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
 
 
 @router.get("/matches/{match_id}/events", response_model=list[EventRecord])
-def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-           viewer: AskedViewer) -> Response:
-    """Every event, filtered for the caller."""
-    return respond(request, kiroku.records(kiroku.audience(match_id, caller, viewer)))
+async def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+                 viewer: AskedViewer, reads: HeavyDep) -> Response:
+    """Every event, filtered for the caller (a heavy read: ``replay.api.heavy``)."""
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller, viewer)
+        return await turn.answer(("events", audience.sight),
+                                 lambda: respond(request, kiroku.records(audience)))
 
 
 @router.get("/matches/{match_id}/transcript", response_model=TranscriptOut)
-def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-               viewer: AskedViewer,
-               annotated: Annotated[bool, Query(description="With the annotations and "
-                                                "disputes the caller may read")] = False
-               ) -> Response:
+async def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                     match_id: MatchId, viewer: AskedViewer, reads: HeavyDep,
+                     annotated: Annotated[bool, Query(description="With the annotations and "
+                                                      "disputes the caller may read")] = False
+                     ) -> Response:
     """One line per event, as the caller may see it (with ``viewer``: as that viewer would,
-    annotations included)."""
-    audience = kiroku.audience(match_id, caller, viewer)
-    if annotated:
-        lines = studies.annotated_transcript(kiroku, audience)
-    else:
-        lines = kiroku.transcript(audience)
-    return respond(request, {"match_id": str(match_id), "lines": lines})
+    annotations included; a heavy read: ``replay.api.heavy``)."""
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller, viewer)
+        if annotated:  # what the caller may read beside the match: made for it alone
+            return await turn.heavy(lambda: respond(request, {
+                "match_id": str(match_id),
+                "lines": studies.annotated_transcript(kiroku, audience)}))
+        return await turn.answer(("transcript", audience.sight), lambda: respond(request, {
+            "match_id": str(match_id), "lines": kiroku.transcript(audience)}))
 
 
 @router.get("/matches/{match_id}/audit", response_model=AuditOut)
-def audit(request: Request, kiroku: KirokuDep, caller: CallerDep,
-          match_id: MatchId) -> Response:
+async def audit(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+                reads: HeavyDep) -> Response:
     """Recompute the hash chain and every digest; name the first failing event. Anyone who
     may watch the match may ask, and it covers what they may see (a delayed spectator's, the
     events up to its horizon): the report names versions and reasons, never a hidden value.
     Judges also get ``beside``: the audit of the match's variations, disputes and
-    annotations."""
-    audience = kiroku.audience(match_id, caller)
-    report = kiroku.audit_seen(audience).to_dict()
-    if audience.is_staff:
-        report["beside"] = beside.verify(kiroku, match_id)
-    return respond(request, report)
+    annotations. A heavy read (``replay.api.heavy``): the report is kept per match version
+    and audience."""
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller)
+        report = await turn.value(("audit", audience.sight),
+                                  lambda: kiroku.audit_seen(audience).to_dict())
+        if audience.is_staff:  # the streams beside the match change apart from it: made anew
+            report = {**report, "beside": await turn.heavy(
+                lambda: beside.verify(kiroku, match_id))}
+        return respond(request, report)
 
 
 @router.post("/matches/{match_id}/audit", response_model=AuditOut)
-def audit_with_receipts(request: Request, kiroku: KirokuDep, caller: CallerDep,
-                        match_id: MatchId, receipts: Annotated[list[dict[str, Plain]],
-                                                               Body(max_length=10_000)]
-                        ) -> Response:
+async def audit_with_receipts(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                              match_id: MatchId,
+                              receipts: Annotated[list[dict[str, Plain]],
+                                                  Body(max_length=10_000)],
+                              reads: HeavyDep) -> Response:
     """The audit, and the stored match held against signed receipts its seats or judges kept
     (a JSON list): a removed or rewritten event up to any of them fails it. As the GET, it
-    covers what the caller may see."""
-    audience = kiroku.audience(match_id, caller)
-    return respond(request, kiroku.audit_seen(audience, receipts).to_dict())
+    covers what the caller may see (a heavy read, made for it alone)."""
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller)
+        return await turn.heavy(lambda: respond(
+            request, kiroku.audit_seen(audience, receipts).to_dict()))
 
 
 @router.get("/matches/{match_id}/export", response_class=Response, responses={200: {
     "description": "The export: a msgpack document, or JSON lines (the header first)",
     "content": {MSGPACK: {"schema": {"type": "string", "format": "binary"}},
                 JSONL: {"schema": {"type": "string"}}}}})
-def export(kiroku: KirokuDep, caller: CallerDep, match_id: MatchId, viewer: AskedViewer,
-           format: Annotated[str, Query(pattern="^(msgpack|jsonl)$")] = "msgpack") -> Response:
+async def export(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+                 viewer: AskedViewer, reads: HeavyDep,
+                 format: Annotated[str, Query(pattern="^(msgpack|jsonl)$")] = "msgpack"
+                 ) -> Response:
     """The whole match as a msgpack document or JSON lines, as the caller sees it: without
     ``viewer``, as the credential sees it (a judge's or organiser's is the judge's view, a
-    seat's its seat's, none a spectator's); only a judge's export can be imported again."""
+    seat's its seat's, none a spectator's); only a judge's export can be imported again. A
+    heavy read (``replay.api.heavy``): kept per match version and audience, with the receipt
+    signed when it was made."""
     media = MSGPACK if format == "msgpack" else JSONL
-    return Response(kiroku.export(kiroku.audience(match_id, caller, viewer), format),
-                    media_type=media)
+    async with reads.turn(request, caller) as turn:
+        audience = await turn.light(kiroku.audience, match_id, caller, viewer)
+        return await turn.answer(("export", audience.sight, format), lambda: Response(
+            kiroku.export(audience, format), media_type=media))

@@ -1,5 +1,6 @@
 """``kiroku audit verify``: every match's audit trail and the streams beside it, one match or
-all of them, these by worker processes (one per core) with the output of one process."""
+all of them, these by worker processes (one per core) with the output of one process; a match
+that a pairing which never landed left behind is noted as a stray (replay.strays)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ from engine.core.errors import ActionError
 from ledger.errors import LedgerError
 from ledger.recorder import Recorder
 from ledger.settings import SettingsError
-from replay import beside
+from replay import beside, strays
 from replay.audit import AuditReport
 from replay.service import Kiroku
 
@@ -48,7 +49,9 @@ def audit() -> None:
 @click.pass_context
 def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None,
                  jobs: int | None) -> None:
-    """Verify one match, or every match; exit status 1 on any failure."""
+    """Verify one match, or every match; exit status 1 on any failure. A stray of a pairing
+    that never landed (left by a version that paired table by table) is a note, not a
+    failure."""
     kept = _read_receipts(Path(receipts)) if receipts else []
     workers = 1 if match_ref or ctx.obj["db"].endswith(":memory:") else jobs or os.cpu_count()
     with _worker_pool(workers or 1) as pool, service(ctx) as kiroku:
@@ -59,9 +62,25 @@ def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None
             every = [m.match_id for m in kiroku.list_matches()]
             checked = _check_every(kiroku, ctx.obj, every, kept, pool, workers or 1)
         _raise_first_error(checked)
+        noted = _note_strays(kiroku, checked)
     failed = sum(_print_checked(one) for one in checked)
     click.echo(f"{len(checked) - failed} verified, {failed} failed")
+    if noted:
+        click.echo(f"{noted} stray match(es) of a pairing that never landed: see their notes")
     sys.exit(1 if failed else 0)
+
+
+def _note_strays(kiroku: Kiroku, checked: list[_Checked]) -> int:
+    """Note on their reports the checked matches that are strays of a pairing that never
+    landed (replay.strays: a note, not a failure); how many they are."""
+    notes = strays.notes_by_match(kiroku)
+    noted = 0
+    for report in (one.report for one in checked if one.report is not None):
+        note = notes.get(UUID(report.match_id))
+        if note is not None:
+            report.notes.append(note)
+            noted += 1
+    return noted
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,12 @@ from ledger.chain import GENESIS
 from ledger.disputes import Disputes
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
-from ledger.identity import Credentials, Identity, RecordedBy, Role, author_name
+from ledger.identity import Credential, Credentials, Identity, RecordedBy, Role, author_name
 from ledger.keys import KeyfileError
 from ledger.mapper import commitments_as_stored, noting_derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
-from ledger.recorder import MatchSummary, Recorded, Recorder, now
+from ledger.recorder import MatchSummary, NewMatch, Recorded, Recorder, now
 from ledger.signin import SignInLinks
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
@@ -58,6 +58,17 @@ class Imported:
 
     match_id: UUID
     stored: bool
+
+
+@dataclass(frozen=True)
+class SeatCredentials:
+    """A match's seat credentials, prepared unsaved (``Kiroku.prepare_seat_credentials``):
+    the aggregates to save, and each seat's answer with its token (shown this once)."""
+
+    credentials: tuple[Credential, ...]
+    seats: list[dict[str, Any]]
+
+
 MAX_SIMULATED_ACTIONS = 20_000
 
 
@@ -90,11 +101,25 @@ class Kiroku:
                   replay_policy: str = "open", seed: bytes | None = None,
                   setup_outcomes: Sequence[Any] | None = None) -> UUID:
         """Create a match from deck names or files; ``cards`` defaults to the sample set."""
+        created = self.prepare_match(game, players, decks, cards=cards, options=options,
+                                     recorded_by=recorded_by, replay_policy=replay_policy,
+                                     seed=seed, setup_outcomes=setup_outcomes)
+        self.recorder.save(*created.aggregates)
+        return created.match_id
+
+    def prepare_match(self, game: str, players: Sequence[str], decks: Sequence[str | Deck],
+                      *, cards: Mapping[str, Mapping[str, Any]] | None = None,
+                      options: Mapping[str, Any] | None = None,
+                      recorded_by: RecordedBy = "organizer", replay_policy: str = "open",
+                      seed: bytes | None = None,
+                      setup_outcomes: Sequence[Any] | None = None) -> NewMatch:
+        """``new_match`` without saving: the match and its sealed seed, for the caller to save
+        in one save with what goes with them (a round's tables with the round)."""
         card_defs = dict(cards) if cards is not None else sample_card_set(game).cards
         lists = [d.cards if isinstance(d, Deck) else resolve_deck(game, d).cards for d in decks]
-        return self.recorder.create_match(game, players, lists, card_defs, options,
-                                          recorded_by=recorded_by, replay_policy=replay_policy,
-                                          seed=seed, setup_outcomes=setup_outcomes)
+        return self.recorder.new_match(game, players, lists, card_defs, options,
+                                       recorded_by=recorded_by, replay_policy=replay_policy,
+                                       seed=seed, setup_outcomes=setup_outcomes)
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None, expected_version: int | None = None,
@@ -127,11 +152,21 @@ class Kiroku:
 
     def seat_credentials(self, match_id: UUID, issued_by: Identity) -> list[dict[str, Any]]:
         """One new credential per seat of a match, tokens included (shown this once)."""
-        players = self.recorder.get_match(match_id).players
-        return [self._seat_credential(*self.credentials.issue(
-                    Role.SEAT, name, issued_by=str(issued_by.credential_id),
-                    match_id=match_id, seat=seat))
-                for seat, name in enumerate(players, start=1)]
+        prepared = self.prepare_seat_credentials(
+            match_id, self.recorder.get_match(match_id).players, issued_by)
+        self.recorder.save(*prepared.credentials)
+        return prepared.seats
+
+    def prepare_seat_credentials(self, match_id: UUID, players: Sequence[str],
+                                 issued_by: Identity) -> SeatCredentials:
+        """``seat_credentials`` without saving, for a match that may not be saved yet (its
+        ``players`` by seat): the credentials to save with it, and each seat's answer."""
+        prepared = [self.credentials.prepare(Role.SEAT, name,
+                                             issued_by=str(issued_by.credential_id),
+                                             match_id=match_id, seat=seat)
+                    for seat, name in enumerate(players, start=1)]
+        return SeatCredentials(tuple(c for c, _ in prepared),
+                               [self._seat_credential(c.identity(), t) for c, t in prepared])
 
     def reissue_seat(self, match_id: UUID, seat: int, issued_by: Identity) -> dict[str, Any]:
         """A new credential for one seat; the seat's earlier ones stop working."""

@@ -21,16 +21,18 @@ match's (the game's own end, or a judge's ruling that ends it), else one a judge
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
+
+from eventsourcing.domain import Aggregate
 
 from engine.core.errors import SetupError
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
 from ledger.errors import Forbidden
-from ledger.identity import NAME_LIMIT, Role
+from ledger.identity import NAME_LIMIT, Identity, Role
 from ledger.recorder import REPLAY_POLICIES, now
 from ledger.tournaments import (
     DECKLIST_POLICIES,
@@ -170,7 +172,9 @@ def pair(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
          pairings: Sequence[Pairing]) -> dict[str, Any]:
     """Pair the next round (organisers only): each table's match is created with the players'
     registered decks and the tournament's regulation, and each seat gets its credential (shown
-    this once). Every table is checked before any match is created."""
+    this once). Every table is checked before anything is made, and the round is one save: the
+    tournament's RoundPaired with every table's match, seed, seating and seat credentials, or
+    nothing (an organiser who paired the same round at the same time gets ConcurrentAppend)."""
     by = access.organiser(caller, "Pairing a round")
     tournament = _open(kiroku, tournament_id)
     tables, byes = _resolved(tournament, pairings)
@@ -183,23 +187,44 @@ def pair(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
         tournament.trigger_event(Tournament.DecklistsLocked,
                                  reason=f"round {round_number} paired", by=by.recorded_by,
                                  recorded_at=now())
-    created, seated, credentials = [], [], {}
-    for table, players in tables:
-        match_id = kiroku.new_match(
-            tournament.game, [tournament.players[p]["name"] for p in players],
-            [Deck(tournament.game, "", "decklist", tournament.decklists[p]) for p in players],
-            cards=cards, options=tournament.options, recorded_by=by.recorded_by,
-            replay_policy=tournament.replay_policy)
-        created.append({"table": table, "players": players, "match_id": str(match_id)})
-        seated.append(kiroku.tournaments.seat(match_id, tournament, round_number, table,
-                                              players))
-        credentials[table] = kiroku.seat_credentials(match_id, by)
-    kiroku.tournaments.append(tournament, Tournament.RoundPaired, *seated, round=round_number,
-                              tables=created, byes=byes, by=by.recorded_by, recorded_at=now())
+    made = [_table_made(kiroku, by, tournament, round_number, table, players, cards)
+            for table, players in tables]
+    kiroku.tournaments.append(tournament, Tournament.RoundPaired,
+                              *(a for m in made for a in m.aggregates), round=round_number,
+                              tables=[m.listed for m in made], byes=byes, by=by.recorded_by,
+                              recorded_at=now())
     answer = round_view(kiroku, tournament_id, round_number)
+    seats = {m.listed["table"]: m.seats for m in made}
     for entry in answer["tables"]:
-        entry["seats"] = credentials[entry["table"]]
+        entry["seats"] = seats[entry["table"]]
     return answer
+
+
+@dataclass(frozen=True)
+class _TableMade:
+    """A table of a round being paired, nothing of it saved yet: its entry in RoundPaired,
+    the aggregates that store it (match, sealed seed, seating, seat credentials) and each
+    seat's credential as the answer shows it."""
+
+    listed: dict[str, Any]
+    aggregates: tuple[Aggregate, ...]
+    seats: list[dict[str, Any]]
+
+
+def _table_made(kiroku: Kiroku, by: Identity, tournament: Tournament, round_number: int,
+                table: int, players: list[str], cards: Mapping[str, Any]) -> _TableMade:
+    """A table's match with the players' registered decks, its seating and its seat
+    credentials, prepared for the round's one save."""
+    names = [tournament.players[p]["name"] for p in players]
+    match = kiroku.prepare_match(
+        tournament.game, names,
+        [Deck(tournament.game, "", "decklist", tournament.decklists[p]) for p in players],
+        cards=cards, options=tournament.options, recorded_by=by.recorded_by,
+        replay_policy=tournament.replay_policy)
+    seating = kiroku.tournaments.seat(match.match_id, tournament, round_number, table, players)
+    credentials = kiroku.prepare_seat_credentials(match.match_id, names, by)
+    return _TableMade({"table": table, "players": players, "match_id": str(match.match_id)},
+                      (*match.aggregates, seating, *credentials.credentials), credentials.seats)
 
 
 def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> dict[str, Any]:

@@ -65,7 +65,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": ErrorBody, "description": "concurrent_append: the match is no longer at "
                                              "the expected_version sent (or moved twice while "
                                              "the action was recorded), or a dispute's "
-                                             "pause lost a race with an action: reload and "
+                                             "pause lost a race with an action, or a "
+                                             "tournament changed at the same time (two "
+                                             "organisers pairing one round: nothing of the "
+                                             "loser's is stored): reload and "
                                              "decide again; match_paused: a dispute pauses "
                                              "the match"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record), "

@@ -194,13 +194,20 @@ class Disputes:
         self.app = app
 
     def open(self, **fields: Any) -> Dispute:
-        """A new dispute, filed in its match's docket (saved together, atomically)."""
+        """A new dispute, filed in its match's docket (saved together, atomically, with the
+        match's pause in step)."""
+        dispute, docket = self.opening(**fields)
+        self.app.save_with_pause(UUID(fields["match_id"]), docket.pausing,
+                                 author(fields["opened_by"]), dispute, docket)
+        return dispute
+
+    def opening(self, **fields: Any) -> tuple[Dispute, Docket]:
+        """``open`` without saving: the new dispute and its match's docket, which files it,
+        to save together with what goes with them (the action that calls the dispute)."""
         dispute = Dispute._create(Dispute.Created, id=uuid4(), **fields)
         docket = self.docket(UUID(fields["match_id"]), create=True)
         docket.trigger_event(Docket.Filed, dispute_id=str(dispute.id), pause=dispute.pause)
-        self.app.save_with_pause(UUID(fields["match_id"]), docket.pausing,
-                                 _author(fields["opened_by"]), dispute, docket)
-        return dispute
+        return dispute, docket
 
     def get(self, dispute_id: UUID) -> Dispute:
         """A dispute, or DisputeNotFound."""
@@ -247,22 +254,33 @@ class Disputes:
         """Append an event to a dispute by ``acting`` (an identity's ``recorded_by``), and keep
         the docket's pause, and the match's, in step with it (the match's in the same save,
         recorded by ``acting``: ``Recorder.save_with_pause``)."""
+        docket = self.changing(dispute, event, **fields)
+        self.app.save_with_pause(UUID(dispute.match_id), docket.pausing, acting, dispute,
+                                 docket)
+
+    def changing(self, dispute: Dispute, event: type[Aggregate.Event],
+                 **fields: Any) -> Docket:
+        """``save`` without saving: the event appended to the dispute, and the match's docket
+        with its pause in step, to save together with what goes with them (a ruling's
+        remedy); the match's pause is brought in step with ``Docket.pausing`` in that save."""
         was_pausing = dispute.pausing
         dispute.trigger_event(event, **fields)
         docket = self.docket(UUID(dispute.match_id))
-        if was_pausing and not dispute.pausing:
+        # as the docket stands: read after the dispute, it may hold another command's change
+        # already (that command's save then refuses this one's, on the dispute's version)
+        held = str(dispute.id) in docket.pausing
+        if was_pausing and not dispute.pausing and held:
             docket.trigger_event(Docket.Released, dispute_id=str(dispute.id))
-        elif dispute.pausing and not was_pausing:
+        elif dispute.pausing and not was_pausing and not held:
             docket.trigger_event(Docket.Held, dispute_id=str(dispute.id))
-        self.app.save_with_pause(UUID(dispute.match_id), docket.pausing, acting, dispute,
-                                 docket)
+        return docket
 
     def history(self, dispute_id: UUID) -> list[Any]:
         """Every event of a dispute, oldest first."""
         return list(self.app.events.get(dispute_id))
 
 
-def _author(person: dict[str, Any]) -> dict[str, Any]:
+def author(person: dict[str, Any]) -> dict[str, Any]:
     """A party of a dispute as the author of a match's event: the identity, without the seat
     the dispute notes beside it."""
     return {k: v for k, v in person.items() if k != "seat"}

@@ -22,9 +22,7 @@ to (otherwise the fold takes it from the positions it kept, or re-projects it fr
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -103,42 +101,26 @@ def kept_setup_position(ruleset: Ruleset, config: Mapping[str, Any],
 
 
 @dataclass
-class _Owned:
-    """The state the rebuild under way produced last: no one else holds it."""
+class Owned:
+    """While a match is rebuilt from its stored events, the state the rebuild produced last:
+    no one else holds it, so the next action replayed onto it changes it in place
+    (``Ruleset.apply_in_place``) instead of copying it. A state that came from elsewhere (a
+    kept set-up position or past version, a cached match, a snapshot) is copied first, as
+    always. Copying was about half of replaying an action. One per rebuild, handed to the
+    fold explicitly (``Visitor.owned``)."""
 
     state: GameState | None = None
 
-
-_OWNED: ContextVar[_Owned | None] = ContextVar("kiroku_owned_state", default=None)
-
-
-@contextmanager
-def owning_states() -> Iterator[None]:
-    """While a match is rebuilt from its stored events: each action replayed on the state the
-    previous one produced changes it in place (``Ruleset.apply_in_place``) instead of copying
-    it, since nothing else holds that state; a state that came from elsewhere (a kept set-up
-    position or past version, a cached match, a snapshot) is copied first, as always. Copying
-    was about half of replaying an action."""
-    token = _OWNED.set(_Owned())
-    try:
-        yield
-    finally:
-        _OWNED.reset(token)
-
-
-def shared_owned() -> None:
-    """The state the rebuild under way produced last is now held elsewhere too (kept as a
-    past version): the next action replayed onto it copies it first."""
-    owned = _OWNED.get()
-    if owned is not None:
-        owned.state = None
+    def shared(self) -> None:
+        """The state produced last is now held elsewhere too (kept as a past version): the
+        next action replayed onto it copies it first."""
+        self.state = None
 
 
 def replay_action(ruleset: Ruleset, state: GameState, action: Mapping[str, Any],
-                  outcomes: Sequence[Outcome]) -> GameState:
+                  outcomes: Sequence[Outcome], owned: Owned | None = None) -> GameState:
     """The position after ``action``, replayed with its stored outcomes, all of them used
-    (in place of ``state`` when the rebuild under way owns it: ``owning_states``)."""
-    owned = _OWNED.get()
+    (in place of ``state`` when the rebuild under way, ``owned``, owns it)."""
     if owned is None:
         return _replaying(outcomes, lambda chance: ruleset.apply(state, action, chance))
     apply = ruleset.apply_in_place if state is owned.state else ruleset.apply
@@ -175,8 +157,11 @@ def _live_entry(record: Record) -> LiveAction:
 class Visitor:
     """What a fold tells about a match, and how it computes positions. Override what you need.
 
-    The hooks do nothing by default; the position methods replay stored outcomes.
+    The hooks do nothing by default; the position methods replay stored outcomes (in place of
+    the states a rebuild owns, where ``owned`` is set: ``Owned``).
     """
+
+    owned: Owned | None = None
 
     def setup(self, ruleset: Ruleset, record: Record) -> GameState:
         """Position 0 for a MatchCreated record."""
@@ -184,7 +169,7 @@ class Visitor:
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
         """The position an ActionRecorded record reaches from ``before``."""
-        return replay_action(ruleset, before, record["action"], record["outcomes"])
+        return replay_action(ruleset, before, record["action"], record["outcomes"], self.owned)
 
     def restore(self, record: Record, position: int) -> GameState | None:
         """The live ``position`` an ActionsUndone record returns to, if the visitor has it."""

@@ -23,7 +23,7 @@ commitments of a match's creation).
 
 Only what shows them derives them (a match's records, exports, the audit): a reader that never
 looks at them, such as loading a match to view or record on it, or its transcript, reads them
-as stored (``commitments_as_stored``). Deriving needs the seed: this store's sealed one, which
+as stored (``MatchMapper.as_stored``). Deriving needs the seed: this store's sealed one, which
 only the deployment's key file opens, or, once the match has ended, the seed its own events
 reveal (ledger.recorder).
 
@@ -43,10 +43,8 @@ other stream (seeds, credentials, annotations, snapshots), is stored as the libr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from datetime import datetime
+import copy
+from collections.abc import Callable
 from itertools import count
 from typing import Any
 from uuid import UUID
@@ -56,72 +54,16 @@ from eventsourcing.persistence import Mapper, MapperDeserialisationError, Stored
 from ledger.chain import commitments
 from ledger.keys import KeyfileError
 from ledger.match import EVENT_NAMES
+from ledger.match import instant as instant  # re-exported: where it was
 
 # The seed of one segment of a match (match id, segment), or None where the store holds none.
 SeedOf = Callable[[UUID, int], "bytes | None"]
 CHECK_BYTES = 8  # of each derived commitment, stored
-# False while commitments are read and stored as they are (``commitments_as_stored``)
-_DERIVING: ContextVar[bool] = ContextVar("_DERIVING", default=True)
-
-
-@contextmanager
-def commitments_as_stored() -> Iterator[None]:
-    """While open, a match's events are read with their commitments as stored, derived ones
-    not derived (``[segment, check]`` for each), and stored with them as they are, none made
-    derivable: for readers that never look at them, such as loading a match, which then needs
-    no seed and spends nothing on them, and for an import, which brings no seed to try."""
-    token = _DERIVING.set(False)
-    try:
-        yield
-    finally:
-        _DERIVING.reset(token)
-
-
-# (event version, path) -> the seed a commitment was derived from, while ``noting_derived``
+# (event version, path) -> the seed a commitment was derived from (``MatchMapper.noting``)
 Derived = dict[tuple[int, str], bytes]
-_NOTED: ContextVar[Derived | None] = ContextVar("_NOTED", default=None)
-
-
-@contextmanager
-def noting_derived() -> Iterator[Derived]:
-    """While open, every commitment read back derived from a seed is noted in the dict it
-    gives: (event version, path) -> that seed. The audit, reading one match, holds each
-    commitment to the revealed seed; one the store derived from that very seed is the same
-    computation, not made twice (issue 16)."""
-    noted: Derived = {}
-    token = _NOTED.set(noted)
-    try:
-        yield noted
-    finally:
-        _NOTED.reset(token)
-
-
 # (match id, version) -> the segment whose seed the recorder derived the commitments of the
-# event it is about to store from, while ``sealing`` is open
+# event it is about to store from (``MatchMapper.sealing``)
 Sealed = dict[tuple[UUID, int], int]
-_SEALED: ContextVar[Sealed | None] = ContextVar("_SEALED", default=None)
-
-
-@contextmanager
-def sealing() -> Iterator[None]:
-    """While open, the recorder notes (``sealed_from``) which segment's seed derived the
-    commitments of each event it makes, and storing that event takes its segment from the
-    note instead of deriving every commitment again to find it (issue 16: the same HMACs,
-    computed twice for every action that hides a value, 17 times for a creation). Opened
-    around one command: its notes go with it."""
-    token = _SEALED.set({})
-    try:
-        yield
-    finally:
-        _SEALED.reset(token)
-
-
-def sealed_from(match_id: UUID, version: int, segment: int) -> None:
-    """Note, for ``sealing``, that the commitments of the match's event at ``version`` were
-    just derived from the seed of ``segment``, exactly as ``commitments`` derives them."""
-    noted = _SEALED.get()
-    if noted is not None:
-        noted[(match_id, version)] = segment
 
 
 # the events stored leaner: a match's
@@ -130,17 +72,43 @@ _CHAINED = frozenset(EVENT_NAMES)
 _AFTER_PREV_HASH = frozenset({"hash", "commitments"})
 
 
-def instant(recorded_at: str) -> datetime:
-    """The instant a ``recorded_at`` string names (what the library's timestamp is)."""
-    return datetime.fromisoformat(recorded_at)
-
-
 class MatchMapper(Mapper[UUID]):
     """The library's mapper, storing a match's events without ``prev_hash``, without a
     ``timestamp`` that ``recorded_at`` already says, and with commitments that the match's
     seed derives named by that seed's segment (``seed_of``, set by the recorder)."""
 
     seed_of: SeedOf | None = None
+    # False: a match's events are read with their commitments as stored, derived ones not
+    # derived (``[segment, check]`` for each), and stored with them as they are, none made
+    # derivable: for readers that never look at them, such as loading a match, which then
+    # needs no seed and spends nothing on them, and for an import, which brings no seed
+    deriving = True
+    # where every commitment read back derived from a seed is noted: (event version, path) ->
+    # that seed. The audit, reading one match, holds each commitment to the revealed seed;
+    # one the store derived from that very seed is the same computation, not made twice
+    noted: Derived | None = None
+    # the segments whose seeds the recorder derived the commitments of the events it stores
+    # from: storing such an event takes its segment from here instead of deriving every
+    # commitment again to find it (issue 16: the same HMACs, computed twice for every action
+    # that hides a value, 17 times for a creation)
+    sealed: Sealed | None = None
+
+    def as_stored(self) -> MatchMapper:
+        """This mapper reading and storing commitments as they are (``deriving``)."""
+        return self._with(deriving=False)
+
+    def noting(self, noted: Derived) -> MatchMapper:
+        """This mapper noting in ``noted`` each commitment it derives from a seed."""
+        return self._with(noted=noted)
+
+    def sealing(self, sealed: Sealed) -> MatchMapper:
+        """This mapper storing the events ``sealed`` names with the segments it gives."""
+        return self._with(sealed=sealed)
+
+    def _with(self, **settings: Any) -> MatchMapper:
+        clone = copy.copy(self)
+        clone.__dict__.update(settings)
+        return clone
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         """The stored form of ``domain_event`` (a match's events leaner, see the module): the
@@ -152,7 +120,7 @@ class MatchMapper(Mapper[UUID]):
         if fields.get("timestamp") == instant(fields["recorded_at"]):
             del fields["timestamp"]
         committed = fields.get("commitments")
-        if committed and _DERIVING.get():
+        if committed and self.deriving:
             segment = self._sealed_segment(domain_event.originator_id,
                                            domain_event.originator_version, fields)
             if segment is not None:
@@ -177,7 +145,7 @@ class MatchMapper(Mapper[UUID]):
             fields["prev_hash"] = None
             fields.update(rest)
         committed = fields.get("commitments")
-        if committed and _DERIVING.get() and any(type(c) is not str for c in committed.values()):
+        if committed and self.deriving and any(type(c) is not str for c in committed.values()):
             fields["commitments"] = self._derived(event.originator_id,
                                                   event.originator_version, fields)
         return event
@@ -185,9 +153,8 @@ class MatchMapper(Mapper[UUID]):
     def _sealed_segment(self, match_id: UUID, version: int,
                         fields: dict[str, Any]) -> int | None:
         """The segment the recorder noted deriving the event's commitments from
-        (``sealing``), else the one ``_deriving_segment`` finds."""
-        noted = _SEALED.get()
-        segment = noted.get((match_id, version)) if noted is not None else None
+        (``sealed``), else the one ``_deriving_segment`` finds."""
+        segment = self.sealed.get((match_id, version)) if self.sealed is not None else None
         if segment is not None:
             return segment
         return self._deriving_segment(match_id, version, fields)
@@ -219,7 +186,7 @@ class MatchMapper(Mapper[UUID]):
         derived: dict[str, str] = {}
         seeds: dict[int, bytes | None] = {}  # by segment: one lookup each (a creation has 17)
         match_text = str(match_id)  # as the salts cover it, made once for every path
-        noted = _NOTED.get()
+        noted = self.noted
         for path, stored in fields["commitments"].items():
             if type(stored) is str:
                 derived[path] = stored

@@ -12,28 +12,47 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError, Snapshot
 from eventsourcing.utils import register_topic
 
-from engine.core.chance import Outcome
+from engine.core.chance import Chance, Outcome, SuppliedChance
 from engine.core.contract import GameState, Ruleset
+from engine.core.errors import ActionError, IllegalAction
+from engine.core.viewer import Viewer
+from engine.registry import get_game
 from ledger.chain import GENESIS
-from ledger.fold import Fold, LiveAction, Record, Visitor
+from ledger.errors import MatchPaused
+from ledger.fold import Fold, LiveAction, Owned, Record, Visitor
 from ledger.fold import project as project  # re-exported: a position from a live line
-from ledger.identity import RecordedBy
+from ledger.identity import RecordedBy, by_staff
+from ledger.reasons import RecorderReason as R
+from ledger.sealing import Sealer
+from ledger.seed import SeededChance
 
 _LIBRARY_FIELDS = ("originator_id", "originator_version", "timestamp", "originator_topic")
 
-# Where a match being rebuilt gets a past live position it cannot compute from what it holds
-# (an undo, replayed from a snapshot, back past the snapshot): (match id, event version) ->
-# the state there. The recorder sets it while it loads a match (Recorder.get_match).
-PAST_POSITIONS: ContextVar[Callable[[UUID, int], GameState] | None] = ContextVar(
-    "PAST_POSITIONS", default=None)
+
+
+@dataclasses.dataclass(frozen=True)
+class Loading:
+    """What a match rebuilt from its stored events is given, where it cannot compute it from
+    what it holds: ``past``, a past live position by the version of the event that reached it
+    (an undo replayed from a snapshot, back past the snapshot: the recorder loads it), and
+    ``owned``, the state the rebuild produced last, which it may change in place
+    (ledger.fold.Owned)."""
+
+    past: Callable[[UUID, int], GameState] | None = None
+    owned: Owned | None = None
+
+
+def instant(recorded_at: str) -> datetime:
+    """The instant a ``recorded_at`` string names (what the library's timestamp is)."""
+    return datetime.fromisoformat(recorded_at)
 
 
 def compact_live(live: list[LiveAction]) -> list[list[int]]:
@@ -52,7 +71,7 @@ def compact_live(live: list[LiveAction]) -> list[list[int]]:
 def _lean(entry: LiveAction) -> LiveAction:
     """A live entry as a match keeps it: its version, seq and seat. The action and its
     outcomes are in the event; a past position is loaded through the recorder
-    (``PAST_POSITIONS``), as for a match read from a snapshot. Kept, they were most of a
+    (``Loading.past``), as for a match read from a snapshot. Kept, they were most of a
     cached match's objects (an Illuminati match of 1,500 actions: 9,300 of 10,000), and the
     garbage collector walked them all in every full collection (issue 16)."""
     version, seq, seat, _, _ = entry
@@ -87,6 +106,11 @@ class WholeMatchSnapshot(Snapshot):
 
     def mutate(self, _: None) -> Any:
         """The match, its live line expanded from the runs."""
+        return self.restore(None)
+
+    def restore(self, creation: Creation | None) -> Any:
+        """The match the snapshot stands for; ``creation`` is what its match's creation fixed
+        (which later formats leave out; this one keeps everything)."""
         aggregate: Any = super().mutate(None)
         aggregate.live = expand_live(aggregate.live)
         return aggregate
@@ -128,17 +152,11 @@ FIXED = ("game", "ruleset_version", "replay_policy", "setup_outcomes", "created_
          "created_at", "setup_from_table")
 
 
-# Where a snapshot being read gets what its match's creation fixed: (match id) -> Creation.
-# The recorder sets it while it loads a match (Recorder.get_match).
-CREATIONS: ContextVar[Callable[[UUID], Creation] | None] = ContextVar("CREATIONS",
-                                                                      default=None)
-
-
 class MatchSnapshot(WholeMatchSnapshot):
     """A match's snapshot: ``WholeMatchSnapshot`` without what the match's creation fixed,
     its configuration and its game state's card definitions (the state's ``shared_fields``),
     which were two thirds of a World Gainer snapshot. Read back, both come from the match's
-    creation event (``CREATIONS``); without it the snapshot cannot be read, and the match is
+    creation event (``restore``); without it the snapshot cannot be read, and the match is
     rebuilt from its events."""
 
     TOPIC = "kiroku:MatchSnapshot/2"
@@ -157,14 +175,17 @@ class MatchSnapshot(WholeMatchSnapshot):
         return snapshot
 
     def mutate(self, _: None) -> Any:
-        """The match, with its configuration and card definitions as created."""
-        creation = CREATIONS.get()
+        """Refused: the snapshot is read with its match's creation (``restore``)."""
+        raise LookupError("a snapshot without its match's creation cannot be read")
+
+    def restore(self, creation: Creation | None) -> Any:
+        """The match, with its configuration and card definitions as ``creation`` fixed
+        them."""
         if creation is None:
             raise LookupError("a snapshot without its match's creation cannot be read")
-        created = creation(self.originator_id)
-        aggregate: Any = super().mutate(None)
-        aggregate.config = created.config
-        for name, value in created.shared.items():
+        aggregate: Any = super().restore(None)
+        aggregate.config = creation.config
+        for name, value in creation.shared.items():
             object.__setattr__(aggregate.state, name, value)
         return aggregate
 
@@ -185,12 +206,11 @@ class LeanMatchSnapshot(MatchSnapshot):
         object.__setattr__(snapshot, "state", state)
         return snapshot
 
-    def mutate(self, _: None) -> Any:
+    def restore(self, creation: Creation | None) -> Any:
         """The match, with what its creation fixed."""
-        aggregate: Any = super().mutate(None)
-        # MatchSnapshot.mutate has refused a snapshot read without its match's creation
-        creation = cast(Callable[[UUID], Creation], CREATIONS.get())
-        aggregate.__dict__.update(creation(self.originator_id).fixed())
+        aggregate: Any = super().restore(creation)
+        # MatchSnapshot.restore has refused a snapshot read without its match's creation
+        aggregate.__dict__.update(cast(Creation, creation).fixed())
         return aggregate
 
 
@@ -423,9 +443,156 @@ class Match(Aggregate):
         """The event version at which live position ``position`` (0 = after setup) was reached."""
         return 1 if position == 0 else self.live[position - 1][0]
 
-    def _fold(self, event: Any) -> None:
+    # ----- commands: the match decides, appending the events that record what it decided ------
+    def act(self, action: Mapping[str, Any], chance: Chance, *, asker: Viewer,
+            recorded_by: RecordedBy, sealer: Sealer) -> Acted:
+        """Record ``action`` if the rules allow it (``chance`` decides what it leaves to
+        chance), and the match's end if it ends it; IllegalAction appends nothing. ``asker``
+        is who asks, as the match shows itself to them: a refusal names nothing it may not
+        know (``Ruleset.refusal_for``). A seat waits while a dispute pauses the match; judges
+        and organisers act during a pause, since their remedies are how it ends."""
+        if self.pausing and not by_staff(recorded_by):
+            raise MatchPaused("The match is paused while a judge hears a dispute: wait for the "
+                              "ruling.", disputes=list(self.pausing))
+        ruleset = get_game(self.game)
+        parsed = ruleset.parse_action(action)
+        try:
+            state = ruleset.apply(self.state, parsed, chance)
+            if isinstance(chance, SuppliedChance):
+                chance.finish()
+        except ActionError as refused:
+            raise ruleset.refusal_for(refused, self.state, parsed, asker) from None
+        digest = ruleset.digest(state)
+        self._append(Match.ActionRecorded, {
+            "seq": self.next_seq, "seat": parsed.seat, "action": parsed.model_dump(mode="json"),
+            "outcomes": chance.stored(),
+            "chance_source": "seed" if isinstance(chance, SeededChance) else "table",
+            "digest": digest, "recorded_by": recorded_by, "recorded_at": sealer.now()},
+            sealer, after=state)
+        calls_judge = ruleset.calls_judge(getattr(parsed, "type", None))
+        acted = Acted(self.next_seq - 1, digest,
+                      (len(self.live), self.version) if calls_judge else None)
+        outcome = ruleset.outcome(state)
+        if outcome is not None:
+            self._end(outcome.__dict__, recorded_by, sealer)
+        return acted
+
+    def undo(self, count: int | None, to_position: int | None, *, reason: str,
+             recorded_by: RecordedBy, sealer: Sealer,
+             position: Callable[[int], GameState]) -> str | None:
+        """Void the last ``count`` live actions, or every one after ``to_position``
+        (ActionsUndone; nothing is erased), returning the digest of the position the match
+        is back at; None when it stands at ``to_position`` already (nothing appended: two
+        judges backing up to one position void what they meant and no more). ``position``
+        gives a past live position of the match."""
+        back = count
+        if to_position is not None:
+            if not 0 <= to_position <= len(self.live):
+                raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"The match has positions 0 to "
+                                    f"{len(self.live)}, not {to_position}.")
+            back = len(self.live) - to_position
+            if back == 0:
+                return None
+        if back is None or back < 1 or back > len(self.live):
+            raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"Can undo 1 to {len(self.live)} "
+                                f"action(s) here, not {back}.")
+        return self._void(len(self.live) - back, reason, recorded_by, sealer, position)
+
+    def reopen(self, to_position: int, *, reason: str, commitment: str,
+               recorded_by: RecordedBy, sealer: Sealer,
+               position: Callable[[int], GameState]) -> str:
+        """Reopen the ended match for a judge's ruling (issue 13) under the seed that
+        ``commitment`` commits to, the next segment's (the ended one's was revealed), backed
+        up to ``to_position`` in the same save: at the final position the rules would end the
+        match again. The digest of the position it is back at."""
+        if not self.ended:
+            raise IllegalAction(R.MATCH_NOT_OVER, "Only an ended match is reopened; back it up "
+                                "instead.")
+        if not 0 <= to_position < len(self.live):
+            raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"A reopened match backs up to a position "
+                                f"from 0 to {len(self.live) - 1}.")
+        self._append(Match.Reopened, {
+            "reason": reason, "segment": self.segment + 1, "commitment": commitment,
+            "recorded_by": recorded_by, "recorded_at": sealer.now()}, sealer)
+        return self._void(to_position, reason, recorded_by, sealer, position)
+
+    def keep_paused(self, pausing: Sequence[str], *, recorded_by: RecordedBy,
+                    sealer: Sealer) -> bool:
+        """Bring the match's pause in step with ``pausing``, the disputes that pause it now: a
+        MatchPaused for each that holds it anew, a MatchResumed for each that lets it go;
+        whether anything was appended. An ended match takes neither (nothing is recorded in
+        it; a ruling that reopens it brings it in step again)."""
+        if self.ended:
+            return False
+        started = self.version
+        for dispute_id in [d for d in pausing if d not in self.pausing]:
+            self._append(Match.Paused, {"dispute_id": dispute_id, "recorded_by": recorded_by,
+                                        "recorded_at": sealer.now()}, sealer)
+        for dispute_id in [d for d in self.pausing if d not in pausing]:
+            self._append(Match.Resumed, {"dispute_id": dispute_id, "recorded_by": recorded_by,
+                                         "recorded_at": sealer.now()}, sealer)
+        return self.version != started
+
+    def _void(self, target: int, reason: str, recorded_by: RecordedBy, sealer: Sealer,
+              position: Callable[[int], GameState]) -> str:
+        state = position(target)
+        digest = get_game(self.game).digest(state)
+        self._append(Match.ActionsUndone, {
+            "count": len(self.live) - target, "seqs": [a[1] for a in self.live[target:]],
+            "reason": reason, "digest": digest, "recorded_by": recorded_by,
+            "recorded_at": sealer.now()}, sealer, after=state)
+        return digest
+
+    def _end(self, result: Mapping[str, Any], recorded_by: RecordedBy, sealer: Sealer) -> None:
+        """MatchEnded with the result, and the seed of the segment revealed (withheld where
+        the store does not hold it: imported while on)."""
+        self._append(Match.Ended, {
+            "winners": list(result["winners"]), "losers": list(result["losers"]),
+            "reason": result["reason"], "drawn": bool(result["drawn"]),
+            "detail": result.get("detail", ""), "recorded_by": recorded_by,
+            "recorded_at": sealer.now()}, sealer)
+        seed = sealer.seed(self.segment)
+        if seed is None:
+            self._append(Match.SeedWithheld, {
+                "reason": "imported while on, without its seed: the store that created the "
+                          "match holds it", "recorded_by": "kiroku", "recorded_at": sealer.now()},
+                sealer)
+            return
+        self._append(Match.SeedRevealed, {"seed": seed.hex(), "recorded_by": "kiroku",
+                                          "recorded_at": sealer.now()}, sealer)
+
+    def _append(self, cls: type[Any], payload: dict[str, Any], sealer: Sealer,
+                after: GameState | None = None) -> None:
+        """The library's ``trigger_event``, the event sealed (its commitments and hash) and
+        folded in with the position the command computed already (``after``), instead of
+        replaying the action through the rules a second time."""
+        version = self.version + 1
+        payload["prev_hash"] = self.head_hash
+        name = EVENT_NAMES[cls]
+        sealed = (sealer.seal(name, version, payload, get_game(self.game), len(self.players),
+                              self.segment) if commits(cls)
+                  else sealer.hashed(name, version, payload))
+        event = cls(originator_id=self.id, originator_version=version,
+                    timestamp=instant(payload["recorded_at"]), **sealed)
+        self._fold(event, after=after)
+        self.version, self.modified_on = version, event.timestamp
+        self.pending_events.append(event)
+
+    # ----- folding events in ------------------------------------------------------------------
+    def replay(self, event: Any, loading: Loading) -> None:
+        """Fold one stored event into the match, as the library's ``mutate`` does (the event
+        must be the match's next), with what ``loading`` gives."""
+        if event.originator_id != self.id:
+            raise OriginatorIDError(event.originator_id, self.id)
+        if event.originator_version != self.version + 1:
+            raise OriginatorVersionError(event.originator_version, self.version + 1)
+        self._fold(event, loading=loading)
+        self.version, self.modified_on = event.originator_version, event.timestamp
+
+    def _fold(self, event: Any, *, after: GameState | None = None,
+              loading: Loading | None = None) -> None:
         """Fold one of this match's events into it: the live line, the state, the rest."""
-        keeper = _Keeper(self)
+        keeper = _Keeper(self, after, loading or _NOT_LOADING)
         if isinstance(event, Match.Created):
             fold = Fold(keeper)
         else:
@@ -436,14 +603,18 @@ class Match(Aggregate):
         if isinstance(event, Match.ActionRecorded):
             self.live[-1] = _lean(self.live[-1])
 
-    def _take_staged(self) -> GameState | None:
-        """The state ``stage`` handed over, once."""
-        staged: GameState | None = self.__dict__.pop("_staged", None)
-        return staged
 
-    def stage(self, state: GameState) -> None:
-        """Hand the next event the state the recorder already computed (saves re-applying it)."""
-        self.__dict__["_staged"] = state
+_NOT_LOADING = Loading()
+
+
+@dataclasses.dataclass(frozen=True)
+class Acted:
+    """What ``Match.act`` recorded: the action's seq, the digest of the position it reached,
+    and (live position, version) of a game's own dispute of a claim when it calls a judge."""
+
+    seq: int
+    digest: str
+    calls_judge: tuple[int, int] | None
 
 
 MATCH_TOPICS = {"created": Match.Created.TOPIC, "action": Match.ActionRecorded.TOPIC,
@@ -511,26 +682,28 @@ def to_record(event: Any, *, envelope: bool = True) -> Record:
 
 
 class _Keeper(Visitor):
-    """Folds events into a Match: uses the state the recorder staged instead of re-applying."""
+    """Folds events into a Match: with the position its command computed already (``after``),
+    else replaying; an undo's position from the recorder where the match was read from a
+    snapshot (``Loading.past``)."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, after: GameState | None, loading: Loading) -> None:
         self.match = match
+        self.after = after
+        self.loading = loading
+        self.owned = loading.owned
 
     def apply(self, ruleset: Ruleset, before: GameState, record: Record) -> GameState:
-        """The staged state, else the action replayed."""
-        staged = self.match._take_staged()
-        return staged if staged is not None else super().apply(ruleset, before, record)
+        """The position the command computed, else the action replayed."""
+        return self.after if self.after is not None else super().apply(ruleset, before, record)
 
     def restore(self, record: Record, position: int) -> GameState | None:
-        """The staged state (the recorder read it through a snapshot), else the position as
-        the recorder loads it (a snapshot keeps no actions to re-project it from)."""
-        staged = self.match._take_staged()
-        if staged is not None:
-            return staged
-        past = PAST_POSITIONS.get()
-        if past is None:
+        """The position the command computed, else the one the recorder loads (a snapshot
+        keeps no actions to re-project it from)."""
+        if self.after is not None:
+            return self.after
+        if self.loading.past is None:
             return None
-        return past(self.match.id, self.match.position_version(position))
+        return self.loading.past(self.match.id, self.match.position_version(position))
 
     def action(self, record: Record, before: GameState, after: GameState,
                position: int) -> None:

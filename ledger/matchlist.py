@@ -43,7 +43,6 @@ from psycopg.sql import SQL, Composed, Identifier
 from ledger.annotations import Annotation
 from ledger.disputes import Dispute
 from ledger.identity import Credential
-from ledger.mapper import commitments_as_stored
 from ledger.match import MATCH_TOPICS, Match
 from ledger.pgwriters import ManyWritersRecorder
 from ledger.tournaments import Seating, Tournament
@@ -444,8 +443,8 @@ class KeptInStep:
             page = self.app.recorder.select_notifications(
                 last + 1, PAGE, stop=head, topics=self.projection.topics)
             for notification in page:
-                with commitments_as_stored():  # a read model never shows them
-                    event = self.app.mapper.to_domain_event(notification)
+                # a read model never shows commitments: read as stored
+                event = self.app.repository.event_store.mapper.to_domain_event(notification)
                 self.projection.process_event(event, Tracking(self.tracking_name,
                                                               notification.id))
                 last = notification.id

@@ -18,15 +18,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, cast
-from uuid import UUID, uuid4, uuid5
+from uuid import UUID, uuid4
 
 import psycopg
-from eventsourcing.application import (
-    AggregateNotFoundError,
-    Application,
-    LRUCache,
-    ProcessingEvent,
-)
+from eventsourcing.application import Application, ProcessingEvent, Repository
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
     EventStore,
@@ -42,36 +37,19 @@ from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
-from engine.core.contract import GameState, MatchConfig, Ruleset
+from engine.core.contract import GameState, MatchConfig
 from engine.core.errors import ActionError, IllegalAction, SetupError
 from engine.core.reasons import KernelReason
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
-from ledger.chain import GENESIS, commitments, event_hash, hashed_payload
-from ledger.errors import (
-    BadPosition,
-    ConcurrentAppend,
-    CorruptRecord,
-    LedgerError,
-    MatchNotFound,
-    MatchPaused,
-)
-from ledger.fold import kept_setup_position, owning_states, shared_owned
+from ledger.chain import GENESIS
+from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, LedgerError, MatchNotFound
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
-from ledger.identity import NAME_LIMIT, RecordedBy, by_staff
-from ledger.keys import KeyfileError, Keyring, key_file
-from ledger.mapper import MatchMapper, commitments_as_stored, instant, sealed_from, sealing
-from ledger.match import (
-    CREATIONS,
-    EVENT_NAMES,
-    MATCH_TOPICS,
-    PAST_POSITIONS,
-    Creation,
-    Match,
-    MatchSecret,
-    commits,
-    linked,
-)
+from ledger.identity import NAME_LIMIT, RecordedBy
+from ledger.keys import Keyring, key_file
+from ledger.loading import MatchLoader
+from ledger.mapper import MatchMapper, Sealed
+from ledger.match import Creation, Match, MatchSecret, instant, linked
 from ledger.matchlist import (
     DisputesProjection,
     ListedMatch,
@@ -85,7 +63,9 @@ from ledger.matchlist import (
     StreamsProjection,
 )
 from ledger.reasons import RecorderReason as R
+from ledger.sealing import Sealer
 from ledger.seed import SeededChance, commitment, new_seed
+from ledger.seedkeeper import SeedKeeper, secret_id
 from ledger.settings import (
     CONNECT_TIMEOUT,
     database_unavailable,
@@ -95,7 +75,6 @@ from ledger.settings import (
 )
 from ledger.snapshots import CheckedSnapshots, Given
 from ledger.transcoder import MsgpackTranscoder
-from ledger.visibility import hidden_paths
 
 if sys.platform != "win32":
     import fcntl  # POSIX: serialises opening an SQLite file (_lock_beside)
@@ -105,17 +84,6 @@ _log = logging.getLogger(__name__)
 # snapshots leave out the match's configuration and card definitions (issue 16: a World Gainer
 # snapshot is about 700 bytes, 29 per action, and the cold time-travel median fell by a third).
 SNAPSHOT_INTERVAL = 25
-SEEDS_KEPT = 4096  # unsealed seeds kept in memory, oldest dropped first
-CREATIONS_KEPT = 4096  # matches whose creation (ledger.match.Creation) is kept in memory
-POSITIONS_KEPT = 1024  # past versions of matches kept in memory, oldest dropped first
-# game states of past versions kept in memory, oldest dropped first: 7 to 14 KB each (a World
-# Gainer position to an Illuminati one), so up to about 30 to 60 MB
-STATES_KEPT = 4096
-# a rebuild of a past version keeps the versions it passes through that are multiples of this
-KEEP_EVERY = 5
-# how many events back a past version is folded on from a kept one (stepping through a replay),
-# at the least: from any kept version no earlier than the snapshot a rebuild would start from
-STEP_FROM_KEPT = 8
 REPLAY_POLICIES = ("open", "closed")
 
 
@@ -146,6 +114,7 @@ class Recorded:
     keyring: Keyring = field(repr=False, compare=False)
     calls_judge: tuple[int, int] | None = None  # (live position, version) of a game's dispute
     resent: bool = False  # the same action sent again on the same version: nothing stored
+    appended: bool = True  # False: nothing to append (an undo to where the match stands)
 
     @cached_property
     def receipt(self) -> dict[str, Any]:
@@ -163,6 +132,29 @@ class NewMatch:
 
     match_id: UUID
     aggregates: tuple[Aggregate, ...]
+    sealed: Sealed  # which seeds sealed its events (``Recorder.save``'s ``sealed``)
+
+
+@dataclass(frozen=True)
+class Appending:
+    """A command on a match under way, before its save: the match with what it appended, what
+    it recorded, and its sealer. What goes with the command in its save (``Then``) reads it,
+    and may bring the match's pause in step (``keep_paused``)."""
+
+    match: Match
+    done: Recorded
+    sealer: Sealer
+
+    def keep_paused(self, pausing: Sequence[str], recorded_by: RecordedBy) -> None:
+        """Bring the match's pause in step with ``pausing`` in the same save
+        (``Match.keep_paused``)."""
+        self.match.keep_paused(pausing, recorded_by=recorded_by, sealer=self.sealer)
+
+
+# a command on a match: it appends to the match, sealed by the sealer, and says what it did
+Command = Callable[[Match, Sealer], Recorded]
+# what is saved with a command, in the same save (a dispute it calls, a ruling it remedies)
+Then = Callable[[Appending], Sequence[Aggregate]]
 
 
 @dataclass(frozen=True)
@@ -178,7 +170,13 @@ class MatchSummary:
 
 
 class Recorder(Application):
-    """The Kiroku application on eventsourcing: matches as event streams."""
+    """The Kiroku application on eventsourcing: matches as event streams.
+
+    Every command on a match runs under the match's lock on the match as this process last
+    saved or read it; the match decides (``Match.act``, ``undo``, ``reopen``, ``keep_paused``)
+    and the command saves what it appended in one save, with whatever goes with it (``then``:
+    a dispute it calls, a ruling whose remedy it is). Matches are loaded by a ``MatchLoader``,
+    their seeds kept by a ``SeedKeeper``, their new events sealed by a ``Sealer``."""
 
     name = "Kiroku"
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
@@ -204,32 +202,6 @@ class Recorder(Application):
                 raise sqlite_unavailable(env, exc) from exc
             raise database_unavailable(env, exc) from exc
 
-    def construct_snapshot_store(self) -> EventStore[UUID]:
-        """Snapshots, used only where they agree with the events (ledger.snapshots)."""
-        return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
-            purpose="snapshots"), self.events, self.creation)
-
-    def snapshot_findings(self, match_id: UUID, events: Sequence[Any] | None = None,
-                          shared: dict[str, Any] | None = None) -> list[str]:
-        """What is wrong with the stored snapshots of a match (each is ignored).
-
-        The audit, which has read and verified the match's ``events`` (all of them, in order)
-        and set it up (``shared``: its card definitions), passes both: the snapshots are then
-        held to those events, and nothing but the snapshots is read again."""
-        store = self.snapshots
-        if not isinstance(store, CheckedSnapshots):
-            return []
-        given: Given | None = None
-        if events and shared is not None and isinstance(events[0], Match.Created):
-            creation = Creation.of(events[0], shared)
-            given = Given(events, lambda _: creation)
-        for snapshot in EventStore.get(store, match_id):
-            store.trusted(snapshot, given)
-        return [f"the snapshot at v{version} was ignored: {why}"
-                for (found, version), why in sorted(store.rejected.items(),
-                                                    key=lambda item: item[0][1])
-                if found == match_id]
-
     def construct_mapper(self) -> Mapper[UUID]:
         """The library's mapper, storing a match's events without what the stream already
         says (ledger.mapper)."""
@@ -240,20 +212,38 @@ class Recorder(Application):
         """Events and snapshots are stored as msgpack."""
         return MsgpackTranscoder()
 
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        """Snapshots, used only where they agree with the events (ledger.snapshots)."""
+        return CheckedSnapshots(self.mapper, self.factory.aggregate_recorder(
+            purpose="snapshots"), self._events_as_stored(), self.creation)
+
+    def construct_repository(self) -> Repository[UUID]:
+        """The library's repository, reading a match's events with their commitments as
+        stored: loading a match never looks at them (ledger.mapper)."""
+        repository = super().construct_repository()
+        repository.event_store = self._events_as_stored()
+        return repository
+
+    def _events_as_stored(self) -> EventStore[UUID]:
+        return self.factory.event_store(mapper=self.match_mapper.as_stored(),
+                                        recorder=self.recorder)
+
+    @property
+    def match_mapper(self) -> MatchMapper:
+        """The mapper (ledger.mapper), as the class it is."""
+        return cast(MatchMapper, self.mapper)
+
     def __init__(self, env: Mapping[str, str] | None = None,
                  keyring: Keyring | None = None) -> None:
         super().__init__(env)
         self.keyring = keyring or Keyring.ephemeral()
         self._locks: dict[UUID, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        # unsealed seeds and past versions of matches read by time travel: neither ever
-        # changes, so both are kept (the library's thread-safe LRU cache)
-        self._seeds: LRUCache[tuple[UUID, int], bytes] = LRUCache(SEEDS_KEPT)
-        self._positions: LRUCache[tuple[UUID, int], Match] = LRUCache(POSITIONS_KEPT)
-        self._states: LRUCache[tuple[UUID, int], GameState] = LRUCache(STATES_KEPT)
-        self._creations: LRUCache[UUID, Creation] = LRUCache(CREATIONS_KEPT)
+        self.seeds = SeedKeeper(self.events, self.recorder, self.keyring)
         # a match's events store the commitments its seeds derive as the seed's segment
-        cast(MatchMapper, self.mapper).seed_of = self._seed_known
+        self.match_mapper.seed_of = self.seeds.known
+        self.loader = MatchLoader(self.repository, self.repository.event_store,
+                                  SNAPSHOT_INTERVAL)
         self.match_list = MatchList(self, cast(MatchListView, self.factory.tracking_recorder(
             _list_view(self))))
         self.streams = Streams(self, StreamsProjection(self.match_list.view))
@@ -264,9 +254,13 @@ class Recorder(Application):
                                 and isinstance(self.snapshots.recorder, SQLiteAggregateRecorder)
                                 and self.recorder.snapshots_beside(self.snapshots.recorder))
 
-    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+    # ----- saving ----------------------------------------------------------------------------
+    def save(self, *objs: Any, sealed: Sealed | None = None,
+             **kwargs: Any) -> list[Recording[UUID]]:
         """The library's ``save``, its pending events collected by ``AggregatesCollected``;
-        on SQLite, the snapshots it takes go into the transaction that stores its events
+        ``sealed`` names the segments whose seeds derived the commitments of the match events
+        saved (``Sealer.sealed``: stored without deriving them again). On SQLite, the
+        snapshots it takes go into the transaction that stores its events
         (``_riding_snapshots``), elsewhere after it, as the library stores them."""
         processing_event = AggregatesCollected()
         processing_event.collect_events(*objs, **kwargs)
@@ -274,22 +268,27 @@ class Recorder(Application):
             riding = self._riding_snapshots(self._crossing(processing_event))
             if riding:
                 processing_event.saved_kwargs[SNAPSHOTS] = riding
-        recordings = self._record(processing_event)
+        recordings = self._record(processing_event, sealed)
         if not self._snapshots_ride:
             self._take_snapshots(processing_event)
         self._notify(recordings)
         self.notify(processing_event.events)  # the library's deprecated hook, as it calls it
         return recordings
 
-    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
-        """Store the events; then the aggregates just saved become the cached ones.
+    def _record(self, processing_event: ProcessingEvent[UUID],
+                sealed: Sealed | None = None) -> list[Recording[UUID]]:
+        """Store the events (with the mapper told which seeds sealed them); then the
+        aggregates just saved become the cached ones.
 
         The library's cache, with fast-forward on (so that several servers on one database
         see each other's appends), otherwise re-reads the events it just wrote and re-applies
         every action through the rules on the next command. The saved aggregate already holds
         that state; fast-forward still picks up anything another server appended after it.
         """
-        recordings = super()._record(processing_event)
+        events = (self.factory.event_store(mapper=self.match_mapper.sealing(sealed),
+                                           recorder=self.recorder) if sealed else self.events)
+        recordings = events.put(processing_event.events, tracking=processing_event.tracking,
+                                **processing_event.saved_kwargs)
         self._cache_saved(processing_event.aggregates.values())
         return recordings
 
@@ -349,6 +348,23 @@ class Recorder(Application):
             _log.warning("the snapshot of match %s at v%s was not stored", match.id,
                          match.version, exc_info=True)
 
+    def snapshot_findings(self, match_id: UUID, events: Sequence[Any] | None = None,
+                          shared: dict[str, Any] | None = None) -> list[str]:
+        """What is wrong with the stored snapshots of a match (each is ignored).
+
+        The audit, which has read and verified the match's ``events`` (all of them, in order)
+        and set it up (``shared``: its card definitions), passes both: the snapshots are then
+        held to those events, and nothing but the snapshots is read again."""
+        store = self.snapshots
+        if not isinstance(store, CheckedSnapshots):
+            return []
+        given: Given | None = None
+        if events and shared is not None and isinstance(events[0], Match.Created):
+            creation = Creation.of(events[0], shared)
+            given = Given(events, lambda _: creation)
+        return [f"the snapshot at v{version} was ignored: {why}"
+                for version, why in store.findings(match_id, given)]
+
     # ----- commands --------------------------------------------------------------------------
     def create_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
                      cards: Mapping[str, Mapping[str, Any]],
@@ -365,7 +381,7 @@ class Recorder(Application):
         created = self.new_match(game, players, decks, cards, options, recorded_by=recorded_by,
                                  replay_policy=replay_policy, setup_outcomes=setup_outcomes,
                                  seed=seed)
-        self.save(*created.aggregates)
+        self.save(*created.aggregates, sealed=created.sealed)
         return created.match_id
 
     def new_match(self, game: str, players: Sequence[str], decks: Sequence[Mapping[str, int]],
@@ -403,63 +419,42 @@ class Recorder(Application):
                    "chance_source": "table" if setup_outcomes is not None else "seed",
                    "digest": ruleset.digest(state), "recorded_by": recorded_by,
                    "recorded_at": now(), "prev_hash": GENESIS}
-        sealed = _sealed("MatchCreated", match_id, 1, payload, ruleset, seed,
-                         len(config.players))
+        sealer = Sealer(match_id, lambda _: seed, now)
+        sealed = sealer.seal("MatchCreated", 1, payload, ruleset, len(config.players), 1)
         match = Match._create(Match.Created, id=match_id, **sealed,
                               timestamp=instant(str(payload["recorded_at"])))
-        secret = MatchSecret._create(MatchSecret.Created, id=self._secret_id(match_id),
+        secret = MatchSecret._create(MatchSecret.Created, id=secret_id(match_id),
                                      match_id=match_id, seed=self.keyring.seal(seed, match_id),
                                      sealed=True)
         # kept before the match is saved, so that storing the creation finds the seed that
         # derives its commitments (ledger.mapper)
-        self._seeds.put((match_id, 1), seed)
-        return NewMatch(match_id, (match, secret))
+        self.seeds.keep(match_id, 1, seed)
+        return NewMatch(match_id, (match, secret), sealer.sealed)
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None,
-               expected_version: int | None = None, asker: Viewer = JUDGE) -> Recorded:
+               expected_version: int | None = None, asker: Viewer = JUDGE,
+               then: Then | None = None) -> Recorded:
         """Validate ``action`` through the rules and store it; IllegalAction stores nothing.
 
         ``outcomes`` are chance outcomes entered at a physical table; without them the match's
         seeded generator decides. ``expected_version`` makes the append conditional.
         ``asker`` is who asks, as the match shows itself to them (a seat's credential: its
         seat): it enters only the outcomes it may see, and a refusal names nothing it may not
-        know (``Ruleset.refusal_for``).
+        know (``Ruleset.refusal_for``). ``then`` gives what is saved with the action (the
+        dispute it calls, the ruling it is the remedy of).
         """
         over = "The match is over; no more actions can be recorded."
 
-        def act(match: Match) -> Recorded:
-            if match.pausing and not by_staff(recorded_by):
-                # judges and organisers act during a pause: their remedies are how it ends
-                raise MatchPaused("The match is paused while a judge hears a dispute: wait "
-                                  "for the ruling.", disputes=list(match.pausing))
-            ruleset = get_game(match.game)
-            parsed = ruleset.parse_action(action)
+        def act(match: Match, sealer: Sealer) -> Recorded:
             chance = self._chance(match, outcomes, asker)
-            try:
-                state = ruleset.apply(match.state, parsed, chance)
-                if isinstance(chance, SuppliedChance):
-                    chance.finish()
-            except ActionError as refused:
-                raise ruleset.refusal_for(refused, match.state, parsed, asker) from None
-            digest = ruleset.digest(state)
-            payload = {"seq": match.next_seq, "seat": parsed.seat,
-                       "action": parsed.model_dump(mode="json"), "outcomes": chance.stored(),
-                       "chance_source": "seed" if isinstance(chance, SeededChance) else "table",
-                       "digest": digest, "recorded_by": recorded_by, "recorded_at": now()}
-            match.stage(state)
-            self._trigger(match, Match.ActionRecorded, payload)
-            calls_judge = ruleset.calls_judge(getattr(parsed, "type", None))
-            dispute = (len(match.live), match.version) if calls_judge else None
-            outcome = ruleset.outcome(state)
-            if outcome is not None:
-                self._end(match, outcome.__dict__, recorded_by)
-            self._save(match)
-            return Recorded(match_id, match.version, match.next_seq - 1, digest, match.result,
-                            match.head_hash, self.keyring, dispute)
+            acted = match.act(action, chance, asker=asker, recorded_by=recorded_by,
+                              sealer=sealer)
+            return Recorded(match_id, match.version, acted.seq, acted.digest, match.result,
+                            match.head_hash, self.keyring, acted.calls_judge)
 
         try:
-            return self._append(match_id, expected_version, over, act)
+            return self._append(match_id, expected_version, over, act, then)
         except ConcurrentAppend:
             if expected_version is None:
                 raise
@@ -495,117 +490,76 @@ class Recorder(Application):
 
     def undo(self, match_id: UUID, count: int | None = 1, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,
-             to_position: int | None = None) -> Recorded:
+             to_position: int | None = None, then: Then | None = None) -> Recorded:
         """Void live actions by appending ActionsUndone; nothing is erased.
 
         ``to_position`` ("undo back to here") voids every live action after that position and
-        is idempotent: if the match already stands there nothing is appended, so two judges
-        undoing to the same position, or one retrying, void what they meant and no more.
-        ``count`` voids the last actions, whatever they are (use ``expected_version`` with it).
+        is idempotent: if the match already stands there nothing is appended (``appended``
+        is False), so two judges undoing to the same position, or one retrying, void what
+        they meant and no more. ``count`` voids the last actions, whatever they are (use
+        ``expected_version`` with it). ``then`` gives what is saved with the undo.
         """
         if not reason or not reason.strip():
             raise IllegalAction(R.REASON_REQUIRED, "An undo must say why.")
         if not reason.strip().isprintable() or len(reason) > 500:
             raise IllegalAction(R.BAD_REASON, "An undo's reason is up to 500 visible, printable "
                                 "characters (no control or invisible characters).")
+        reason = reason.strip()
         over = "The match is over and its seed revealed; it can no longer be undone."
 
-        def void(match: Match) -> Recorded:
-            back = count
-            if to_position is not None:
-                if not 0 <= to_position <= len(match.live):
-                    raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"The match has positions 0 to "
-                                        f"{len(match.live)}, not {to_position}.")
-                back = len(match.live) - to_position
-                if back == 0:
-                    return Recorded(match_id, match.version, None,
-                                    get_game(match.game).digest(match.state), None,
-                                    match.head_hash, self.keyring)
-            if back is None or back < 1 or back > len(match.live):
-                raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"Can undo 1 to {len(match.live)} "
-                                    f"action(s) here, not {back}.")
-            target = len(match.live) - back
-            state = self.get_match(match_id, version=match.position_version(target)).state
-            digest = get_game(match.game).digest(state)
-            payload = {"count": back, "seqs": [a[1] for a in match.live[target:]],
-                       "reason": reason.strip(), "digest": digest,
-                       "recorded_by": recorded_by, "recorded_at": now()}
-            match.stage(state)
-            self._trigger(match, Match.ActionsUndone, payload)
-            self._save(match)
+        def void(match: Match, sealer: Sealer) -> Recorded:
+            digest = match.undo(count, to_position, reason=reason, recorded_by=recorded_by,
+                                sealer=sealer, position=self._positions_of(match))
+            if digest is None:
+                return Recorded(match_id, match.version, None,
+                                get_game(match.game).digest(match.state), None,
+                                match.head_hash, self.keyring, appended=False)
             return Recorded(match_id, match.version, None, digest, None, match.head_hash,
-                        self.keyring)
+                            self.keyring)
 
-        return self._append(match_id, expected_version, over, void)
+        return self._append(match_id, expected_version, over, void, then)
 
     def reopen(self, match_id: UUID, *, reason: str, recorded_by: RecordedBy,
-               to_position: int) -> Recorded:
+               to_position: int, then: Then | None = None) -> Recorded:
         """Reopen an ended match for a judge's ruling (issue 13): its seed was revealed at the
         end, so the rest of the match gets a fresh sealed seed, committed to in MatchReopened;
-        the live actions after ``to_position`` are voided in the same save (the position the
-        ruling backs up to: at the final position the rules would end the match again)."""
+        the live actions after ``to_position`` are voided in the same save (``Match.reopen``),
+        with the new segment's sealed seed and what ``then`` gives."""
         reason = reason.strip()
         if not reason or not reason.isprintable() or len(reason) > 500:
             raise IllegalAction(R.BAD_REASON, "A reopening says why, in up to 500 printable "
                                 "characters.")
-        with self._lock(match_id):
-            match = self.get_match(match_id)
-            if not match.ended:
-                raise IllegalAction(R.MATCH_NOT_OVER, "Only an ended match is reopened; back it "
-                                    "up instead.")
-            if not 0 <= to_position < len(match.live):
-                raise IllegalAction(R.UNDO_OUT_OF_RANGE, f"A reopened match backs up to a "
-                                    f"position from 0 to {len(match.live) - 1}.")
-            segment = match.segment + 1
-            seed = new_seed()
-            self._trigger(match, Match.Reopened, {
-                "reason": reason, "segment": segment, "commitment": commitment(seed),
-                "recorded_by": recorded_by, "recorded_at": now()})
-            count = len(match.live) - to_position
-            state = self.get_match(match_id, version=match.position_version(to_position)).state
-            digest = get_game(match.game).digest(state)
-            match.stage(state)
-            self._trigger(match, Match.ActionsUndone, {
-                "count": count, "seqs": [a[1] for a in match.live[to_position:]],
-                "reason": reason, "digest": digest, "recorded_by": recorded_by,
-                "recorded_at": now()})
-            secret = MatchSecret._create(MatchSecret.Created,
-                                         id=self._secret_id(match_id, segment),
-                                         match_id=match_id,
-                                         seed=self.keyring.seal(seed, match_id), sealed=True)
-            try:
-                self.save(match, secret)
-            except IntegrityError:
-                raise ConcurrentAppend("The match changed while it was being reopened; reload "
-                                       "it and try again.", match_id=str(match_id)) from None
-        return Recorded(match_id, match.version, None, digest, None, match.head_hash,
-                        self.keyring)
+        seed = new_seed()
+
+        def reopen(match: Match, sealer: Sealer) -> Recorded:
+            digest = match.reopen(to_position, reason=reason, commitment=commitment(seed),
+                                  recorded_by=recorded_by, sealer=sealer,
+                                  position=self._positions_of(match))
+            return Recorded(match_id, match.version, None, digest, None, match.head_hash,
+                            self.keyring)
+
+        def with_secret(appending: Appending) -> Sequence[Aggregate]:
+            secret = MatchSecret._create(
+                MatchSecret.Created, id=secret_id(match_id, appending.match.segment),
+                match_id=match_id, seed=self.keyring.seal(seed, match_id), sealed=True)
+            return [secret, *(then(appending) if then is not None else ())]
+
+        return self._append(match_id, None, None, reopen, with_secret)
 
     def save_with_pause(self, match_id: UUID, pausing: Sequence[str], recorded_by: RecordedBy,
                         *aggregates: Aggregate) -> None:
         """Save ``aggregates`` (a dispute and its match's docket) and, in the same atomic save,
-        bring the match's pause in step with ``pausing`` (the disputes that pause it now): a
-        MatchPaused for each that holds it anew, a MatchResumed for each that lets it go.
+        bring the match's pause in step with ``pausing`` (the disputes that pause it now:
+        ``Match.keep_paused``).
 
         The pause is in the match's own stream so that a seat's action validated before it
-        (in this process or another) cannot be saved after it: its version is taken. An ended
-        match takes neither event (nothing is recorded in it; a ruling that reopens it is
-        saved with its dispute, bringing it in step again)."""
+        (in this process or another) cannot be saved after it: its version is taken."""
         with self._lock(match_id):
             match = self.get_match(match_id)
-            started = match.version
-            if not match.ended:
-                for dispute_id in [d for d in pausing if d not in match.pausing]:
-                    self._trigger(match, Match.Paused, {
-                        "dispute_id": dispute_id, "recorded_by": recorded_by,
-                        "recorded_at": now()})
-                for dispute_id in [d for d in match.pausing if d not in pausing]:
-                    self._trigger(match, Match.Resumed, {
-                        "dispute_id": dispute_id, "recorded_by": recorded_by,
-                        "recorded_at": now()})
-            changed = [match] if match.version != started else []
+            sealer = self._sealer(match_id)
+            changed = match.keep_paused(pausing, recorded_by=recorded_by, sealer=sealer)
             try:
-                self.save(*aggregates, *changed)
+                self.save(*aggregates, *([match] if changed else []), sealed=sealer.sealed)
             except IntegrityError:
                 raise ConcurrentAppend("The match or its disputes changed at the same time; "
                                        "reload them and try again.",
@@ -613,9 +567,7 @@ class Recorder(Application):
 
     def receipt(self, match_id: UUID) -> dict[str, Any]:
         """A signed receipt for the match's head as it stands."""
-        return self._receipt(self.get_match(match_id))
-
-    def _receipt(self, match: Match) -> dict[str, Any]:
+        match = self.get_match(match_id)
         return self.keyring.receipt(match.id, match.version, match.head_hash)
 
     def _chance(self, match: Match, outcomes: Sequence[Any] | None,
@@ -628,14 +580,23 @@ class Recorder(Application):
         judge may see every deck; a seat must not learn another's)."""
         if outcomes is not None or match.setup_from_table:
             return SuppliedChance(outcomes or [], entered_by=entered_by)
-        seed = self._seed_if_kept(match)
+        seed = self.seeds.held(match.id, match.segment)
         return SeededChance(seed, len(match.live) + 1) if seed else SuppliedChance([])
 
-    def _append(self, match_id: UUID, expected_version: int | None, when_over: str,
-                command: Callable[[Match], Recorded]) -> Recorded:
-        """Run ``command`` on a match that is still on, under the match's lock; the command
-        saves what it appends in one go (the final action, MatchEnded and SeedRevealed land
-        atomically), and an exception in it saves nothing.
+    def _sealer(self, match_id: UUID) -> Sealer:
+        """The sealer of one command's new events of a match (ledger.sealing)."""
+        return Sealer(match_id, lambda segment: self.seeds.held(match_id, segment), now)
+
+    def _positions_of(self, match: Match) -> Callable[[int], GameState]:
+        """A past live position of ``match`` by its number, as loaded."""
+        return lambda position: self.state_of(match.id, match.position_version(position))
+
+    def _append(self, match_id: UUID, expected_version: int | None, when_over: str | None,
+                command: Command, then: Then | None) -> Recorded:
+        """Run ``command`` on a match that is still on (``when_over`` says why not; None: the
+        command takes an ended match), under the match's lock, and save what it appends with
+        what ``then`` gives, in one save (the final action, MatchEnded and SeedRevealed land
+        atomically, and a ruling with its remedy); an exception in either saves nothing.
 
         The match comes from this process's cache as its last save or read left it, without
         reading the store first (optimistic: one read less per action). Another process (a
@@ -650,25 +611,32 @@ class Recorder(Application):
             match = self._for_append(match_id)
             started = match.version  # the command advances its match's version as it appends
             try:
-                done = self._run_append(match, expected_version, when_over, command)
+                done = self._run_append(match, expected_version, when_over, command, then)
             except (LedgerError, ActionError):
                 if not self._moved_on(match_id, started):
                     raise
             else:
                 # a command that appended nothing (an undo to where the match already
                 # stands) was not checked by a save: it too is answered as the store stands
-                if done.version != started or not self._moved_on(match_id, started):
+                if done.appended or not self._moved_on(match_id, started):
                     return done
             return self._run_append(self.get_match(match_id), expected_version, when_over,
-                                    command)
+                                    command, then)
 
-    def _run_append(self, match: Match, expected_version: int | None, when_over: str,
-                    command: Callable[[Match], Recorded]) -> Recorded:
-        self._check_expected(match, expected_version)
-        if match.ended:
+    def _run_append(self, match: Match, expected_version: int | None, when_over: str | None,
+                    command: Command, then: Then | None) -> Recorded:
+        if expected_version is not None and expected_version != match.version:
+            raise ConcurrentAppend(f"The match is at version {match.version}, not "
+                                   f"{expected_version}; reload it and try again.",
+                                   version=match.version)
+        if match.ended and when_over is not None:
             raise IllegalAction(KernelReason.MATCH_OVER, when_over)
-        with sealing():
-            return command(match)
+        sealer = self._sealer(match.id)
+        done = command(match, sealer)
+        with_it = then(Appending(match, done, sealer)) if then is not None else ()
+        if match.pending_events or with_it:
+            self._save(match, with_it, sealer)
+        return done
 
     def _for_append(self, match_id: UUID) -> Match:
         """A copy of the cached match (which another process may have appended past), or the
@@ -688,42 +656,14 @@ class Recorder(Application):
         """Whether the store holds events of the match after ``version``."""
         return bool(self.recorder.select_events(match_id, gt=version, limit=1))
 
-    def _end(self, match: Match, result: Mapping[str, Any], recorded_by: RecordedBy) -> None:
-        self._trigger(match, Match.Ended, {
-            "winners": list(result["winners"]), "losers": list(result["losers"]),
-            "reason": result["reason"], "drawn": bool(result["drawn"]),
-            "detail": result.get("detail", ""), "recorded_by": recorded_by,
-            "recorded_at": now()})
-        seed = self._seed_if_kept(match)
-        if seed is None:
-            self._trigger(match, Match.SeedWithheld, {
-                "reason": "imported while on, without its seed: the store that created the "
-                          "match holds it", "recorded_by": "kiroku", "recorded_at": now()})
-            return
-        self._trigger(match, Match.SeedRevealed, {
-            "seed": seed.hex(), "recorded_by": "kiroku", "recorded_at": now()})
-
-    def _trigger(self, match: Match, cls: type[Any], payload: dict[str, Any]) -> None:
-        payload["prev_hash"] = match.head_hash
-        version = match.version + 1
-        if commits(cls):
-            sealed = _sealed(EVENT_NAMES[cls], match.id, version, payload,
-                             get_game(match.game), self._seed_if_kept(match),
-                             len(match.players))
-            if sealed["commitments"]:  # from the seed of the match's segment
-                sealed_from(match.id, version, match.segment)
-        else:
-            sealed = {**payload, "hash": event_hash(EVENT_NAMES[cls], match.id, version,
-                                                    payload)}
-        match.trigger_event(cls, **sealed, timestamp=instant(payload["recorded_at"]))
-
-    def _save(self, match: Match) -> None:
+    def _save(self, match: Match, with_it: Sequence[Aggregate], sealer: Sealer) -> None:
+        """Save what ``match`` appended, with ``with_it``, in one save."""
         sealed = [(e.originator_version, cast(Any, e).hash) for e in match.pending_events]
         try:
-            self.save(match)
+            self.save(*([match] if sealed else []), *with_it, sealed=sealer.sealed)
         except IntegrityError:
             if self._landed(match.id, sealed):
-                self._cache_saved([match])
+                self._cache_saved([match, *with_it])
                 return
             raise ConcurrentAppend("Another action was recorded on this match at the same "
                                    "time; reload the match and try again.",
@@ -740,156 +680,26 @@ class Recorder(Application):
         stored = self.events.get(match_id, gt=sealed[0][0] - 1, lte=sealed[-1][0])
         return [(e.originator_version, getattr(e, "hash", None)) for e in stored] == sealed
 
-    @staticmethod
-    def _check_expected(match: Match, expected_version: int | None) -> None:
-        if expected_version is not None and expected_version != match.version:
-            raise ConcurrentAppend(f"The match is at version {match.version}, not "
-                                   f"{expected_version}; reload it and try again.",
-                                   version=match.version)
-
     def _lock(self, match_id: UUID) -> threading.Lock:
         with self._locks_guard:
             return self._locks.setdefault(match_id, threading.Lock())
 
     # ----- queries ---------------------------------------------------------------------------
     def get_match(self, match_id: UUID, version: int | None = None) -> Match:
-        """The match aggregate (at ``version`` if given), or MatchNotFound."""
-        if version is not None:
-            try:
-                return self._positions.get((match_id, version))
-            except KeyError:
-                pass
-            stepped = self._stepped_from_kept(match_id, version)
-            if stepped is not None:
-                self._keep_position(stepped)
-                return stepped
-        project = _project if version is None else self._project_keeping
-        try:
-            with self._loading():
-                match: Any = self.repository.get(match_id, version=version,
-                                                 projector_func=project)
-        except AggregateNotFoundError:
-            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
-        except MapperDeserialisationError as exc:
-            raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
-                                "run 'kiroku audit verify' to find it.",
-                                match_id=str(match_id)) from None
-        if not isinstance(match, Match):
-            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
-        if version is not None:
-            self._keep_position(match)
-        return match
-
-    def _project_keeping(self, aggregate: Any, events: Iterable[Any]) -> Any:
-        """``_project`` for a past version, keeping what it passes through: the game state of
-        every version (``position_of`` reads a position from it), and the versions that are
-        multiples of KEEP_EVERY (the snapshot's it starts from among them, at every 25) as
-        past versions of their own, which a later version folds on from
-        (``_stepped_from_kept``). A viewer stepping back, or asking for any position near one
-        asked for before, then reads it kept or folds on from one kept close by, instead of
-        rebuilding from the snapshot. Each kept state is copied by the action after it
-        (``ledger.fold.shared_owned``), where a rebuild replays in place otherwise: a few
-        per cent more to rebuild a position; copying a whole kept version (its live line) at
-        every step was two fifths more on a 2,000-action match."""
-        with owning_states():
-            for event in events:
-                aggregate = event.mutate(aggregate)
-                if not isinstance(aggregate, Match):
-                    continue
-                shared_owned()
-                if aggregate.version % KEEP_EVERY == 0:
-                    self._keep_position(aggregate)  # its state too
-                    aggregate = copy.deepcopy(aggregate)  # its own lists, for the next event
-                else:
-                    self._states.put((aggregate.id, aggregate.version), aggregate.state)
-        return aggregate
-
-    def _stepped_from_kept(self, match_id: UUID, version: int) -> Match | None:
-        """The match at ``version`` folded on from the latest kept version that is at most
-        STEP_FROM_KEPT events earlier or no earlier than the snapshot a rebuild would start
-        from (``_fold_from``), or None when none is kept (or the events cannot be read: the
-        full load then says why). A viewer stepping through a replay asks for the next
-        position after the one it has: that is one event read and applied, not a rebuild
-        from the last snapshot. The kept match is not changed: its copy
-        (``Match.__deepcopy__``) has its own lists, the live line among them, and the engine
-        returns new states."""
-        for earlier in range(version - 1, _fold_from(version) - 1, -1):
-            try:
-                kept = self._positions.get((match_id, earlier))
-            except KeyError:
-                continue
-            try:
-                with self._loading():
-                    events = list(self.events.get(match_id, gt=earlier, lte=version))
-                    if not events or events[-1].originator_version != version:
-                        return None
-                    return cast(Match, self._project_keeping(copy.deepcopy(kept), events))
-            except MapperDeserialisationError:
-                return None
-        return None
-
-    def _past_position(self, match_id: UUID, version: int) -> GameState:
-        """The state of the match at event ``version`` (for an undo replayed past a snapshot)."""
-        return self.state_of(match_id, version)
+        """The match aggregate (at ``version`` if given), or MatchNotFound (ledger.loading)."""
+        return self.loader.match(match_id, version)
 
     def state_of(self, match_id: UUID, version: int) -> GameState:
         """The game state of the match at event ``version``: kept, or its version's."""
-        try:
-            return self._states.get((match_id, version))
-        except KeyError:
-            return self.get_match(match_id, version=version).state
-
-    @contextmanager
-    def _loading(self) -> Iterator[None]:
-        """While a match is loaded: where its fold gets a past position (``PAST_POSITIONS``)
-        and where its snapshots get what the match's creation fixed (``CREATIONS``); its
-        events' commitments are not derived (ledger.mapper)."""
-        past, created = PAST_POSITIONS.set(self._past_position), CREATIONS.set(self.creation)
-        try:
-            with commitments_as_stored():  # a match never looks at them
-                yield
-        finally:
-            CREATIONS.reset(created)
-            PAST_POSITIONS.reset(past)
+        return self.loader.state(match_id, version)
 
     def creation(self, match_id: UUID) -> Creation:
-        """What the match's creation fixed for good (its game, whether it was set up from a
-        physical table, its configuration and card definitions), read from its creation
-        event alone and kept (a creation never changes): what a route that needs only these
-        asks instead of loading the match, and what a snapshot leaves out (``MatchSnapshot``).
-        MatchNotFound for an id that is not a match's."""
-        try:
-            return self._creations.get(match_id)
-        except KeyError:
-            pass
-        try:
-            with commitments_as_stored():
-                created = next(iter(self.events.get(match_id, lte=1)), None)
-        except MapperDeserialisationError as exc:
-            raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
-                                "run 'kiroku audit verify' to find it.",
-                                match_id=str(match_id)) from None
-        if not isinstance(created, Match.Created):
-            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
-        setup = kept_setup_position(get_game(created.game), created.config,
-                                    created.setup_outcomes)
-        found = Creation.of(created, {name: getattr(setup, name)
-                                      for name in setup.shared_fields})
-        self._creations.put(match_id, found)
-        return found
+        """What the match's creation fixed for good (``MatchLoader.creation``)."""
+        return self.loader.creation(match_id)
 
     def forget_positions(self) -> None:
-        """Drop the kept past versions of matches (time travel is cold again): what the
-        benchmarks do before each cold sample."""
-        self._positions = LRUCache(POSITIONS_KEPT)
-        self._states = LRUCache(STATES_KEPT)
-
-    def _keep_position(self, match: Match) -> None:
-        """Keep a past version of a match for the next reader (time travel warm). A past
-        version never changes, and neither its state nor its live line is changed in place
-        (the engine returns new states; a new command loads the latest version, not these)."""
-        self._positions.put((match.id, match.version), match)
-        self._states.put((match.id, match.version), match.state)
+        """Drop the kept past versions of matches (time travel is cold again)."""
+        self.loader.forget_positions()
 
     def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
         """The latest match and the game state at live ``position`` (None: the current one)."""
@@ -908,15 +718,29 @@ class Recorder(Application):
 
     def stored_events(self, match_id: UUID) -> list[Any]:
         """Every event of the match, in order, as domain event objects."""
+        return self._read_events(self.events, match_id)
+
+    def store_as_is(self, events: Sequence[Any]) -> None:
+        """Store events with their commitments as they are (an import, which brings no seed
+        to derive them from)."""
+        self.repository.event_store.put(list(events))
+
+    def events_as_stored(self, match_id: UUID) -> list[Any]:
+        """Every event of the match, in order, with its commitments as stored (for readers
+        that never show them, such as a transcript, which then need no seed)."""
+        return self._read_events(self.repository.event_store, match_id)
+
+    @staticmethod
+    def _read_events(events: EventStore[UUID], match_id: UUID) -> list[Any]:
         try:
-            events = list(self.events.get(match_id))
+            found = list(events.get(match_id))
         except MapperDeserialisationError as exc:
             raise CorruptRecord(f"A stored event of match {match_id} cannot be read ({exc}); "
                                 "run 'kiroku audit verify' to find it.",
                                 match_id=str(match_id)) from None
-        if not events:
+        if not found:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
-        return linked(events)
+        return linked(found)
 
     def list_matches(self) -> list[MatchSummary]:
         """Every match, oldest first, with its result if it has ended (the match list's read
@@ -940,70 +764,6 @@ class Recorder(Application):
     def seed_if_revealed(self, match: Match) -> str | None:
         """The seed, only once the match has ended and revealed it."""
         return match.seed
-
-    def _seed_if_kept(self, match: Match) -> bytes | None:
-        """The seed of the match's current segment, or None for a match imported without it."""
-        return self._seed_held(match.id, match.segment)
-
-    def _seed_known(self, match_id: UUID, segment: int) -> bytes | None:
-        """The seed of a segment of the match as this store knows it: the one it holds, or,
-        where it holds none or its key file does not open it, the seed the match's own events
-        revealed when that segment ended (so an ended match still reads). None if neither;
-        KeyfileError if only another key file would tell."""
-        try:
-            held = self._seed_held(match_id, segment)
-        except KeyfileError:
-            revealed = self._revealed_seed(match_id, segment)
-            if revealed is None:
-                raise
-            return revealed
-        return held if held is not None else self._revealed_seed(match_id, segment)
-
-    def _revealed_seed(self, match_id: UUID, segment: int) -> bytes | None:
-        """The seed that ended ``segment`` of the match revealed, kept like a held one, or
-        None (not ended, or withheld). Each segment ends with ``SeedRevealed`` or
-        ``SeedWithheld``, in order."""
-        ends = [row for row in self.recorder.select_events(match_id)
-                if row.topic in (MATCH_TOPICS["seed"], MATCH_TOPICS["withheld"])]
-        if not 1 <= segment <= len(ends) or ends[segment - 1].topic != MATCH_TOPICS["seed"]:
-            return None
-        seed = bytes.fromhex(self.mapper.transcoder.decode(ends[segment - 1].state)["seed"])
-        self._seeds.put((match_id, segment), seed)
-        return seed
-
-    def _seed_held(self, match_id: UUID, segment: int) -> bytes | None:
-        """The seed of a segment of the match, or None where this store holds none."""
-        try:
-            return self._seed(match_id, segment)
-        except IllegalAction:
-            return None
-
-    def _seed(self, match_id: UUID, segment: int = 1) -> bytes:
-        """The seed of a segment of the match, unsealed once and then kept in memory (a seed
-        never changes; reading and unsealing it was a tenth of every action's cost)."""
-        try:
-            return self._seeds.get((match_id, segment))
-        except KeyError:
-            seed = self._read_seed(match_id, segment)
-            self._seeds.put((match_id, segment), seed)
-            return seed
-
-    def _read_seed(self, match_id: UUID, segment: int) -> bytes:
-        # the secret's one event (SeedSealed), read as it is: no snapshot to look for and no
-        # aggregate to build (every reader of a match's records reads its seed: ledger.mapper)
-        secret: Any = next(iter(self.events.get(self._secret_id(match_id, segment), limit=1)),
-                           None)
-        if secret is None:
-            raise IllegalAction(R.SEED_UNAVAILABLE, "This match was imported without its secret "
-                                "seed: supply the chance outcomes seen at the table.")
-        if secret.sealed:
-            return self.keyring.unseal(secret.seed, match_id)
-        return bytes.fromhex(secret.seed)
-
-    @staticmethod
-    def _secret_id(match_id: UUID, segment: int = 1) -> UUID:
-        """The secret of segment 1 (the match's own seed) or of a later segment (a reopening)."""
-        return uuid5(match_id, "kiroku-seed" if segment == 1 else f"kiroku-seed-{segment}")
 
 
 class AggregatesCollected(ProcessingEvent[UUID]):
@@ -1029,26 +789,6 @@ def _list_view(app: Application[UUID]) -> type[MatchListView]:
     if isinstance(app.factory, PostgresFactory):
         return PostgresMatchListView
     return SQLiteMatchListView
-
-
-def _fold_from(version: int) -> int:
-    """The earliest kept version worth folding ``version`` on from: a rebuild of it starts
-    from the snapshot at the last multiple of SNAPSHOT_INTERVAL (from the match's creation
-    before the first), so a kept version from there on has fewer events to fold and no
-    snapshot to read; one up to STEP_FROM_KEPT events back has few to fold."""
-    snapshot = version - version % SNAPSHOT_INTERVAL
-    return max(0, min(snapshot, version - STEP_FROM_KEPT))
-
-
-def _project(aggregate: Any, events: Iterable[Any]) -> Any:
-    """The library's ``project_aggregate`` without its per-event ``isinstance`` check against
-    a runtime protocol (asserted on every event, it was a fifth of rebuilding a position),
-    replaying each action in place of the state the previous one produced
-    (``ledger.fold.owning_states``)."""
-    with owning_states():
-        for event in events:
-            aggregate = event.mutate(aggregate)
-    return aggregate
 
 
 @contextmanager
@@ -1096,22 +836,6 @@ def _lock_beside(db_path: str) -> Iterator[None]:
 
 
 _OPEN_LOCK = 0x6B69726F6B75  # "kiroku": one advisory lock key for every Kiroku store
-
-
-def _sealed(name: str, match_id: UUID, version: int, payload: dict[str, Any],
-            ruleset: Ruleset, seed: bytes | None, seats: int) -> dict[str, Any]:
-    """``payload`` with its commitments to the values some viewer may not see and its hash
-    (ledger.chain). A match imported without its seed cannot make salts: an event of it that
-    would hide a value is refused (``seed_unavailable``), since its hash would reveal it."""
-    paths = hidden_paths({"event": name, **payload}, ruleset, seats)
-    if paths and seed is None:
-        raise IllegalAction(R.SEED_UNAVAILABLE, "This match was imported without its secret "
-                            "seed, so a hidden value (a card drawn, a card put face down) cannot "
-                            "be committed to: record it where the match was created.")
-    sealed = {**payload, "commitments": commitments(seed, match_id, version, payload, paths)
-              if seed else {}}
-    sealed["hash"] = event_hash(name, match_id, version, hashed_payload(sealed))
-    return sealed
 
 
 def outcomes_of(events: Sequence[Any]) -> list[list[Outcome]]:

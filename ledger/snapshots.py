@@ -25,8 +25,7 @@ from eventsourcing.persistence import AggregateRecorder, EventStore, Mapper
 
 from engine.core.data import digest_format
 from engine.registry import get_game
-from ledger.mapper import commitments_as_stored
-from ledger.match import CREATIONS, Creation, Match
+from ledger.match import Creation, Match
 
 
 @dataclass(frozen=True)
@@ -73,24 +72,53 @@ class CheckedSnapshots(EventStore[UUID]):
                  events: EventStore[UUID],
                  creation: Callable[[UUID], Creation] | None = None) -> None:
         super().__init__(mapper, recorder)
-        self.events = events
-        self.creation = creation  # what a snapshot leaves out (ledger.match.CREATIONS)
+        self.events = events  # read with their commitments as stored (ledger.mapper)
+        self.creation = creation  # what a snapshot leaves out (ledger.match.MatchSnapshot)
         self.rejected: dict[tuple[UUID, int], str] = {}
 
     def get(self, originator_id: UUID, *, gt: int | None = None, lte: int | None = None,
             desc: bool = False, limit: int | None = None) -> Iterator[Any]:
         """The stored snapshots that agree with the events (see the module docstring), each
-        as a ``CheckedSnapshot``."""
-        found = list(super().get(originator_id, gt=gt, lte=lte, desc=desc, limit=limit))
-        checked = []
-        for snapshot in found:
-            aggregate, problem = self._read(snapshot)
-            if problem is None:
-                checked.append(CheckedSnapshot(snapshot.originator_id,
-                                               snapshot.originator_version, aggregate))
+        as a ``CheckedSnapshot``; as many as ``limit`` asks for where enough agree (the
+        repository asks for the latest one: an ignored one is passed over for the one before
+        it)."""
+        checked: list[CheckedSnapshot] = []
+        while limit is None or len(checked) < limit:
+            rows = self.recorder.select_events(originator_id, gt=gt, lte=lte, desc=desc,
+                                               limit=limit)
+            for row in rows:
+                aggregate, problem = self._read_row(row)
+                if problem is None:
+                    checked.append(CheckedSnapshot(originator_id, row.originator_version,
+                                                   aggregate))
+                else:
+                    self.rejected[(originator_id, row.originator_version)] = problem
+            if limit is None or len(rows) < limit:
+                break
+            if desc:
+                lte = rows[-1].originator_version - 1
             else:
-                self.rejected[(snapshot.originator_id, snapshot.originator_version)] = problem
-        return iter(checked)
+                gt = rows[-1].originator_version
+        return iter(checked[:limit])
+
+    def findings(self, match_id: UUID, given: Given | None = None) -> list[tuple[int, str]]:
+        """Each stored snapshot of the match that is ignored, by version, and why (held to
+        the events ``given``, where the caller has read them)."""
+        found = []
+        for row in self.recorder.select_events(match_id):
+            problem = self._read_row(row, given)[1]
+            if problem is not None:
+                found.append((row.originator_version, problem))
+        return found
+
+    def _read_row(self, row: Any, given: Given | None = None) -> tuple[Any, str | None]:
+        """The aggregate the stored snapshot ``row`` decodes to, and why it disagrees with
+        the events (None if it agrees): a snapshot that no longer decodes is only ignored."""
+        try:
+            snapshot = self.mapper.to_domain_event(row)
+        except Exception as exc:  # a snapshot is a cache: one that cannot be read is ignored
+            return None, f"it cannot be read ({type(exc).__name__})"
+        return self._read(snapshot, given)
 
     def trusted(self, snapshot: Any, given: Given | None = None) -> bool:
         """Whether ``snapshot`` may stand for its match's events (remembering why not): the
@@ -109,14 +137,13 @@ class CheckedSnapshots(EventStore[UUID]):
         """The aggregate ``snapshot`` decodes to, and why it disagrees with the events (None
         if it agrees)."""
         creation = given.creation if given is not None else self.creation
-        token = CREATIONS.set(creation) if creation is not None else None
         try:
-            aggregate = snapshot.mutate(None)
+            restore = getattr(snapshot, "restore", None)
+            if restore is None:  # not a match's
+                return snapshot.mutate(None), None
+            aggregate = restore(creation(snapshot.originator_id) if creation else None)
         except Exception as exc:  # a snapshot that no longer decodes is only ignored
             return None, f"it cannot be read ({type(exc).__name__})"
-        finally:
-            if token is not None:
-                CREATIONS.reset(token)
         if not isinstance(aggregate, Match):
             return aggregate, None
         return aggregate, self._disagreement(aggregate, snapshot.originator_id,
@@ -128,10 +155,8 @@ class CheckedSnapshots(EventStore[UUID]):
         with the events (the stored ones, or those ``given``)."""
         if given is not None:
             events = given.near(version)
-        else:
-            with commitments_as_stored():  # only hashes and digests are compared
-                events = list(self.events.get(match_id, gt=max(0, version - 3),
-                                              lte=version))
+        else:  # only hashes and digests are compared: commitments as stored
+            events = list(self.events.get(match_id, gt=max(0, version - 3), lte=version))
         if not events or events[-1].originator_version != version:
             return f"there is no event at its version {version}"
         if aggregate.head_hash != getattr(events[-1], "hash", None):

@@ -311,12 +311,14 @@ class Tournaments:
         return found
 
     def append(self, tournament: Tournament, event: type[Aggregate.Event],
-               *with_it: Aggregate, **fields: Any) -> None:
+               *with_it: Aggregate, sealed: dict[Any, int] | None = None,
+               **fields: Any) -> None:
         """Append one event to a tournament, saved in one transaction with the aggregates it
-        brings (a pairing's seatings, a registration's credential)."""
+        brings (a pairing's matches, seatings and credentials, a registration's credential);
+        ``sealed`` says which seeds sealed the matches' events (``Recorder.save``)."""
         tournament.trigger_event(event, **fields)
         try:
-            self.app.save(tournament, *with_it)
+            self.app.save(tournament, *with_it, sealed=sealed)
         except IntegrityError:
             raise ConcurrentAppend("The tournament changed at the same time (another "
                                    "organiser's command); reload it and try again.",

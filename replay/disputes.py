@@ -26,11 +26,14 @@ spectators had not); and the audit status of the match.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.domain import Aggregate
+
 from engine.core.contract import GameState, Ruleset
+from engine.core.errors import ActionError
 from engine.core.viewer import SPECTATOR, Viewer
 from engine.registry import get_game
 from ledger.disputes import (
@@ -41,11 +44,11 @@ from ledger.disputes import (
     DisputeNotFound,
     DisputeRefused,
 )
-from ledger.errors import Forbidden
+from ledger.errors import ConcurrentAppend, Forbidden, LedgerError
 from ledger.fold import Fold, LiveAction, Record, Visitor
 from ledger.identity import Identity, Role
 from ledger.match import Match
-from ledger.recorder import now
+from ledger.recorder import Appending, Then, now
 from ledger.tournaments import Tournament
 from ledger.visibility import redact
 from replay import access
@@ -108,18 +111,49 @@ def take(kiroku: Kiroku, caller: Identity, dispute_id: UUID, pause: bool) -> dic
 
 def rule(kiroku: Kiroku, caller: Identity, dispute_id: UUID, decision: str, reasoning: str,
          remedy: Mapping[str, Any]) -> dict[str, Any]:
-    """The ruling: the remedy is applied to the match first, then the ruling is recorded with
-    what it did (a remedy the rules refuse stores nothing)."""
+    """The ruling: the remedy is applied to the match and the ruling recorded with what it did,
+    in one save (a remedy the rules refuse stores nothing; of two rulings at once, one is
+    stored with its remedy and the other stores nothing)."""
     dispute = kiroku.disputes.get(dispute_id)
     on_appeal = dispute.status == "appealed"
     _may_rule(caller, dispute, on_appeal, _tournament_of(kiroku, UUID(dispute.match_id)))
     decision = _printable(decision, "A decision", 200)
-    reasoning = _printable(reasoning, "The reasoning", CLAIM_LIMIT)
-    applied = _apply(kiroku, caller, dispute, remedy, decision)
-    kiroku.disputes.save(dispute, Dispute.Ruled, caller.recorded_by, decision=decision,
-                         reasoning=reasoning, remedy=dict(remedy), applied=applied,
-                         on_appeal=on_appeal, by=caller.recorded_by, recorded_at=now())
-    return shown(dispute)
+    fields = {"decision": decision,
+              "reasoning": _printable(reasoning, "The reasoning", CLAIM_LIMIT),
+              "remedy": dict(remedy), "on_appeal": on_appeal, "by": caller.recorded_by}
+    seen = dispute.version
+
+    def ruled(applied: dict[str, Any]) -> Then:
+        """The ruling, saved with its remedy: ``applied`` with the version it left."""
+
+        def then(appending: Appending) -> Sequence[Aggregate]:
+            fresh = kiroku.disputes.get(dispute_id)
+            if fresh.version != seen:
+                raise _ruled_meanwhile(dispute_id)
+            docket = kiroku.disputes.changing(
+                fresh, Dispute.Ruled, **fields, recorded_at=now(),
+                applied={**applied, "version": appending.done.version})
+            appending.keep_paused(docket.pausing, caller.recorded_by)
+            return [fresh, docket]
+
+        return then
+
+    try:
+        applied = _apply(kiroku, caller, dispute, remedy, decision, ruled)
+    except (LedgerError, ActionError):
+        if kiroku.disputes.get(dispute_id).version != seen:
+            raise _ruled_meanwhile(dispute_id) from None
+        raise
+    if applied is not None:  # a remedy that leaves the match as it is: the ruling alone
+        kiroku.disputes.save(dispute, Dispute.Ruled, caller.recorded_by, **fields,
+                             applied=applied, recorded_at=now())
+    return shown(kiroku.disputes.get(dispute_id))
+
+
+def _ruled_meanwhile(dispute_id: UUID) -> ConcurrentAppend:
+    return ConcurrentAppend("That dispute was ruled or changed at the same time (another "
+                            "judge's or an organiser's call); reload it: nothing was applied.",
+                            dispute_id=str(dispute_id))
 
 
 def _of_the_staff(caller: Identity, tournament: Tournament | None) -> None:
@@ -151,55 +185,58 @@ def _may_rule(caller: Identity, dispute: Dispute, on_appeal: bool,
 
 
 def _apply(kiroku: Kiroku, caller: Identity, dispute: Dispute, remedy: Mapping[str, Any],
-           decision: str) -> dict[str, Any]:
+           decision: str, ruled: Callable[[dict[str, Any]], Then]) -> dict[str, Any] | None:
+    """Apply the remedy to the match, saving the ruling with it (``ruled`` gives what saves
+    it, from what the remedy did); None then, else what a remedy that leaves the match as it
+    is did (the caller saves the ruling alone)."""
     kind = remedy.get("kind")
     if kind not in REMEDIES:
         raise DisputeRefused(f"A remedy's kind is one of {', '.join(REMEDIES)}.")
     match_id = UUID(dispute.match_id)
     why = f"ruling on dispute {dispute.id}: {decision}"
+    by = caller.recorded_by
     if kind == "none":
         return {"kind": "none"}
-    if kind == "backup":
+    if kind in ("backup", "reopen"):
         to = remedy.get("to_position")
         if not isinstance(to, int) or isinstance(to, bool):
-            raise DisputeRefused("A backup names the position to return to (to_position).")
-        done = kiroku.undo(match_id, None, to_position=to, reason=why,
-                           recorded_by=caller.recorded_by)
-        return {"kind": "backup", "to_position": to, "version": done.version}
-    if kind == "reopen":
-        to = remedy.get("to_position")
-        if not isinstance(to, int) or isinstance(to, bool):
-            raise DisputeRefused("A reopening names the position to back up to (to_position).")
-        done = kiroku.reopen(match_id, to_position=to, reason=why,
-                             recorded_by=caller.recorded_by)
-        return {"kind": "reopen", "to_position": to, "version": done.version}
+            raise DisputeRefused("A backup names the position to return to (to_position)."
+                                 if kind == "backup" else "A reopening names the position to "
+                                 "back up to (to_position).")
+        then = ruled({"kind": kind, "to_position": to})
+        if kind == "backup":
+            kiroku.undo(match_id, None, to_position=to, reason=why, recorded_by=by, then=then)
+        else:
+            kiroku.reopen(match_id, to_position=to, reason=why, recorded_by=by, then=then)
+        return None
     if kind == "game_ruling":
         action = remedy.get("action")
-        ruleset = get_game(kiroku.recorder.get_match(match_id).game)
+        ruleset = get_game(kiroku.recorder.creation(match_id).game)
         if not isinstance(action, Mapping) or action.get("type") == "adjust" or \
                 not ruleset.judges_only(action.get("type")):
             raise DisputeRefused("A game ruling carries one of the game's judge's actions "
                                  "(rule_claim, for a disputed claim).")
-        done = kiroku.record(match_id, action, recorded_by=caller.recorded_by)
-        return {"kind": "game_ruling", "type": action["type"], "version": done.version}
+        kiroku.record(match_id, action, recorded_by=by,
+                      then=ruled({"kind": "game_ruling", "type": action["type"]}))
+        return None
     if kind == "adjustment":
         action = remedy.get("action")
         if not isinstance(action, Mapping) or action.get("type") != "adjust":
             raise DisputeRefused("An adjustment remedy carries a judge's 'adjust' action.")
-        done = kiroku.record(match_id, {**action, "reason": action.get("reason") or why},
-                             recorded_by=caller.recorded_by)
-        return {"kind": "adjustment", "version": done.version}
+        kiroku.record(match_id, {**action, "reason": action.get("reason") or why},
+                      recorded_by=by, then=ruled({"kind": "adjustment"}))
+        return None
     penalty, seat = remedy.get("penalty"), remedy.get("seat")
     if penalty not in PENALTIES or not isinstance(seat, int) or isinstance(seat, bool):
         raise DisputeRefused(f"A penalty is one of {', '.join(PENALTIES)}, with the seat.")
-    players = len(kiroku.recorder.get_match(match_id).players)
+    players = len(kiroku.recorder.creation(match_id).config["players"])
     if not 1 <= seat <= players:
         raise DisputeRefused(f"There is no seat {seat} in this match ({players} players).")
     if penalty == "warning":
         return {"kind": "penalty", "penalty": "warning", "seat": seat}
-    done = kiroku.record(match_id, {"type": "concede", "seat": seat},
-                         recorded_by=caller.recorded_by)
-    return {"kind": "penalty", "penalty": "game_loss", "seat": seat, "version": done.version}
+    kiroku.record(match_id, {"type": "concede", "seat": seat}, recorded_by=by,
+                  then=ruled({"kind": "penalty", "penalty": "game_loss", "seat": seat}))
+    return None
 
 
 def appeal(kiroku: Kiroku, caller: Identity, dispute_id: UUID, reason: str) -> dict[str, Any]:

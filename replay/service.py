@@ -15,6 +15,7 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
+from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
@@ -27,15 +28,15 @@ from engine.registry import get_game
 from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.chain import GENESIS
-from ledger.disputes import Disputes
+from ledger.disputes import Disputes, author
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credential, Credentials, Identity, RecordedBy, Role, author_name
 from ledger.keys import KeyfileError
-from ledger.mapper import commitments_as_stored, noting_derived
+from ledger.mapper import Derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
-from ledger.recorder import MatchSummary, NewMatch, Recorded, Recorder, now
+from ledger.recorder import Appending, MatchSummary, NewMatch, Recorded, Recorder, Then, now
 from ledger.signin import SignInLinks
 from ledger.tournaments import Tournaments
 from ledger.variations import Variations
@@ -104,7 +105,7 @@ class Kiroku:
         created = self.prepare_match(game, players, decks, cards=cards, options=options,
                                      recorded_by=recorded_by, replay_policy=replay_policy,
                                      seed=seed, setup_outcomes=setup_outcomes)
-        self.recorder.save(*created.aggregates)
+        self.recorder.save(*created.aggregates, sealed=created.sealed)
         return created.match_id
 
     def prepare_match(self, game: str, players: Sequence[str], decks: Sequence[str | Deck],
@@ -123,32 +124,41 @@ class Kiroku:
 
     def record(self, match_id: UUID, action: Mapping[str, Any], *, recorded_by: RecordedBy,
                outcomes: Sequence[Any] | None = None, expected_version: int | None = None,
-               asker: Viewer = JUDGE) -> Recorded:
+               asker: Viewer = JUDGE, then: Then | None = None) -> Recorded:
         """Record one action (validated by the rules first); a seat's action waits while a
         dispute pauses the match (MatchPaused, ``Recorder.record``). ``asker`` is who asks
         (``Audience.asker``): it enters only the outcomes it may see, and its refusals name
-        nothing it may not know."""
-        done = self.recorder.record(match_id, action, recorded_by=recorded_by,
+        nothing it may not know. An action that calls a judge is saved with the dispute it
+        opens, in one save; ``then`` gives what else is saved with it (a ruling)."""
+        return self.recorder.record(match_id, action, recorded_by=recorded_by,
                                     outcomes=outcomes, expected_version=expected_version,
-                                    asker=asker)
-        self._call_judge_for(match_id, action, recorded_by, done)
-        return done
+                                    asker=asker, then=self._calling_judge(action, recorded_by,
+                                                                          then))
 
-    def _call_judge_for(self, match_id: UUID, action: Mapping[str, Any],
-                        recorded_by: RecordedBy, done: Recorded) -> None:
-        """A game's own dispute of a claim (Illuminati, Quest for the Grail G8, On the Edge
-        OQ24) opens a dispute for a judge, concerning that action; the judge's ruling is the
-        game's ``rule_claim``, given as the ruling's remedy."""
-        if done.calls_judge is None:
-            return
-        position, version = done.calls_judge
-        seat = action.get("seat")
-        who = dict(recorded_by) if isinstance(recorded_by, Mapping) else {"name": recorded_by}
-        self.disputes.open(
-            match_id=str(match_id), position=position, match_version=done.version,
-            claim=f"Seat {seat} disputes a claim in the game (the dispute recorded at "
-                  f"version {version}); a judge rules on it.", concerns=[version], pause=False,
-            opened_by={**who, "seat": seat}, recorded_at=now())
+    def _calling_judge(self, action: Mapping[str, Any], recorded_by: RecordedBy,
+                       then: Then | None) -> Then:
+        """What is saved with an action: a game's own dispute of a claim (Illuminati, Quest
+        for the Grail G8, On the Edge OQ24) opens a dispute for a judge, concerning that
+        action, filed in the match's docket; the judge's ruling is the game's ``rule_claim``,
+        given as the ruling's remedy. And what ``then`` gives."""
+
+        def with_dispute(appending: Appending) -> Sequence[Aggregate]:
+            also = list(then(appending)) if then is not None else []
+            done = appending.done
+            if done.calls_judge is None:
+                return also
+            position, version = done.calls_judge
+            seat = action.get("seat")
+            who = dict(recorded_by) if isinstance(recorded_by, Mapping) else {"name": recorded_by}
+            dispute, docket = self.disputes.opening(
+                match_id=str(done.match_id), position=position, match_version=done.version,
+                claim=f"Seat {seat} disputes a claim in the game (the dispute recorded at "
+                      f"version {version}); a judge rules on it.", concerns=[version],
+                pause=False, opened_by={**who, "seat": seat}, recorded_at=now())
+            appending.keep_paused(docket.pausing, author(dispute.opened_by))
+            return [*also, dispute, docket]
+
+        return with_dispute
 
     def seat_credentials(self, match_id: UUID, issued_by: Identity) -> list[dict[str, Any]]:
         """One new credential per seat of a match, tokens included (shown this once)."""
@@ -184,18 +194,19 @@ class Kiroku:
 
     def undo(self, match_id: UUID, count: int | None, *, reason: str,
              recorded_by: RecordedBy, expected_version: int | None = None,
-             to_position: int | None = None) -> Recorded:
+             to_position: int | None = None, then: Then | None = None) -> Recorded:
         """Void the last ``count`` actions, or every action after ``to_position`` (an appended
-        event; nothing is erased; see Recorder.undo)."""
+        event; nothing is erased; see Recorder.undo), saved with what ``then`` gives."""
         return self.recorder.undo(match_id, count, reason=reason, recorded_by=recorded_by,
-                                  expected_version=expected_version, to_position=to_position)
+                                  expected_version=expected_version, to_position=to_position,
+                                  then=then)
 
     def reopen(self, match_id: UUID, *, to_position: int, reason: str,
-               recorded_by: RecordedBy) -> Recorded:
+               recorded_by: RecordedBy, then: Then | None = None) -> Recorded:
         """Reopen an ended match under a fresh seed, backed up to ``to_position`` (a judge's
-        ruling; see Recorder.reopen)."""
+        ruling; see Recorder.reopen), saved with what ``then`` gives."""
         return self.recorder.reopen(match_id, reason=reason, recorded_by=recorded_by,
-                                    to_position=to_position)
+                                    to_position=to_position, then=then)
 
     # ----- reading -----------------------------------------------------------------------------
     def list_matches(self) -> list[MatchSummary]:
@@ -390,11 +401,8 @@ class Kiroku:
         needs no seed: ledger.mapper)."""
         audience.watch()
         match_id = audience.match.id
-        if shown:
-            events = self.recorder.stored_events(match_id)
-        else:
-            with commitments_as_stored():
-                events = self.recorder.stored_events(match_id)
+        events = (self.recorder.stored_events(match_id) if shown
+                  else self.recorder.events_as_stored(match_id))
         last = audience.version
         return [e for e in events if e.originator_version <= last]
 
@@ -429,24 +437,25 @@ class Kiroku:
         if not stored or stored[0].topic != MATCH_TOPICS["created"]:
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
         prev = GENESIS
-        with noting_derived() as derived:
-            for row in stored:
-                try:
-                    event = self.recorder.mapper.to_domain_event(row)
-                    prev = link(event, prev)
-                    records.append(to_record(event))
-                    events.append(event)
-                except KeyfileError:  # this server's keys, not the match: no finding to report
-                    raise
-                except Exception as exc:  # a row that no longer decodes is itself the finding
-                    report = (verify_walked(records, derived)[0] if records
-                              else AuditReport(str(match_id), ok=True, events=0, actions=0))
-                    if report.ok:
-                        report.ok = False
-                        report.failure = {"version": row.originator_version, "event": None,
-                                          "reason": "unreadable",
-                                          "message": f"the stored event cannot be read: {exc}"}
-                    return report
+        derived: Derived = {}  # the commitments derived as the rows are read
+        mapper = self.recorder.match_mapper.noting(derived)
+        for row in stored:
+            try:
+                event = mapper.to_domain_event(row)
+                prev = link(event, prev)
+                records.append(to_record(event))
+                events.append(event)
+            except KeyfileError:  # this server's keys, not the match: no finding to report
+                raise
+            except Exception as exc:  # a row that no longer decodes is itself the finding
+                report = (verify_walked(records, derived)[0] if records
+                          else AuditReport(str(match_id), ok=True, events=0, actions=0))
+                if report.ok:
+                    report.ok = False
+                    report.failure = {"version": row.originator_version, "event": None,
+                                      "reason": "unreadable",
+                                      "message": f"the stored event cannot be read: {exc}"}
+                return report
         report, shared = verify_walked(records, derived)
         check_receipts(report, records, receipts, [self.recorder.keyring.public_key])
         if upto is None:  # a prefix's reader is shown no snapshot: they stand at later versions
@@ -515,8 +524,7 @@ class Kiroku:
             raise ImportRejected(f"Match {match_id} is already stored here with other events; "
                                  "nothing was imported.", match_id=str(match_id))
         try:
-            with commitments_as_stored():  # an import brings no seed: kept whole
-                self.recorder.events.put(events)
+            self.recorder.store_as_is(events)  # an import brings no seed: kept whole
         except IntegrityError:
             raise ImportRejected(f"Match {match_id} is already stored here.") from None
         return Imported(match_id, stored=True)

@@ -33,6 +33,7 @@ from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
 from ledger.errors import Forbidden
 from ledger.identity import NAME_LIMIT, Identity, Role
+from ledger.mapper import Sealed
 from ledger.recorder import REPLAY_POLICIES, now
 from ledger.tournaments import (
     DECKLIST_POLICIES,
@@ -190,7 +191,9 @@ def pair(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
     made = [_table_made(kiroku, by, tournament, round_number, table, players, cards)
             for table, players in tables]
     kiroku.tournaments.append(tournament, Tournament.RoundPaired,
-                              *(a for m in made for a in m.aggregates), round=round_number,
+                              *(a for m in made for a in m.aggregates),
+                              sealed={k: v for m in made for k, v in m.sealed.items()},
+                              round=round_number,
                               tables=[m.listed for m in made], byes=byes, by=by.recorded_by,
                               recorded_at=now())
     answer = round_view(kiroku, tournament_id, round_number)
@@ -209,6 +212,7 @@ class _TableMade:
     listed: dict[str, Any]
     aggregates: tuple[Aggregate, ...]
     seats: list[dict[str, Any]]
+    sealed: Sealed  # which seeds sealed its match's creation (``Recorder.save``)
 
 
 def _table_made(kiroku: Kiroku, by: Identity, tournament: Tournament, round_number: int,
@@ -224,7 +228,8 @@ def _table_made(kiroku: Kiroku, by: Identity, tournament: Tournament, round_numb
     seating = kiroku.tournaments.seat(match.match_id, tournament, round_number, table, players)
     credentials = kiroku.prepare_seat_credentials(match.match_id, names, by)
     return _TableMade({"table": table, "players": players, "match_id": str(match.match_id)},
-                      (*match.aggregates, seating, *credentials.credentials), credentials.seats)
+                      (*match.aggregates, seating, *credentials.credentials), credentials.seats,
+                      match.sealed)
 
 
 def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> dict[str, Any]:

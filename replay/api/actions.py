@@ -82,14 +82,13 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Match
     by = access.staff(caller, "Undoing actions")
     if body.count is not None and body.to_position is not None:
         raise ActionError(R.BAD_UNDO, "Give to_position or count, not both.")
-    before = kiroku.recorder.get_match(match_id).version
     count = body.count if body.count is not None or body.to_position is not None else 1
     done = kiroku.undo(match_id, count, reason=body.reason, recorded_by=by.recorded_by,
                        expected_version=body.expected_version, to_position=body.to_position)
     request.app.state.following.moved(match_id, done.version)
     return respond(request, {"match_id": str(match_id), "version": done.version,
                              "digest": done.digest, "receipt": done.receipt},
-                   201 if done.version != before else 200)
+                   201 if done.appended else 200)
 
 
 @router.get("/matches/{match_id}/legal", response_model=list[dict[str, Any]])

@@ -18,6 +18,7 @@ from engine.core.reasons import generated_table, reason_table, with_generated_ta
 from engine.kami.reasons import KamiReason
 from engine.registry import get_game
 from ledger.transcoder import READ, stored_fields
+from replay.service import Kiroku
 from tests.cli.conftest import kiroku
 
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
@@ -262,6 +263,26 @@ def test_audit_verify_detects_a_tampered_row(tmp_path: Path, db: str) -> None:
     every = kiroku(db, "audit", "verify", ok=False)
     assert every.exit_code == 1
     assert f"ok      {other}" in every.stdout and "1 verified, 1 failed" in every.stdout
+
+
+def test_a_snapshot_that_no_longer_decodes_is_noted_and_the_match_reads(
+        tmp_path: Path, db: str) -> None:
+    """A snapshot is a cache, never evidence (issue 41): one cut short is ignored, the match is
+    read from its events, and the audit says so in its notes instead of ending in a
+    traceback."""
+    service = Kiroku.open(db)
+    try:
+        (match_id,) = [str(m) for m in service.simulate("worldgainer", 1, seed=3)]
+        assert service.recorder.get_match(uuid.UUID(match_id)).version > 25  # a snapshot at 25
+    finally:
+        service.close()
+    with sqlite3.connect(tmp_path / "k.db") as con:
+        con.execute("UPDATE stored_snapshots SET state = substr(state, 1, length(state) / 2)")
+    verified = kiroku(db, "audit", "verify", match_id)
+    assert f"ok      {match_id}" in verified.stdout
+    assert "the snapshot at v25 was ignored: it cannot be read" in verified.stdout
+    assert match_id in kiroku(db, "match", "show", match_id).stdout
+    assert kiroku(db, "replay", match_id).exit_code == 0
 
 
 # ----- export and import ---------------------------------------------------------------------

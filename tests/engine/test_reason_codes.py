@@ -40,7 +40,8 @@ REGISTRIES = {
     "kernel": Registry(KernelReason, ("engine/core", "engine/registry.py", "ledger/catalog.py")),
     **{game: Registry(get_game(game).reasons, (f"engine/{game}",)) for game in sorted(SHIPPED)},
     "blindbid": Registry(BlindBidReason, ("tests/toygame",)),
-    "recorder": Registry(RecorderReason, ("ledger/recorder.py",)),
+    "recorder": Registry(RecorderReason, ("ledger/recorder.py", "ledger/match.py",
+                                          "ledger/sealing.py")),
     "service": Registry(ServiceReason, ("replay",)),
 }
 GAMES = sorted(SHIPPED)

@@ -98,13 +98,13 @@ def test_another_key_file_still_reads_and_audits_an_ended_match(
     kiroku.close()
     stranger = Kiroku.open(f"sqlite:///{tmp_path}/k.db", keys=str(tmp_path / "other.keys"))
     looked_up: list[int] = []
-    original = stranger.recorder._revealed_seed
+    original = stranger.recorder.seeds._revealed
 
     def counting(match: UUID, segment: int) -> bytes | None:
         looked_up.append(segment)
         return original(match, segment)
 
-    monkeypatch.setattr(stranger.recorder, "_revealed_seed", counting)
+    monkeypatch.setattr(stranger.recorder.seeds, "_revealed", counting)
     try:
         assert stranger.records(stranger.seen_by(match_id)) == records
         assert stranger.audit(match_id).ok

@@ -177,7 +177,7 @@ def test_commitments_are_stored_as_their_seed_and_a_check_and_read_back_whole(
 def test_recording_stores_commitments_derivable_without_deriving_them_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The recorder has just derived an event's commitments from its segment's seed, and says
-    so (``sealing``): storing the event does not derive them again to find the segment."""
+    so (``Sealer.sealed``): storing the event does not derive them again to find the segment."""
     url = f"sqlite:///{tmp_path / 'k.db'}"
     searched: list[int] = []
     search = MatchMapper._deriving_segment

@@ -153,8 +153,9 @@ def test_a_reopened_match_is_paused_as_its_docket_says(
 def _forge(kiroku: Kiroku, match_id: UUID, cls: type[Any], payload: dict[str, Any]) -> None:
     """Store an event the recorder would not (the audit must catch it)."""
     match = kiroku.recorder.get_match(match_id)
-    kiroku.recorder._trigger(match, cls, {**payload, "recorded_at": "2026-11-22T00:00:00Z"})
-    kiroku.recorder.save(match)
+    sealer = kiroku.recorder._sealer(match_id)
+    match._append(cls, {**payload, "recorded_at": "2026-11-22T00:00:00Z"}, sealer)
+    kiroku.recorder.save(match, sealed=sealer.sealed)
 
 
 def test_the_audit_finds_a_seats_action_during_a_pause(
@@ -162,7 +163,7 @@ def test_the_audit_finds_a_seats_action_during_a_pause(
     kiroku, _, match_id = servers
     judge, ann = _judge(kiroku), _seat(kiroku, match_id, 1)
     _pause(kiroku, match_id, judge)
-    monkeypatch.setattr("ledger.recorder.by_staff", lambda recorded_by: True)
+    monkeypatch.setattr("ledger.match.by_staff", lambda recorded_by: True)
     _end_turn(kiroku, match_id, ann)
     report = kiroku.audit(match_id)
     assert report.failure is not None

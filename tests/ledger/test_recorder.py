@@ -196,10 +196,10 @@ def _race(store_url: str, **conditions: Any) -> tuple[list[str], Recorder, Recor
     def race(recorder: Recorder) -> None:
         original = recorder._save
 
-        def save_after_both_validated(match: Match) -> None:
+        def save_after_both_validated(match: Match, *rest: Any) -> None:
             if match.version == 2:  # the racing save, not a second run's
                 barrier.wait()
-            original(match)
+            original(match, *rest)
 
         recorder._save = save_after_both_validated  # type: ignore[method-assign]
         try:

@@ -26,7 +26,8 @@ from engine.registry import get_game
 from ledger.errors import MatchNotFound
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.match import Match
-from ledger.recorder import SEEDS_KEPT, AggregatesCollected, Recorder
+from ledger.recorder import AggregatesCollected, Recorder
+from ledger.seedkeeper import SEEDS_KEPT, secret_id
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -74,13 +75,13 @@ def event_reads(kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def snapshot_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The version of each stored snapshot decoded from now on."""
     decoded: list[int] = []
-    original = Match.Snapshot.mutate
+    original = Match.Snapshot.restore
 
-    def counting(self: Any, aggregate: Any) -> Any:
+    def counting(self: Any, creation: Any) -> Any:
         decoded.append(self.originator_version)
-        return original(self, aggregate)
+        return original(self, creation)
 
-    monkeypatch.setattr(Match.Snapshot, "mutate", counting)
+    monkeypatch.setattr(Match.Snapshot, "restore", counting)
     return decoded
 
 
@@ -110,16 +111,17 @@ def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     match_id = new_match(kiroku)
     read: list[UUID] = []
-    original = kiroku.recorder._read_seed
+    seeds = kiroku.recorder.seeds
+    original = seeds._read
 
-    def counting(owner: UUID, segment: int) -> bytes:
+    def counting(owner: UUID, segment: int) -> bytes | None:
         read.append(owner)
         return original(owner, segment)
 
-    monkeypatch.setattr(kiroku.recorder, "_read_seed", counting)
+    monkeypatch.setattr(seeds, "_read", counting)
     play(kiroku, match_id, 6)
     assert read == []  # created here: kept since
-    kiroku.recorder._seeds = LRUCache(SEEDS_KEPT)  # as another server, which did not create it
+    seeds._seeds = LRUCache(SEEDS_KEPT)  # as another server, which did not create it
     play(kiroku, match_id, 6)
     assert read == [match_id]
 
@@ -382,7 +384,8 @@ def test_a_matchs_creation_is_read_once_from_its_creation_event(
     match_id = new_match(kiroku)
     play(kiroku, match_id, 3)
     recorder = kiroku.recorder
-    recorder._creations = type(recorder._creations)(8)  # as a server that has not read it
+    loader = recorder.loader
+    loader._creations = type(loader._creations)(8)  # as a server that has not read it
     reads = event_reads(kiroku, monkeypatch)
     created = recorder.creation(match_id)
     assert len(reads) == 1  # the creation event alone
@@ -396,7 +399,7 @@ def test_a_matchs_creation_is_read_once_from_its_creation_event(
     with pytest.raises(MatchNotFound):
         recorder.creation(UUID(int=7))
     with pytest.raises(MatchNotFound):  # the match's seed stream is not a match
-        recorder.creation(Recorder._secret_id(match_id))
+        recorder.creation(secret_id(match_id))
 
 
 

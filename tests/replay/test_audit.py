@@ -15,6 +15,7 @@ from engine import JUDGE, Viewer
 from ledger import chain
 from ledger.chain import event_hash
 from ledger.errors import CorruptRecord, MatchNotFound
+from ledger.seedkeeper import secret_id
 from ledger.transcoder import stored_fields
 from replay import audit
 from replay.records import payload_of
@@ -297,13 +298,11 @@ def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
 
 def test_an_id_that_is_not_a_match_is_not_found(memory_kiroku: Kiroku) -> None:
     """The seed's own stream has a derivable id; audit must not treat it as a match."""
-    from ledger.recorder import Recorder
-
     match_id = memory_kiroku.simulate("worldgainer", 1, seed=2)[0]
     with pytest.raises(MatchNotFound):
-        memory_kiroku.audit(Recorder._secret_id(match_id))
+        memory_kiroku.audit(secret_id(match_id))
     with pytest.raises(MatchNotFound):
-        memory_kiroku.records(memory_kiroku.seen_by(Recorder._secret_id(match_id)))
+        memory_kiroku.records(memory_kiroku.seen_by(secret_id(match_id)))
 
 
 def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:

@@ -1,0 +1,196 @@
+"""Faults in the store, answered truthfully over HTTP (issue 41): a snapshot that no longer
+decodes is a cache missed (every read answers, the audit notes it); a store whose events were
+moved (two events' versions swapped, events swapped between matches) answers ``corrupt_record``,
+never ``illegal_action``; and of judges racing to undo to one position, one gets 201 and the
+rest 200 with where the match stands."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import httpx
+import pytest
+
+from engine import get_game
+from ledger.identity import Role
+from replay.service import Kiroku
+from tests.replay.conftest import Server, serve
+
+DECKS = ["solar_vanguard", "pleiades_bloom"]
+READS = ("/state", "/events", "/transcript", "", "/audit")  # "": the match's summary
+
+
+def _played(kiroku: Kiroku, actions: int, seed: int, decks: list[str] = DECKS) -> UUID:
+    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], decks,
+                                options={"first_player": 1}, seed=bytes([seed]) * 32)
+    for _ in range(actions):
+        match = kiroku.recorder.get_match(match_id)
+        legal = kiroku.legal_actions(kiroku.seen_by(match_id), match.state.active)
+        if match.ended or not legal:
+            break
+        kiroku.record(match_id, legal[0], recorded_by="judge")
+    return match_id
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, UUID]]:
+    """A store with a match whose latest snapshot no longer decodes, one with two events'
+    versions swapped, two that swapped an event each, and an untouched one."""
+    path = tmp_path_factory.mktemp("faults") / "kiroku.db"
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        matches = {name: _played(kiroku, 30, seed) for seed, name in enumerate(
+            ("snapshot", "swapped", "untouched", "first"), start=1)}  # 3 is still on
+        matches["second"] = _played(kiroku, 30, 5, DECKS[::-1])  # other cards in each hand
+        playing = _playing_a_card(kiroku, matches["first"])
+    finally:
+        kiroku.close()
+    with sqlite3.connect(path) as con:
+        _flip_snapshot(con, matches["snapshot"])
+        _swap_versions(con, matches["swapped"], 12, 13)
+        _swap_between(con, matches["first"], matches["second"], playing)
+    return path, matches
+
+
+def _playing_a_card(kiroku: Kiroku, match_id: UUID) -> int:
+    """The version of the match's first action that names a card (moved to a match whose
+    seats hold other cards, it cannot be replayed)."""
+    return next(e.originator_version for e in kiroku.recorder.stored_events(match_id)
+                if "card" in getattr(e, "action", {}))
+
+
+@pytest.fixture(scope="module")
+def faulty(store: tuple[Path, dict[str, UUID]]) -> Iterator[Server]:
+    path, _ = store
+    yield from serve(path)
+
+
+def _flip_snapshot(con: sqlite3.Connection, match_id: UUID) -> None:
+    """Cut the match's latest snapshot short: it no longer decodes."""
+    version, blob = con.execute(
+        "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
+        "ORDER BY originator_version DESC LIMIT 1", (match_id.hex,)).fetchone()
+    con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND "
+                "originator_version = ?", (blob[: len(blob) // 2], match_id.hex, version))
+
+
+def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int) -> None:
+    """Two events of one match trade places (versions)."""
+    con.execute("UPDATE stored_events SET originator_version = -1 WHERE originator_id = ? AND "
+                "originator_version = ?", (match_id.hex, a))
+    con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
+                "originator_version = ?", (a, match_id.hex, b))
+    con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
+                "originator_version = -1", (b, match_id.hex))
+    _drop_snapshots(con, match_id)
+
+
+def _swap_between(con: sqlite3.Connection, first: UUID, second: UUID, version: int) -> None:
+    """The two matches trade their events at ``version``."""
+    rows = {m: con.execute("SELECT topic, state FROM stored_events WHERE originator_id = ? AND "
+                           "originator_version = ?", (m.hex, version)).fetchone()
+            for m in (first, second)}
+    for match_id, other in ((first, second), (second, first)):
+        con.execute("UPDATE stored_events SET topic = ?, state = ? WHERE originator_id = ? AND "
+                    "originator_version = ?", (*rows[other], match_id.hex, version))
+        _drop_snapshots(con, match_id)
+
+
+def _drop_snapshots(con: sqlite3.Connection, match_id: UUID) -> None:
+    """Reads rebuild from the events (a snapshot past the change would hide it)."""
+    con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?", (match_id.hex,))
+
+
+def _read(server: Server, match_id: UUID, what: str) -> httpx.Response:
+    with server.client(server.organiser_token) as organiser:
+        return organiser.get(f"/matches/{match_id}{what}")
+
+
+@pytest.mark.parametrize("what", READS)
+def test_a_snapshot_that_no_longer_decodes_is_a_cache_missed(
+        faulty: Server, store: tuple[Path, dict[str, UUID]], what: str) -> None:
+    _, matches = store
+    answer = _read(faulty, matches["snapshot"], what)
+    assert answer.status_code == 200, answer.text
+    if what == "/audit":
+        report = answer.json()
+        assert report["ok"], report
+        assert any("ignored" in note and "cannot be read" in note for note in report["notes"])
+
+
+def test_the_match_read_past_a_broken_snapshot_is_the_match_its_events_make(
+        faulty: Server, store: tuple[Path, dict[str, UUID]]) -> None:
+    path, matches = store
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        match = kiroku.recorder.get_match(matches["snapshot"])
+        last = kiroku.recorder.stored_events(matches["snapshot"])[-1]
+        assert match.version == last.originator_version >= 26  # past the snapshot at 25
+        assert get_game("worldgainer").digest(match.state) == last.digest
+        assert kiroku.audit(matches["snapshot"]).ok
+    finally:
+        kiroku.close()
+
+
+@pytest.mark.parametrize("which", ["swapped", "first", "second"])
+@pytest.mark.parametrize("what", READS[:-1])
+def test_a_store_whose_events_were_moved_answers_corrupt_record(
+        faulty: Server, store: tuple[Path, dict[str, UUID]], which: str, what: str) -> None:
+    _, matches = store
+    answer = _read(faulty, matches[which], what)
+    assert answer.status_code == 500, answer.text
+    assert answer.json()["code"] == "corrupt_record"
+    assert "audit verify" in answer.json()["message"]
+
+
+@pytest.mark.parametrize("which", ["swapped", "first", "second"])
+def test_the_audit_of_a_moved_event_fails_and_names_it(
+        faulty: Server, store: tuple[Path, dict[str, UUID]], which: str) -> None:
+    _, matches = store
+    answer = _read(faulty, matches[which], "/audit")
+    assert answer.status_code == 200, answer.text
+    assert not answer.json()["ok"] and answer.json()["failure"]["version"] >= 1
+
+
+def test_an_untouched_match_beside_them_reads(
+        faulty: Server, store: tuple[Path, dict[str, UUID]]) -> None:
+    _, matches = store
+    for what in READS:
+        assert _read(faulty, matches["untouched"], what).status_code == 200
+
+
+def test_of_judges_racing_to_undo_to_one_position_one_appends(
+        faulty: Server, store: tuple[Path, dict[str, UUID]]) -> None:
+    path, matches = store
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        judges = [kiroku.credentials.issue(Role.JUDGE, f"Judge {n}", issued_by="test")[1]
+                  for n in range(8)]
+    finally:
+        kiroku.close()
+    match_id = matches["untouched"]
+    barrier = threading.Barrier(len(judges))
+    answers: list[tuple[int, dict[str, Any]]] = []
+
+    def undo(token: str) -> None:
+        with faulty.client(token) as judge:
+            barrier.wait()
+            found = judge.post(f"/matches/{match_id}/undo",
+                               json={"to_position": 25, "reason": "a misplay, rewound"})
+            answers.append((found.status_code, found.json()))
+
+    threads = [threading.Thread(target=undo, args=(t,)) for t in judges]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(status for status, _ in answers) == [200] * 7 + [201]
+    assert len({body["version"] for _, body in answers}) == 1  # where the match stands
+    with faulty.client(faulty.organiser_token) as organiser:
+        events = organiser.get(f"/matches/{match_id}/events").json()
+    assert [e["event"] for e in events].count("ActionsUndone") == 1

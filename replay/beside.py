@@ -11,7 +11,12 @@ can hold them to is the rules and the match's record:
   judge (and, for a backup or a reopening, an undo that names the dispute):
   ``remedy_not_in_match``;
 - every annotation of a variation names a variation of the match
-  (``annotation_of_unknown_variation``).
+  (``annotation_of_unknown_variation``);
+- strays of compound writes that older versions made in two saves (issue 41; now each is one
+  save): an action that called a judge without the dispute it opens
+  (``call_without_dispute``), and a remedy recorded more often than its dispute was ruled
+  with one, as when two rulings at once both applied theirs and one was stored
+  (``remedy_without_ruling``: an undo or adjustment naming the dispute beyond its rulings).
 
 The report names streams, versions and reasons, never a card.
 """
@@ -46,6 +51,8 @@ def verify(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
         failures += _line(kiroku, variation, known)
     for dispute in disputes:
         failures += _rulings(records, dispute)
+        failures += _remedies_beyond_rulings(records, dispute)
+    failures += _calls_without_disputes(kiroku, match_id, disputes)
     failures += [_finding("annotation", str(a.id), "annotation_of_unknown_variation",
                           f"it annotates variation {a.variation}, which is not one of this "
                           "match's") for a in annotations
@@ -100,3 +107,43 @@ def _rulings(records: Sequence[dict[str, Any]], dispute: Dispute) -> list[dict[s
                                   f"{applied['version']}, but the match records no such act "
                                   "by its judge"))
     return found
+
+
+def _remedies_beyond_rulings(records: Sequence[dict[str, Any]],
+                             dispute: Dispute) -> list[dict[str, Any]]:
+    """The undos and adjustments that name the dispute's ruling, beyond one per ruling that
+    applied such a remedy (a ruling names itself in an undo's reason, and in an adjustment's
+    when its judge gave none)."""
+    named = f"ruling on dispute {dispute.id}"
+    kinds = [r["applied"]["kind"] for r in dispute.rulings if "version" in r["applied"]]
+    undos = [r for r in records if r["event"] == "ActionsUndone"
+             and str(r.get("reason", "")).startswith(named)]
+    adjustments = [r for r in records if r["event"] == "ActionRecorded"
+                   and r["action"].get("type") == "adjust"
+                   and str(r["action"].get("reason", "")).startswith(named)]
+    found = []
+    for what, events, ruled in (
+            ("undo", undos, sum(1 for k in kinds if k in ("backup", "reopen"))),
+            ("adjustment", adjustments, kinds.count("adjustment"))):
+        if len(events) > ruled:
+            found.append(_finding("dispute", str(dispute.id), "remedy_without_ruling",
+                                  f"the match records its {what} {len(events)} times (versions "
+                                  f"{', '.join(str(r['version']) for r in events)}), its "
+                                  f"rulings {ruled}"))
+    return found
+
+
+def _calls_without_disputes(kiroku: Kiroku, match_id: UUID,
+                            disputes: Sequence[Dispute]) -> list[dict[str, Any]]:
+    """Each action that called a judge (the game's own dispute of a claim) that no dispute of
+    the match concerns. Only a game with such actions has its events read."""
+    ruleset = get_game(kiroku.recorder.creation(match_id).game)
+    if not any(ruleset.calls_judge(kind) for kind in ruleset.action_types()):
+        return []
+    concerned = {v for d in disputes for v in d.concerns}
+    return [_finding("match", str(match_id), "call_without_dispute",
+                     f"the action at version {e.originator_version} called a judge, and no "
+                     "dispute of the match concerns it")
+            for e in kiroku.recorder.events_as_stored(match_id)
+            if ruleset.calls_judge(getattr(e, "action", {}).get("type"))
+            and e.originator_version not in concerned]

@@ -20,6 +20,7 @@ from replay import beside
 from replay import disputes as hearing
 from replay import variations as lines
 from replay.service import Kiroku
+from tests.replay.test_dispute_races import _grail_before_its_dispute
 
 HEAD = Identity.operator("Head Judge Hana")
 
@@ -86,6 +87,42 @@ def test_a_ruling_whose_remedy_never_happened_is_found(kiroku: Kiroku) -> None:
                          on_appeal=False, by=HEAD.recorded_by, recorded_at=now())
     [found] = beside.verify(kiroku, match_id)["failures"]
     assert (found["stream"], found["reason"]) == ("dispute", "remedy_not_in_match")
+
+
+def test_a_remedy_applied_twice_for_one_ruling_is_a_stray(kiroku: Kiroku) -> None:
+    """As two rulings at once left it before a ruling was one save with its remedy: both
+    adjustments recorded, one ruling stored (issue 41)."""
+    match_id = _match(kiroku)
+    dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
+        kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
+    card = kiroku.view(kiroku.seen_by(match_id), None)["state"]["seats"][0]["hand"][0]["id"]
+    adjust = {"type": "adjust", "seat": 1, "reason": f"ruling on dispute {dispute.id}: back",
+              "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}}
+    for _ in range(2):  # the old way: the remedy saved apart from its ruling, twice
+        done = kiroku.record(match_id, adjust, recorded_by=HEAD.recorded_by)
+    kiroku.disputes.save(dispute, Dispute.Ruled, HEAD.recorded_by, decision="back",
+                         reasoning="y", remedy={"kind": "adjustment", "action": adjust},
+                         applied={"kind": "adjustment", "version": done.version},
+                         on_appeal=False, by=HEAD.recorded_by, recorded_at=now())
+    [found] = beside.verify(kiroku, match_id)["failures"]
+    assert (found["stream"], found["reason"]) == ("dispute", "remedy_without_ruling")
+    assert "2 times" in found["message"]
+
+
+def test_an_action_that_called_a_judge_without_its_dispute_is_a_stray(kiroku: Kiroku) -> None:
+    """As a crash between an action that calls a judge and its dispute left it, when they
+    were two saves (issue 41)."""
+    match_id, action, chen = _grail_before_its_dispute(kiroku)
+    kiroku.recorder.record(match_id, action, recorded_by=chen.recorded_by)  # no dispute
+    [found] = beside.verify(kiroku, match_id)["failures"]
+    assert (found["stream"], found["reason"]) == ("match", "call_without_dispute")
+    assert beside.verify(kiroku, _match(kiroku))["ok"]  # a game that calls no judge
+
+
+def test_an_action_that_called_a_judge_with_its_dispute_passes(kiroku: Kiroku) -> None:
+    match_id, action, chen = _grail_before_its_dispute(kiroku)
+    kiroku.record(match_id, action, recorded_by=chen.recorded_by)
+    assert beside.verify(kiroku, match_id)["ok"]
 
 
 def test_the_command_line_audit_fails_on_a_finding(tmp_path: object) -> None:

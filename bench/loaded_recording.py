@@ -16,7 +16,8 @@ records it) and the seat's matches. Each phase, ``--seconds`` long:
 - ``loaded``: the same, while ``--audits`` anonymous clients each ask for the long match's
   audit (``GET /matches/{id}/audit``) in a loop, each asking again as soon as it has its
   answer, and ``--watchers`` anonymous clients follow the long match live
-  (``GET /matches/{id}/live``). The load starts a moment before the seat and ends after it;
+  (``GET /matches/{id}/live``). The seat starts a second after the load is under way (each
+  audit loop has had an answer, each watcher its stream), and the load ends after the seat;
   nothing happens to the long match meanwhile, so the watchers cost what waiting costs.
 
 Phases alternate (the order flips every repeat), and the server is left to finish what the
@@ -44,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,8 +62,9 @@ from bench import free_port, playout_script  # noqa: E402
 
 TARGET_RATIO = 0.8  # issue 41: loaded recording at least x0.8 of alone
 TARGET_P99_MS = 100.0  # issue 41: loaded recording p99 at most 100 ms
-LOAD_LEAD = 2.0  # seconds the load runs before the seat starts (the watchers connect)
-WARM_UP = 3.0  # seconds of recording first, to learn the rate and warm the server
+LOAD_LEAD = 1.0  # seconds the load runs on once under way, before the seat starts
+LOAD_STARTS = 120.0  # seconds the load may take to get under way at most
+WARM_UP = 3.0  # seconds of recording first, to warm the server
 AT_REST = 0.03  # a server using less than this CPU second in half a second is at rest
 PHASES = ("alone", "loaded")
 Script = tuple[list[Any], list[tuple[dict[str, Any], list[Any], bool]]]
@@ -81,6 +83,7 @@ class Served:
     organiser: str
     steps: list[bytes] = field(default_factory=list)
     done: int = 0
+    fastest: float = 0.0  # the most actions a second a phase has recorded so far
 
 
 def prepare_store(tree: Path, db: Path, events: int) -> tuple[str, str]:
@@ -175,11 +178,16 @@ async def seat(port: int, steps: list[bytes], seconds: float) -> list[float]:
         writer.close()
 
 
-async def audit_loop(port: int, match_id: str, statuses: Counter[int]) -> None:
-    """Ask for the match's audit, again and again, until cancelled."""
+async def audit_loop(port: int, match_id: str, statuses: Counter[int],
+                     answered: list[int]) -> None:
+    """Ask for the match's audit, again and again, until cancelled; counted in ``answered``
+    once its first answer came."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     raw = request("GET", f"/matches/{match_id}/audit")
     try:
+        writer.write(raw)
+        statuses[await read_answer(reader)] += 1
+        answered.append(1)
         while True:
             writer.write(raw)
             statuses[await read_answer(reader)] += 1
@@ -204,6 +212,15 @@ async def watcher(port: int, match_id: str, opened: list[int]) -> None:
         writer.close()
 
 
+async def under_way(started: Callable[[], bool]) -> None:
+    """Once the load is under way (every audit loop answered once, every watcher's stream
+    open: the first audit made, the watchers' first readings done), ``LOAD_LEAD`` more."""
+    until = time.monotonic() + LOAD_STARTS
+    while not started() and time.monotonic() < until:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(LOAD_LEAD)
+
+
 @dataclass
 class Phase:
     """One phase's figures."""
@@ -224,24 +241,25 @@ async def _phase(served: Served, loaded: bool, seconds: float, audits: int,
                  watchers: int) -> Phase:
     statuses: Counter[int] = Counter()
     opened: list[int] = []
+    answered: list[int] = []
     load: list[asyncio.Task[None]] = []
     if loaded:
-        load += [asyncio.create_task(audit_loop(served.port, served.long_match, statuses))
-                 for _ in range(audits)]
+        load += [asyncio.create_task(audit_loop(served.port, served.long_match, statuses,
+                                                answered)) for _ in range(audits)]
         load += [asyncio.create_task(watcher(served.port, served.long_match, opened))
                  for _ in range(watchers)]
-        await asyncio.sleep(LOAD_LEAD)
+        await under_way(lambda: len(answered) == audits and len(opened) == watchers)
     cpu_before, started = cpu_seconds(served.pid) or 0.0, time.perf_counter()
-    answered_before = statuses.copy()
+    statuses_before = statuses.copy()
     times = await seat(served.port, served.steps[served.done:], seconds)
     elapsed = time.perf_counter() - started
     cpu = (cpu_seconds(served.pid) or 0.0) - cpu_before
-    answered = statuses - answered_before
+    during = statuses - statuses_before
     for task in load:
         task.cancel()
     await asyncio.gather(*load, return_exceptions=True)
     served.done += len(times)
-    return Phase(times, elapsed, cpu / elapsed * 100, answered, len(opened))
+    return Phase(times, elapsed, cpu / elapsed * 100, during, len(opened))
 
 
 def run_phase(served: Served, loaded: bool, seconds: float, audits: int,
@@ -253,20 +271,27 @@ def run_phase(served: Served, loaded: bool, seconds: float, audits: int,
 
 
 # ----- the run --------------------------------------------------------------------------------
-def warm_up(served: Served, scripts: list[Script], seconds: float, phases: int) -> None:
-    """Record alone for a moment (not counted), then prepare as many actions as the phases
-    could take at half as fast again as the rate seen."""
-    add_steps(served, scripts, int(400 * WARM_UP))
-    rate = run_phase(served, False, WARM_UP, 0, 0).rate
-    add_steps(served, scripts, int(rate * 1.5 * seconds * phases) + 200)
+def ready_for(served: Served, scripts: list[Script], seconds: float) -> None:
+    """Enough actions prepared for a phase of ``seconds``, at twice the fastest rate seen."""
+    needed = int(max(served.fastest, 200.0) * 2 * seconds) + 200
+    add_steps(served, scripts, needed - (len(served.steps) - served.done))
+
+
+def timed_phase(served: Served, scripts: list[Script], loaded: bool, seconds: float,
+                audits: int, watchers: int) -> Phase:
+    """One phase, its actions prepared before."""
+    ready_for(served, scripts, seconds)
+    phase = run_phase(served, loaded, seconds, audits, watchers)
+    served.fastest = max(served.fastest, phase.rate)
+    return phase
 
 
 def measure(servers: list[Served], scripts: list[Script], seconds: float, repeats: int,
             audits: int, watchers: int) -> dict[str, dict[str, list[Phase]]]:
     """Every server's phases, interleaved: in each repeat, every server's alone and loaded
     phases, the order of both flipping every repeat."""
-    for served in servers:
-        warm_up(served, scripts, seconds, 2 * repeats)
+    for served in servers:  # warm: connections, caches (not counted)
+        timed_phase(served, scripts, False, WARM_UP, 0, 0)
     results: dict[str, dict[str, list[Phase]]] = {
         s.name: {p: [] for p in PHASES} for s in servers}
     for repeat in range(repeats):
@@ -274,14 +299,14 @@ def measure(servers: list[Served], scripts: list[Script], seconds: float, repeat
         phases = PHASES if repeat % 2 == 0 else PHASES[::-1]
         for served in order:
             for name in phases:
-                results[served.name][name].append(run_phase(
-                    served, name == "loaded", seconds, audits, watchers))
+                results[served.name][name].append(timed_phase(
+                    served, scripts, name == "loaded", seconds, audits, watchers))
     return results
 
 
 def report(results: dict[str, dict[str, list[Phase]]]) -> None:
     """The medians, then the ratios next to issue 41's targets."""
-    print(f"{'server':<26} {'phase':<7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
+    print(f"{'server':<30} {'phase':<7} {'actions/s':>9} {'p50 ms':>7} {'p99 ms':>7} "
           f"{'worst ms':>8} {'CPU %':>6} {'audits 200/429/503':>19} {'watchers':>8}")
     for name, phases in results.items():
         for phase_name, runs in phases.items():
@@ -292,7 +317,7 @@ def report(results: dict[str, dict[str, list[Phase]]]) -> None:
             audits = "/".join(str(int(statistics.median(p.audits[s] for p in runs)))
                               for s in (200, 429, 503))
             watching = int(statistics.median(p.watchers for p in runs))
-            print(f"{name:<26} {phase_name:<7} {med[0]:9.0f} {med[1]:7.1f} {med[2]:7.1f} "
+            print(f"{name:<30} {phase_name:<7} {med[0]:9.0f} {med[1]:7.1f} {med[2]:7.1f} "
                   f"{med[3]:8.1f} {med[4]:6.0f} {audits:>19} {watching:>8}")
     for name, phases in results.items():
         ratios = [loaded.rate / alone.rate
@@ -312,6 +337,10 @@ def tree_name(tree: Path, fallback: str) -> str:
     found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
                            capture_output=True, text=True)
     commit = found.stdout.strip()
+    changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
+                              "--untracked-files=no"], capture_output=True, text=True)
+    if changed.stdout.strip():
+        commit += ", changed"
     return f"{fallback} ({commit})" if commit else fallback
 
 

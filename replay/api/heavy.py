@@ -16,8 +16,9 @@ by 94% (issue 41). Three bounds keep them behind recording:
   of the server's time: a read that took t seconds moves the caller's next one t /
   CALLER_SHARE later, beyond a burst of ``CALLER_BURST`` seconds (the generic cell rate
   algorithm, charged with the time each read took). The wait is on the event loop, holding no
-  thread; a read that would wait longer than ``LONGEST_WAIT`` is answered 429
-  ``rate_limited``. Both refusals carry ``Retry-After``.
+  thread; a read that would wait longer than ``LONGEST_WAIT`` waits that long and is answered
+  429 ``rate_limited``, so that a client asking again at once is slowed down as well. Both
+  refusals carry ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ KEPT_ANSWERS = 64  # answers kept per server process: a 1,500-event match's even
 KEPT_FOR = 60.0  # seconds an answer is kept at most: a store changed behind the server shows
 AT_ONCE = 1  # heavy computations at once per server process
 LONGEST_WAIT = 10.0  # seconds a heavy read waits for its turn at most
-CALLER_SHARE = 0.1  # of the server's time, a caller's heavy reads over time
+CALLER_SHARE = 0.05  # of the server's time, a caller's heavy reads over time
 CALLER_BURST = 1.0  # seconds of work a caller may have done ahead of its share
 REQUEST_COST = 0.001  # seconds of HTTP work around each read (parsing, routing), charged too
 CALLERS_KEPT = 4096  # callers' paces kept before those paid up are dropped
@@ -141,7 +142,7 @@ class HeavyReads:
     @asynccontextmanager
     async def turn(self, request: Request, caller: Caller) -> AsyncIterator[Turn]:
         """The caller's turn for one heavy read, once its earlier read has ended and its
-        reads are within their share (Busy 429 if that is more than ``longest_wait``
+        reads are within their share (Busy 429 after ``longest_wait`` if that is further
         away); the time the turn's work took is charged to the caller when it ends."""
         here = self._here()
         pace = self._pace(here, _caller_key(request, caller))
@@ -153,10 +154,12 @@ class HeavyReads:
             raise rate_limited(max(pace.due - self.burst - time.monotonic(), 1.0)) from None
         try:
             wait = pace.due - self.burst - time.monotonic()
-            if wait > deadline - time.monotonic():
-                raise rate_limited(wait)
             if wait > 0:
-                await asyncio.sleep(wait)
+                # held even when refused, so that a client asking again at once is slowed
+                # down too: a refusal answered at once would be a loop's next request
+                await asyncio.sleep(min(wait, deadline - time.monotonic()))
+                if time.monotonic() < pace.due - self.burst:
+                    raise rate_limited(pace.due - self.burst - time.monotonic())
             turn = Turn(self, here, request)
             started = time.monotonic()
             try:

@@ -194,3 +194,65 @@ def test_of_judges_racing_to_undo_to_one_position_one_appends(
     with faulty.client(faulty.organiser_token) as organiser:
         events = organiser.get(f"/matches/{match_id}/events").json()
     assert [e["event"] for e in events].count("ActionsUndone") == 1
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Server,
+                                                                             Server]]:
+    """Two servers on one SQLite store (two processes, as `--workers 2` or two machines)."""
+    path = tmp_path_factory.mktemp("rulings") / "kiroku.db"
+    Kiroku.open(f"sqlite:///{path}").close()
+    for first in serve(path):
+        for second in serve(path):
+            yield path, first, second
+
+
+def test_two_rulings_through_two_servers_at_once_store_one_remedy(
+        two_servers: tuple[Path, Server, Server]) -> None:
+    """The judge who took a dispute and an organiser rule it at once, each through another
+    server: one ruling is stored with its adjustment, the other is refused and stores nothing
+    (3 of 3 rounds stored two adjustments before, issue 41)."""
+    path, first, second = two_servers
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        judge, judge_token = kiroku.credentials.issue(Role.JUDGE, "Judge Jun", issued_by="test")
+        rounds = []
+        for seed in range(3):
+            match_id = _played(kiroku, 6, 20 + seed)
+            dispute = kiroku.disputes.open(
+                match_id=str(match_id), position=6, match_version=7, claim="a card too many",
+                concerns=[7], pause=False, opened_by={**judge.recorded_by, "seat": None},
+                recorded_at="2026-12-01T00:00:00+00:00")
+            hand = kiroku.view(kiroku.seen_by(match_id), None)["state"]["seats"][0]["hand"]
+            rounds.append((match_id, dispute.id, hand[0]["id"]))
+    finally:
+        kiroku.close()
+    with first.client(judge_token) as judge_client, \
+            second.client(first.organiser_token) as organiser:  # one store, one organiser
+        for match_id, dispute_id, card in rounds:
+            body = {"decision": "Card returned", "reasoning": "Drawn by mistake.", "remedy": {
+                "kind": "adjustment", "action": {"type": "adjust", "seat": 1, "move": {
+                    "card": card, "from_zone": "hand", "to_zone": "deck"}}}}
+            barrier = threading.Barrier(2)
+            answers: list[httpx.Response] = []
+
+            def rule(client: httpx.Client) -> None:
+                barrier.wait()
+                answers.append(client.post(f"/disputes/{dispute_id}/rule", json=body))
+
+            threads = [threading.Thread(target=rule, args=(c,))
+                       for c in (judge_client, organiser)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            # the loser lost the race (409) or came after the winner had ruled (422)
+            won, lost = sorted(answers, key=lambda a: a.status_code)
+            assert won.status_code == 200, won.text
+            assert (lost.status_code, lost.json()["code"]) in (
+                (409, "concurrent_append"), (422, "dispute_refused")), lost.text
+            events = organiser.get(f"/matches/{match_id}/events").json()
+            assert sum(1 for e in events if e.get("action", {}).get("type") == "adjust") == 1
+            read = organiser.get(f"/disputes/{dispute_id}").json()
+            assert len(read["rulings"]) == 1
+            assert organiser.get(f"/matches/{match_id}/audit").json()["ok"]

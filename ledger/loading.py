@@ -77,7 +77,7 @@ class MatchLoader:
                 self._keep(stepped)
                 return stepped
         project = self._project if version is None else self._project_keeping
-        with _corrupt_as_such(match_id):
+        with corrupt_as_such(match_id):
             try:
                 match: Any = self.repository.get(match_id, version=version,
                                                  projector_func=project)
@@ -106,7 +106,7 @@ class MatchLoader:
             return self._creations.get(match_id)
         except KeyError:
             pass
-        with _corrupt_as_such(match_id):
+        with corrupt_as_such(match_id):
             created = next(iter(self.events.get(match_id, lte=1)), None)
         if not isinstance(created, Match.Created):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
@@ -209,8 +209,9 @@ def _folded(aggregate: Any, event: Any, loading: Loading) -> Any:
 
 
 @contextmanager
-def _corrupt_as_such(match_id: UUID) -> Iterator[None]:
-    """Within: a store whose events no longer make the match raises CorruptRecord."""
+def corrupt_as_such(match_id: UUID) -> Iterator[None]:
+    """Within: a store whose events no longer make the match raises CorruptRecord (a reader
+    that replays a match's stored events, such as its transcript, says so too)."""
     try:
         yield
     except _BROKEN as exc:

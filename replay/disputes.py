@@ -47,6 +47,7 @@ from ledger.disputes import (
 from ledger.errors import ConcurrentAppend, Forbidden, LedgerError
 from ledger.fold import Fold, LiveAction, Record, Visitor
 from ledger.identity import Identity, Role
+from ledger.loading import corrupt_as_such
 from ledger.match import Match
 from ledger.recorder import Appending, Then, now
 from ledger.tournaments import Tournament
@@ -346,7 +347,8 @@ def evidence(kiroku: Kiroku, dispute: Dispute, audience: Audience) -> dict[str, 
                <= dispute.match_version]
     seats = [Viewer("seat", s) for s in range(1, len(match.players) + 1)]
     sightings = _Sightings(ruleset, [SPECTATOR, *seats])
-    Fold(sightings).feed_all(records)
+    with corrupt_as_such(match_id):
+        Fold(sightings).feed_all(records)
     at = min(dispute.position, len(sightings.states) - 1)
     state = sightings.states[at]
     seen_as = audience.seen_as

@@ -33,6 +33,7 @@ from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credential, Credentials, Identity, RecordedBy, Role, author_name
 from ledger.keys import KeyfileError
+from ledger.loading import corrupt_as_such
 from ledger.mapper import Derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
@@ -384,14 +385,16 @@ class Kiroku:
     def transcript(self, audience: Audience) -> list[str]:
         """One line per event, as the audience may see it; undone actions stay, marked."""
         records = [to_record(e) for e in self._seen_events(audience, shown=False)]
-        return transcript_lines(records, audience.seen_as)
+        with corrupt_as_such(audience.match.id):
+            return transcript_lines(records, audience.seen_as)
 
     def sentences(self, audience: Audience) -> dict[int, str]:
         """Each action in words, as the audience may see it, by event version (the
         transcript's sentences, for documents that quote them)."""
         records = [to_record(e) for e in self._seen_events(audience, shown=False)]
         writer = _TranscriptWriter(get_game(audience.match.game), audience.seen_as)
-        Fold(writer).feed_all(records)
+        with corrupt_as_such(audience.match.id):
+            Fold(writer).feed_all(records)
         return writer.sentences
 
     def _seen_events(self, audience: Audience, *, shown: bool = True) -> list[Any]:

@@ -47,12 +47,14 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, UUI
         matches = {name: _played(kiroku, 30, seed) for seed, name in enumerate(
             ("snapshot", "swapped", "untouched", "first"), start=1)}  # 3 is still on
         matches["second"] = _played(kiroku, 30, 5, DECKS[::-1])  # other cards in each hand
+        matches["behind a snapshot"] = _played(kiroku, 30, 3)
         playing = _playing_a_card(kiroku, matches["first"])
     finally:
         kiroku.close()
     with sqlite3.connect(path) as con:
         _flip_snapshot(con, matches["snapshot"])
         _swap_versions(con, matches["swapped"], 12, 13)
+        _swap_versions(con, matches["behind a snapshot"], 12, 13, snapshots=True)
         _swap_between(con, matches["first"], matches["second"], playing)
     return path, matches
 
@@ -79,15 +81,17 @@ def _flip_snapshot(con: sqlite3.Connection, match_id: UUID) -> None:
                 "originator_version = ?", (blob[: len(blob) // 2], match_id.hex, version))
 
 
-def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int) -> None:
-    """Two events of one match trade places (versions)."""
+def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int,
+                   snapshots: bool = False) -> None:
+    """Two events of one match trade places (versions); its snapshots are kept or not."""
     con.execute("UPDATE stored_events SET originator_version = -1 WHERE originator_id = ? AND "
                 "originator_version = ?", (match_id.hex, a))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
                 "originator_version = ?", (a, match_id.hex, b))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
                 "originator_version = -1", (b, match_id.hex))
-    _drop_snapshots(con, match_id)
+    if not snapshots:
+        _drop_snapshots(con, match_id)
 
 
 def _swap_between(con: sqlite3.Connection, first: UUID, second: UUID, version: int) -> None:
@@ -155,6 +159,18 @@ def test_the_audit_of_a_moved_event_fails_and_names_it(
     answer = _read(faulty, matches[which], "/audit")
     assert answer.status_code == 200, answer.text
     assert not answer.json()["ok"] and answer.json()["failure"]["version"] >= 1
+
+
+@pytest.mark.parametrize("what", ["/transcript", "/study"])
+def test_a_reader_that_replays_a_moved_event_answers_corrupt_record(
+        faulty: Server, store: tuple[Path, dict[str, UUID]], what: str) -> None:
+    """The match stands as its trusted snapshot at v25 says, but a reader that replays every
+    event from the start meets the events swapped before it."""
+    _, matches = store
+    assert _read(faulty, matches["behind a snapshot"], "/state").status_code == 200
+    answer = _read(faulty, matches["behind a snapshot"], what)
+    assert answer.status_code == 500, answer.text
+    assert answer.json()["code"] == "corrupt_record"
 
 
 def test_an_untouched_match_beside_them_reads(

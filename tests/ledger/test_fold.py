@@ -127,7 +127,8 @@ def test_positions_after_undo_equal_projections_and_recorded_digests(path: Path)
 
 
 class Restoring(Visitor):
-    """Supplies the position an undo returns to, as the aggregate does with a staged state."""
+    """Supplies the position an undo returns to, as the aggregate does with the one its
+    command computed."""
 
     def __init__(self, state: GameState | None) -> None:
         self.state = state
@@ -202,7 +203,7 @@ def test_events_that_do_not_form_a_match_are_refused(store: Kiroku) -> None:
 
 def test_recording_applies_the_rules_once_per_action(
         store: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The recorder computes the new state and stages it: the aggregate does not re-apply."""
+    """The match computes the new state once and folds its event with it: no re-apply."""
     match_id = store.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1})
     ruleset = get_game("worldgainer")
     applied: list[Any] = []

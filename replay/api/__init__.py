@@ -32,6 +32,7 @@ from replay.api import (
     views,
 )
 from replay.api.following import Following
+from replay.api.hardening import HardenedFastAPI
 from replay.api.heavy import HeavyReads
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
@@ -51,12 +52,14 @@ async def _limited_threads(app: FastAPI) -> AsyncIterator[None]:
 def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
     """The FastAPI application over one Kiroku service, running requests on ``threads``
     threads (``threads_setting``)."""
-    app = FastAPI(title="Kiroku", version="0.2.0", responses=errors.ERRORS, docs_url=None,
-                  redoc_url=None, lifespan=_limited_threads,
-                  description="Record, replay and audit trading-card-game matches. Send a "
-                              "credential as 'Authorization: Bearer TOKEN'; without one you "
-                              "are a spectator.",
-                  dependencies=[Depends(caller)])  # a bad token is a 401 on every route
+    app = HardenedFastAPI(
+        title="Kiroku", version="0.2.0", responses=errors.ERRORS, docs_url=None,
+        redoc_url=None, lifespan=_limited_threads,
+        description="Record, replay and audit trading-card-game matches. Send a credential "
+                    "as 'Authorization: Bearer TOKEN'; without one you are a spectator. "
+                    "Answers documented as JSON, errors included, come as msgpack (the same "
+                    "shapes) to 'Accept: application/msgpack'.",
+        dependencies=[Depends(caller)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
     app.state.threads = threads_setting(threads)
     app.state.heavy = HeavyReads()  # heavy reads kept and bounded (heavy.py)

@@ -8,6 +8,7 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, OperationalError
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.constants import REF_PREFIX
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -54,6 +55,9 @@ class ErrorBody(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "malformed_request: a body that cannot be read as "
+                                             "its content type says (JSON that is not UTF-8 "
+                                             "text); only operations that take a body"},
     401: {"model": ErrorBody, "description": "No credential where one is needed, or an unknown "
                                              "or revoked one"},
     403: {"model": ErrorBody, "description": "More than the credential may see or do (another "
@@ -71,6 +75,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "loser's is stored): reload and "
                                              "decide again; match_paused: a dispute pauses "
                                              "the match"},
+    413: {"model": ErrorBody, "description": "payload_too_large: a body larger than 1 MiB "
+                                             "(32 MiB for POST /matches/import); nothing was "
+                                             "read or stored"},
     500: {"model": ErrorBody, "description": "A stored event cannot be read (corrupt_record), "
                                              "or this server's key file is not the one that "
                                              "sealed the match's seed (key_mismatch)"},
@@ -86,6 +93,17 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                                              "export, study, audit) found no place in time "
                                              "(Retry-After)"},
 }
+"""What any operation may answer beside its own answers, with the JSON error body: the
+application's ``responses``, so that the OpenAPI document lists them for every operation."""
+
+JSON_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {**{k: v for k, v in answer.items() if k != "model"},
+             "content": {"application/json": {"schema": {"$ref": REF_PREFIX +
+                                                         ErrorBody.__name__}}}}
+    for status, answer in ERRORS.items()}
+"""``ERRORS`` for an operation whose own answer is not JSON (text, CSV), as its ``responses``:
+FastAPI documents a ``model`` in the operation's own media type, but its errors are JSON
+(``ErrorBody``, a component the other operations' ``ERRORS`` put in the document)."""
 
 STORE_UNAVAILABLE = ("The store could not be reached, or another writer kept it locked too "
                      "long; nothing was acknowledged. Reload what you were changing and try "

@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse, Response
 from ledger.errors import ImportRejected
 from replay import access
 from replay import study as studies
+from replay.api import errors
 from replay.api.heavy import HeavyDep
 from replay.api.shapes import StudyImported
 from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
@@ -18,7 +19,8 @@ from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
 router = APIRouter(tags=["annotations"])
 
 
-@router.get("/matches/{match_id}/study", response_class=PlainTextResponse)
+@router.get("/matches/{match_id}/study", response_class=PlainTextResponse,
+            responses=errors.JSON_ERRORS)
 async def export_study(request: Request, kiroku: KirokuDep, caller: CallerDep,
                        match_id: MatchId, reads: HeavyDep) -> PlainTextResponse:
     """The match as a study (text): each live action, with the annotations and variations the

@@ -16,6 +16,7 @@ from ledger.identity import NAME_LIMIT
 from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
 from ledger.tournaments import REASON_LIMIT, TournamentRefused
 from replay import tournaments as events
+from replay.api import errors
 from replay.api.limits import Plain
 from replay.api.shapes import (
     DecklistOut,
@@ -296,7 +297,7 @@ def standings(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
 
 
 @router.get("/tournaments/{tournament_id}/results.csv", response_class=CSVResponse,
-            responses={200: {"content": CSV_CONTENT}})
+            responses={200: {"content": CSV_CONTENT}, **errors.JSON_ERRORS})
 def results(kiroku: KirokuDep, tournament_id: TournamentId) -> Response:
     """Every result so far, one row per player per round, as CSV for the pairing program."""
     return CSVResponse(events.results_csv_of(kiroku, tournament_id))

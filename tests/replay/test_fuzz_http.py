@@ -1,7 +1,9 @@
 """A bounded schemathesis run over the service's own OpenAPI document, against a real server:
 every generated request, valid (positive) or not (negative), from the organiser (who gets past
 every access check) and from a caller without a credential, is answered below 500 with the
-documented error body, and a refused request stores nothing (the store's event count stays)."""
+documented error body, and a refused request stores nothing (the store's event count stays).
+Each answer also conforms to the document (schemathesis' conformance checks: a status, a
+content type, a body and headers it lists) and carries the hardening headers."""
 
 from __future__ import annotations
 
@@ -15,8 +17,15 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from replay.api import create_app
+from replay.api.hardening import HARDENING
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
 
@@ -33,6 +42,8 @@ def _operations() -> list[Any]:
 
 OPERATIONS = _operations()
 MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
+CONFORMANCE = [status_code_conformance, content_type_conformance, response_schema_conformance,
+               response_headers_conformance]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +64,7 @@ def _events(server: Server) -> int:
 @settings(max_examples=25, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_no_request_gets_a_5xx_or_stores_anything_when_refused(
+def test_no_request_gets_a_5xx_or_an_undocumented_answer_or_stores_anything_when_refused(
         fuzzed: Server, operation: Any, mode: GenerationMode, caller: str,
         data: st.DataObject) -> None:
     case = data.draw(operation.as_strategy(generation_mode=mode))
@@ -62,6 +73,9 @@ def test_no_request_gets_a_5xx_or_stores_anything_when_refused(
     before = _events(fuzzed)
     response = case.call(base_url=fuzzed.base, headers=headers, timeout=30)
     assert response.status_code < 500, (case.method, case.formatted_path, response.text)
+    case.validate_response(response, checks=CONFORMANCE, headers=headers)
+    for name, value in HARDENING:
+        assert response.headers.get(name.decode()) == [value.decode()], (name, response.headers)
     if response.status_code >= 400:
         body = response.json()
         assert set(body) == {"code", "reason", "message", "details"}, body

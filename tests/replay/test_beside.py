@@ -95,10 +95,10 @@ def test_a_remedy_applied_twice_for_one_ruling_is_a_stray(kiroku: Kiroku) -> Non
     match_id = _match(kiroku)
     dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
         kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
-    card = kiroku.view(kiroku.seen_by(match_id), None)["state"]["seats"][0]["hand"][0]["id"]
-    adjust = {"type": "adjust", "seat": 1, "reason": f"ruling on dispute {dispute.id}: back",
-              "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}}
-    for _ in range(2):  # the old way: the remedy saved apart from its ruling, twice
+    hand = kiroku.view(kiroku.seen_by(match_id), None)["state"]["seats"][0]["hand"]
+    for card in (hand[0]["id"], hand[-1]["id"]):  # the old way: each remedy saved apart
+        adjust = {"type": "adjust", "seat": 1, "reason": f"ruling on dispute {dispute.id}: "
+                  "back", "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}}
         done = kiroku.record(match_id, adjust, recorded_by=HEAD.recorded_by)
     kiroku.disputes.save(dispute, Dispute.Ruled, HEAD.recorded_by, decision="back",
                          reasoning="y", remedy={"kind": "adjustment", "action": adjust},

@@ -317,7 +317,7 @@ def report(results: dict[str, dict[str, list[Phase]]]) -> None:
             audits = "/".join(str(int(statistics.median(p.audits[s] for p in runs)))
                               for s in (200, 429, 503))
             watching = int(statistics.median(p.watchers for p in runs))
-            print(f"{name:<30} {phase_name:<7} {med[0]:9.0f} {med[1]:7.1f} {med[2]:7.1f} "
+            print(f"{name:<30} {phase_name:<7} {med[0]:9.1f} {med[1]:7.1f} {med[2]:7.1f} "
                   f"{med[3]:8.1f} {med[4]:6.0f} {audits:>19} {watching:>8}")
     for name, phases in results.items():
         ratios = [loaded.rate / alone.rate

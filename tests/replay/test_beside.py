@@ -21,6 +21,7 @@ from replay import disputes as hearing
 from replay import variations as lines
 from replay.service import Kiroku
 from tests.replay.test_dispute_races import _grail_before_its_dispute
+from tests.replay.test_disputes import four_turns
 
 HEAD = Identity.operator("Head Judge Hana")
 
@@ -32,15 +33,6 @@ def kiroku() -> Iterator[Kiroku]:
     service.close()
 
 
-def _match(kiroku: Kiroku) -> UUID:
-    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
-                                "pleiades_bloom"], options={"first_player": 1})
-    for turn in range(4):
-        seat = 1 + turn % 2
-        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
-    return match_id
-
-
 def _line(kiroku: Kiroku, match_id: UUID) -> UUID:
     variation = UUID(lines.start(kiroku, kiroku.audience(match_id, HEAD), 2, None, None,
                                  "what if", "private")["variation_id"])
@@ -49,7 +41,7 @@ def _line(kiroku: Kiroku, match_id: UUID) -> UUID:
 
 
 def test_what_was_made_by_the_rules_passes(kiroku: Kiroku) -> None:
-    match_id = _match(kiroku)
+    match_id = four_turns(kiroku)
     variation = _line(kiroku, match_id)
     annotating.add(kiroku, kiroku.audience(match_id, HEAD), 1, "here", [], [], [], "public",
                    variation)
@@ -62,7 +54,7 @@ def test_what_was_made_by_the_rules_passes(kiroku: Kiroku) -> None:
 
 
 def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> None:
-    match_id = _match(kiroku)
+    match_id = four_turns(kiroku)
     variation = _line(kiroku, match_id)
     stored = kiroku.variations.get(variation)
     step = stored.line[0]
@@ -76,7 +68,7 @@ def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> No
 
 
 def test_a_ruling_whose_remedy_never_happened_is_found(kiroku: Kiroku) -> None:
-    match_id = _match(kiroku)
+    match_id = four_turns(kiroku)
     dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
         kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
     version = kiroku.recorder.get_match(match_id).version
@@ -92,7 +84,7 @@ def test_a_ruling_whose_remedy_never_happened_is_found(kiroku: Kiroku) -> None:
 def test_a_remedy_applied_twice_for_one_ruling_is_a_stray(kiroku: Kiroku) -> None:
     """As two rulings at once left it before a ruling was one save with its remedy: both
     adjustments recorded, one ruling stored (issue 41)."""
-    match_id = _match(kiroku)
+    match_id = four_turns(kiroku)
     dispute = kiroku.disputes.get(UUID(hearing.open_dispute(
         kiroku, HEAD, match_id, None, "x", [], False)["dispute_id"]))
     hand = kiroku.view(kiroku.seen_by(match_id), None)["state"]["seats"][0]["hand"]
@@ -116,7 +108,7 @@ def test_an_action_that_called_a_judge_without_its_dispute_is_a_stray(kiroku: Ki
     kiroku.recorder.record(match_id, action, recorded_by=chen.recorded_by)  # no dispute
     [found] = beside.verify(kiroku, match_id)["failures"]
     assert (found["stream"], found["reason"]) == ("match", "call_without_dispute")
-    assert beside.verify(kiroku, _match(kiroku))["ok"]  # a game that calls no judge
+    assert beside.verify(kiroku, four_turns(kiroku))["ok"]  # a game that calls no judge
 
 
 def test_an_action_that_called_a_judge_with_its_dispute_passes(kiroku: Kiroku) -> None:
@@ -129,7 +121,7 @@ def test_the_command_line_audit_fails_on_a_finding(tmp_path: object) -> None:
     db = f"sqlite:///{tmp_path}/k.db"
     kiroku = Kiroku.open(db)
     try:
-        match_id = _match(kiroku)
+        match_id = four_turns(kiroku)
         variation = _line(kiroku, match_id)
         stored = kiroku.variations.get(variation)
         kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,

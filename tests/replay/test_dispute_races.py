@@ -22,16 +22,7 @@ from ledger.identity import Identity
 from ledger.match import Match
 from replay import disputes as hearing
 from replay.service import Kiroku
-from tests.replay.test_disputes import GOLDEN, HEAD, _judge, _open, _seat
-
-
-def _worldgainer(kiroku: Kiroku) -> UUID:
-    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
-                                "pleiades_bloom"], options={"first_player": 1})
-    for turn in range(4):
-        seat = 1 + turn % 2
-        kiroku.record(match_id, {"type": "end_turn", "seat": seat}, recorded_by=f"P{seat}")
-    return match_id
+from tests.replay.test_disputes import GOLDEN, HEAD, _judge, _open, _seat, four_turns
 
 
 def _adjustment(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
@@ -97,7 +88,7 @@ def test_of_two_rulings_at_once_one_is_stored_with_its_remedy(
         store: tuple[Kiroku, Kiroku, str], monkeypatch: pytest.MonkeyPatch, processes: int,
         round_: int) -> None:
     kiroku, other, url = store
-    match_id = _worldgainer(kiroku)
+    match_id = four_turns(kiroku)
     judge = _judge(kiroku)
     dispute = _open(kiroku, match_id, _seat(kiroku, match_id, 1))
     hearing.take(kiroku, judge, dispute, pause=True)
@@ -122,7 +113,7 @@ def test_a_ruling_whose_dispute_changed_meanwhile_applies_nothing(
     """The remedy runs, then the ruling finds its dispute ruled already (by another server):
     nothing is saved."""
     kiroku, other, _ = store
-    match_id = _worldgainer(kiroku)
+    match_id = four_turns(kiroku)
     dispute = _open(kiroku, match_id, HEAD)
     version = kiroku.recorder.get_match(match_id).version
     real_get = kiroku.disputes.get

@@ -33,6 +33,11 @@ def kiroku() -> Iterator[Kiroku]:
 
 @pytest.fixture
 def match_id(kiroku: Kiroku) -> UUID:
+    return four_turns(kiroku)
+
+
+def four_turns(kiroku: Kiroku) -> UUID:
+    """A World Gainer match four turns in."""
     match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
                                 "pleiades_bloom"], options={"first_player": 1})
     for turn in range(4):

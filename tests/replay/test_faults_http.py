@@ -249,19 +249,7 @@ def test_two_rulings_through_two_servers_at_once_store_one_remedy(
             body = {"decision": "Card returned", "reasoning": "Drawn by mistake.", "remedy": {
                 "kind": "adjustment", "action": {"type": "adjust", "seat": 1, "move": {
                     "card": card, "from_zone": "hand", "to_zone": "deck"}}}}
-            barrier = threading.Barrier(2)
-            answers: list[httpx.Response] = []
-
-            def rule(client: httpx.Client) -> None:
-                barrier.wait()
-                answers.append(client.post(f"/disputes/{dispute_id}/rule", json=body))
-
-            threads = [threading.Thread(target=rule, args=(c,))
-                       for c in (judge_client, organiser)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            answers = _at_once([judge_client, organiser], f"/disputes/{dispute_id}/rule", body)
             # the loser lost the race (409) or came after the winner had ruled (422)
             won, lost = sorted(answers, key=lambda a: a.status_code)
             assert won.status_code == 200, won.text
@@ -272,3 +260,20 @@ def test_two_rulings_through_two_servers_at_once_store_one_remedy(
             read = organiser.get(f"/disputes/{dispute_id}").json()
             assert len(read["rulings"]) == 1
             assert organiser.get(f"/matches/{match_id}/audit").json()["ok"]
+
+
+def _at_once(clients: list[httpx.Client], path: str, body: dict[str, Any]) -> list[httpx.Response]:
+    """Each client POSTs ``body`` to ``path`` at one moment; their answers."""
+    barrier = threading.Barrier(len(clients))
+    answers: list[httpx.Response] = []
+
+    def post(client: httpx.Client) -> None:
+        barrier.wait()
+        answers.append(client.post(path, json=body))
+
+    threads = [threading.Thread(target=post, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers

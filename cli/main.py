@@ -95,11 +95,13 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
 
     from replay.api import create_app, serving
     from replay.api.connections import HTTP, listening_socket, run_workers
+    from replay.api.heavy import HeavyShareSettingError, caller_share
 
     url = ctx.obj["db"]
     try:
         threads = threads_setting(threads)
-    except ThreadsSettingError as exc:
+        caller_share()
+    except (ThreadsSettingError, HeavyShareSettingError) as exc:
         raise click.UsageError(str(exc)) from None
     if workers > 1 and url.startswith("sqlite") and ":memory:" in url:
         raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "

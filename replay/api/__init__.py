@@ -33,7 +33,7 @@ from replay.api import (
 )
 from replay.api.following import Following
 from replay.api.hardening import HardenedFastAPI
-from replay.api.heavy import HeavyReads
+from replay.api.heavy import HeavyReads, caller_share
 from replay.api.limits import BodyLimit
 from replay.api.wire import caller
 from replay.service import Kiroku
@@ -62,7 +62,7 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
         dependencies=[Depends(caller)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
     app.state.threads = threads_setting(threads)
-    app.state.heavy = HeavyReads()  # heavy reads kept and bounded (heavy.py)
+    app.state.heavy = HeavyReads(share=caller_share())  # heavy reads kept and bounded
     app.state.following = Following(kiroku)  # live streams (following.py)
     app.add_middleware(BodyLimit)
     errors.install(app)

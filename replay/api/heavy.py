@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
@@ -268,6 +269,29 @@ def _caller_key(request: Request, caller: Caller) -> Hashable:
     if caller is not None:
         return ("credential", caller.credential_id)
     return ("address", request.client.host if request.client else "")
+
+
+class HeavyShareSettingError(ValueError):
+    """KIROKU_HEAVY_SHARE is not a share of the server's time."""
+
+
+def caller_share() -> float:
+    """The share of the server's time a caller's heavy reads may take: ``KIROKU_HEAVY_SHARE``
+    (above 0, at most 1), else ``CALLER_SHARE``. A deployment whose callers are all its own
+    (a judges' tool reading every channel of many matches, a test suite) may give them the
+    whole server; the heavy computations still run one at a time outside the pool."""
+    raw = os.environ.get("KIROKU_HEAVY_SHARE")
+    if raw is None:
+        return CALLER_SHARE
+    try:
+        share = float(raw)
+    except ValueError:
+        share = 0.0
+    if not 0 < share <= 1:
+        raise HeavyShareSettingError(f"KIROKU_HEAVY_SHARE is the share of the server's time "
+                                     f"a caller's heavy reads may take, above 0 and at most "
+                                     f"1, not {raw!r}.")
+    return share
 
 
 async def heavy_reads(request: Request) -> HeavyReads:

@@ -3,6 +3,7 @@ file, and the organiser's credential it prints on its first start (no in-process
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -63,8 +64,12 @@ def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[S
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db", db_url,
                "--keys", keys, "serve", "--port", str(port),
                "--no-demo", *options]
+    # the tests' callers read every channel of a match, one after another: they may take the
+    # whole server's time (tests/replay/test_heavy_reads.py holds a caller to its share)
+    env = {**os.environ, "KIROKU_HEAVY_SHARE": os.environ.get("KIROKU_HEAVY_SHARE", "1")}
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30

@@ -57,6 +57,7 @@ sys.path.insert(0, str(BENCH.parent))
 
 from http_load import cpu_seconds, create_matches, request, server, wait_ready  # noqa: E402
 from scale import percentile  # noqa: E402
+from table_taps import read_answer  # noqa: E402
 
 from bench import free_port, playout_script  # noqa: E402
 
@@ -147,17 +148,6 @@ def at_rest(pid: int, longest: float = 30.0) -> None:
 
 
 # ----- the clients ----------------------------------------------------------------------------
-async def read_answer(reader: asyncio.StreamReader) -> int:
-    """Read one HTTP/1.1 answer whole (by its Content-Length); its status."""
-    head = await reader.readuntil(b"\r\n\r\n")
-    length = 0
-    for line in head.split(b"\r\n"):
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":", 1)[1])
-    await reader.readexactly(length)
-    return int(head[9:12])
-
-
 async def seat(port: int, steps: list[bytes], seconds: float) -> list[float]:
     """Record ``steps`` one after the other for ``seconds``; each action's time (ms)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)

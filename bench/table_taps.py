@@ -110,7 +110,7 @@ def prepare(port: int, organiser: str, tables: int, needed: int) -> list[Table]:
     return out
 
 
-async def _answer(reader: asyncio.StreamReader) -> int:
+async def read_answer(reader: asyncio.StreamReader) -> int:
     """Read one HTTP/1.1 answer whole (by its Content-Length); its status."""
     head = await reader.readuntil(b"\r\n\r\n")
     length = 0
@@ -130,7 +130,7 @@ async def _table(port: int, taps: list[bytes], interval: float, times: list[floa
             await asyncio.sleep(max(0.0, start + n * interval - time.perf_counter()))
             sent = time.perf_counter()
             writer.write(raw)
-            status = await _answer(reader)
+            status = await read_answer(reader)
             times.append(time.perf_counter() - sent)
             if status != 201:
                 refused.append(status)

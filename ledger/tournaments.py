@@ -27,6 +27,7 @@ from eventsourcing.persistence import IntegrityError
 from ledger.errors import ConcurrentAppend, LedgerError
 
 DECKLIST_POLICIES = ("closed", "open")
+TIEBREAKER_PROFILES = ("mtr", "pokemon")  # replay.standings computes each
 NAME_LIMIT = 80
 REASON_LIMIT = 500
 
@@ -68,6 +69,8 @@ class Tournament(Aggregate):
         head_judge: dict[str, Any] | None
         created_by: dict[str, Any]
         recorded_at: str
+        best_of: int  # absent from tournaments created before best-of-N: 1
+        tiebreakers: str  # absent before tie-breaker profiles: "mtr"
 
     class StaffChanged(Aggregate.Event):
         """StaffChanged: the judges and the head judge from now on."""
@@ -166,10 +169,44 @@ class Tournament(Aggregate):
         recorded_at: str
 
         def apply(self, aggregate: Any) -> None:
-            """The round is on."""
+            """The round is on; each table's series starts with its first game."""
             aggregate.rounds.append({"round": self.round,
-                                     "tables": [dict(t) for t in self.tables],
+                                     "tables": [{**t, "games": [t["match_id"]]}
+                                                for t in self.tables],
                                      "byes": list(self.byes), "recorded_at": self.recorded_at})
+
+    class GameStarted(Aggregate.Event):
+        """SeriesGameStarted: the next game of a table's best-of-N match, a match of its own."""
+
+        TOPIC = "kiroku:SeriesGameStarted/1"
+        round: int
+        table: int
+        game: int
+        match_id: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """The table's series has one game more."""
+            for entry in aggregate.rounds[self.round - 1]["tables"]:
+                if entry["table"] == self.table:
+                    entry["games"].append(self.match_id)
+
+    class PlayerDropped(Aggregate.Event):
+        """PlayerDropped: the player leaves the event; not paired again, still in the
+        standings with the results they had."""
+
+        TOPIC = "kiroku:PlayerDropped/1"
+        player_id: str
+        reason: str
+        by: dict[str, Any]
+        recorded_at: str
+
+        def apply(self, aggregate: Any) -> None:
+            """Dropped after the rounds paired so far."""
+            aggregate.dropped[self.player_id] = {
+                "reason": self.reason, "after_round": len(aggregate.rounds),
+                "by": dict(self.by), "recorded_at": self.recorded_at}
 
     class ResultEntered(Aggregate.Event):
         """TableResultEntered: a judge's result for a table whose match has none (a no-show,
@@ -183,12 +220,16 @@ class Tournament(Aggregate):
         reason: str
         by: dict[str, Any]
         recorded_at: str
+        game_wins: list[int] | None = None  # per seat; None before best-of-N (and unknown)
+        game_draws: int = 0
 
         def apply(self, aggregate: Any) -> None:
-            """The table's result, unless its match ends by itself first."""
+            """The table's result, unless its series is decided by its games first."""
             aggregate.entered[(self.round, self.table)] = {
                 "winners": list(self.winners), "drawn": self.drawn, "reason": self.reason,
-                "by": dict(self.by), "recorded_at": self.recorded_at}
+                "game_wins": list(self.game_wins) if self.game_wins is not None else None,
+                "game_draws": self.game_draws, "by": dict(self.by),
+                "recorded_at": self.recorded_at}
 
     class Finished(Aggregate.Event):
         """TournamentFinished: the event is over; under either policy, decklists become
@@ -205,8 +246,10 @@ class Tournament(Aggregate):
     def __init__(self, name: str, game: str, options: dict[str, Any], decklists: str,
                  replay_policy: str, deadline: str | None, judges: list[dict[str, Any]],
                  head_judge: dict[str, Any] | None, created_by: dict[str, Any],
-                 recorded_at: str) -> None:
+                 recorded_at: str, best_of: int = 1, tiebreakers: str = "mtr") -> None:
         self.name = name
+        self.best_of = best_of
+        self.tiebreakers = tiebreakers
         self.game = game
         self.options = dict(options)
         self.decklist_policy = decklists
@@ -222,6 +265,7 @@ class Tournament(Aggregate):
         self.locked = False
         self.rounds: list[dict[str, Any]] = []
         self.entered: dict[tuple[int, int], dict[str, Any]] = {}
+        self.dropped: dict[str, dict[str, Any]] = {}
         self.finished = False
 
     def locked_at(self, moment: str) -> bool:
@@ -267,10 +311,12 @@ class Seating(Aggregate):
         round: int
         table: int
         players: list[str]
+        game: int  # absent before best-of-N: 1
 
     def __init__(self, match_id: str, tournament_id: str, tournament: str, round: int,
-                 table: int, players: list[str]) -> None:
+                 table: int, players: list[str], game: int = 1) -> None:
         self.match_id = match_id
+        self.game = game
         self.tournament_id = tournament_id
         self.tournament = tournament
         self.round = round
@@ -280,7 +326,13 @@ class Seating(Aggregate):
     def labels(self) -> dict[str, Any]:
         """What a match's summary says of its place in the event."""
         return {"tournament_id": self.tournament_id, "tournament": self.tournament,
-                "round": self.round, "table": self.table, "players": list(self.players)}
+                "round": self.round, "table": self.table, "game": self.game,
+                "players": list(self.players)}
+
+    def same_table(self, other: Seating) -> bool:
+        """Whether two games are of one table's series (same event, round and table)."""
+        return (self.tournament_id, self.round, self.table) == (
+            other.tournament_id, other.round, other.table)
 
 
 def seating_id(match_id: UUID) -> UUID:
@@ -326,12 +378,12 @@ class Tournaments:
 
     @staticmethod
     def seat(match_id: UUID, tournament: Tournament, round_number: int, table: int,
-             players: list[str]) -> Seating:
-        """A new (unsaved) seating of a match at a table."""
+             players: list[str], game: int = 1) -> Seating:
+        """A new (unsaved) seating of a match at a table, as game ``game`` of its series."""
         seating: Seating = Seating._create(
             Seating.Created, id=seating_id(match_id), match_id=str(match_id),
             tournament_id=str(tournament.id), tournament=tournament.name, round=round_number,
-            table=table, players=players)
+            table=table, players=players, game=game)
         return seating
 
     def seating(self, match_id: UUID) -> Seating | None:

@@ -251,7 +251,12 @@ class Kiroku:
     def seated(self, caller: Caller, match_id: UUID) -> Caller:
         """The caller as it stands in ``match_id``: a tournament player's identity (one
         sign-in for the event) becomes their seat of the match where a round's pairing seated
-        them; any other caller, and a player elsewhere, is unchanged."""
+        them, and a seat's credential of a table's first game its seat of the table's later
+        games (one slip plays the whole best-of-N match); any other caller, and a player
+        elsewhere, is unchanged."""
+        if caller is not None and caller.role == Role.SEAT and caller.match_id is not None \
+                and caller.match_id != match_id:
+            return self._seat_in_series(caller, match_id)
         if caller is None or caller.role != Role.PLAYER or caller.match_id is not None:
             return caller
         seating = self.tournaments.seating(match_id)
@@ -260,6 +265,17 @@ class Kiroku:
             return caller
         return dataclasses.replace(caller, match_id=match_id,
                                    seat=seating.players.index(str(caller.player_id)) + 1)
+
+    def _seat_in_series(self, caller: Identity, match_id: UUID) -> Identity:
+        """A seat credential of one game of a table's series as the same seat of another game
+        of it (the same event, round, table and players); elsewhere unchanged."""
+        assert caller.match_id is not None
+        asked = self.tournaments.seating(match_id)
+        own = self.tournaments.seating(caller.match_id) if asked is not None else None
+        if asked is None or own is None or not own.same_table(asked) or (
+                own.players != asked.players):
+            return caller
+        return dataclasses.replace(caller, match_id=match_id)
 
     def seen_by(self, match_id: UUID, viewer: Viewer = JUDGE) -> Audience:
         """The operator's audience (the command line's: an organiser), narrowed to

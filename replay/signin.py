@@ -104,11 +104,17 @@ def player_link(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player_id: 
 
 
 def my_matches(kiroku: Kiroku, caller: Identity) -> list[dict[str, Any]]:
-    """Where the caller plays: a seat's or a scorekeeper's one match, or every paired match
-    of a tournament player (newest round first), each with its seat, round and table."""
+    """Where the caller plays: a seat's or a scorekeeper's match (every game of its table's
+    series, for a seat of a tournament table), or every game of every paired match of a
+    tournament player (newest first), each with its seat, round, table and game."""
     if caller.match_id is not None:  # a seat's, or a scorekeeper's (every seat: no seat)
-        return [{"match_id": str(caller.match_id), "seat": caller.seat,
-                 **_labels(kiroku, caller.match_id)}]
+        seating = kiroku.tournaments.seating(caller.match_id)
+        if seating is None or caller.role != Role.SEAT:
+            return [{"match_id": str(caller.match_id), "seat": caller.seat,
+                     **_labels(kiroku, caller.match_id)}]
+        event = kiroku.tournaments.get(UUID(seating.tournament_id))
+        table = event.table(seating.round, seating.table)
+        return _games(event, seating.round, table, caller.seat)[::-1]
     if caller.role != Role.PLAYER or caller.tournament_id is None:
         return []
     tournament: Tournament = kiroku.tournaments.get(caller.tournament_id)
@@ -116,8 +122,15 @@ def my_matches(kiroku: Kiroku, caller: Identity) -> list[dict[str, Any]]:
     for number, paired in enumerate(tournament.rounds, start=1):
         for table in paired["tables"]:
             if str(caller.player_id) in table["players"]:
-                mine.append({"match_id": table["match_id"], "tournament": tournament.name,
-                             "tournament_id": str(tournament.id), "round": number,
-                             "table": table["table"],
-                             "seat": table["players"].index(str(caller.player_id)) + 1})
+                seat = table["players"].index(str(caller.player_id)) + 1
+                mine += _games(tournament, number, table, seat)
     return mine[::-1]
+
+
+def _games(tournament: Tournament, round_number: int, table: dict[str, Any],
+           seat: int | None) -> list[dict[str, Any]]:
+    """Each game of a table's series as a match its seat plays, first game first."""
+    return [{"match_id": match_id, "tournament": tournament.name,
+             "tournament_id": str(tournament.id), "round": round_number,
+             "table": table["table"], "game": game, "seat": seat}
+            for game, match_id in enumerate(table["games"], start=1)]

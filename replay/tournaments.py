@@ -38,6 +38,7 @@ from ledger.recorder import REPLAY_POLICIES, now
 from ledger.tournaments import (
     DECKLIST_POLICIES,
     REASON_LIMIT,
+    TIEBREAKER_PROFILES,
     Tournament,
     TournamentRefused,
 )
@@ -47,8 +48,9 @@ from replay import disputes as hearing
 from replay.access import Caller
 from replay.audience import Audience
 from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
+from replay.series import BEST_OF, Series, series_of
 from replay.service import Kiroku
-from replay.standings import TableResult, points_of, standings
+from replay.standings import TableResult, points_of, standings, tiebreakers
 
 STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
 
@@ -57,11 +59,19 @@ STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
 def create(kiroku: Kiroku, caller: Caller, *, name: str, game: str,
            options: Mapping[str, Any] | None = None, decklists: str = "closed",
            replay_policy: str = "open", deadline: str | None = None,
-           judges: Sequence[UUID] = (), head_judge: UUID | None = None) -> dict[str, Any]:
+           judges: Sequence[UUID] = (), head_judge: UUID | None = None, best_of: int = 1,
+           tiebreakers: str = "mtr") -> dict[str, Any]:
     """A new tournament (organisers only): its game and regulation options (checked now, as a
-    match's would be), its decklist and replay policies, its decklist deadline and its staff."""
+    match's would be), its decklist and replay policies, its decklist deadline (not one already
+    past), its staff, its matches' length (best of 1, 3 or 5 games) and its tie-breakers."""
     by = access.organiser(caller, "Creating a tournament")
     ruleset = get_game(game)
+    if best_of not in BEST_OF:
+        raise TournamentRefused("bad_best_of", "A tournament's matches are best of "
+                                f"{', '.join(map(str, BEST_OF))} games.")
+    if tiebreakers not in TIEBREAKER_PROFILES:
+        raise TournamentRefused("bad_tiebreakers", "The tie-breakers are one of "
+                                f"{', '.join(TIEBREAKER_PROFILES)}.")
     if decklists not in DECKLIST_POLICIES:
         raise TournamentRefused("bad_policy", f"The decklist policy is one of "
                                 f"{', '.join(DECKLIST_POLICIES)}.")
@@ -74,8 +84,9 @@ def create(kiroku: Kiroku, caller: Caller, *, name: str, game: str,
     tournament = kiroku.tournaments.create(
         name=_text(name, "A tournament's name", TOURNAMENT_NAME_LIMIT), game=game,
         options=regulation, decklists=decklists, replay_policy=replay_policy,
-        deadline=_moment(deadline), judges=staff, head_judge=head,
-        created_by=by.recorded_by, recorded_at=now())
+        deadline=_future(deadline), judges=staff, head_judge=head,
+        created_by=by.recorded_by, recorded_at=now(), best_of=best_of,
+        tiebreakers=tiebreakers)
     return shown(tournament)
 
 
@@ -92,11 +103,12 @@ def change_staff(kiroku: Kiroku, caller: Caller, tournament_id: UUID, judges: Se
 
 def set_deadline(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
                  deadline: str | None) -> dict[str, Any]:
-    """Set (or clear) the moment the decklists lock (organisers only, before the lock)."""
+    """Move (or clear) the moment the decklists lock (organisers only, before the lock; never
+    to a moment already past: ``lock`` locks them now)."""
     by = access.organiser(caller, "Setting the decklist deadline")
     tournament = _open(kiroku, tournament_id)
     _not_locked(tournament)
-    kiroku.tournaments.append(tournament, Tournament.DeadlineSet, deadline=_moment(deadline),
+    kiroku.tournaments.append(tournament, Tournament.DeadlineSet, deadline=_future(deadline),
                               by=by.recorded_by, recorded_at=now())
     return shown(tournament)
 
@@ -127,14 +139,16 @@ def register(kiroku: Kiroku, caller: Caller, tournament_id: UUID, name: str,
 def submit_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
                     deck: Mapping[str, int]) -> dict[str, Any]:
     """A player's decklist, checked against the game's construction rules (C5) now; the
-    player themself or the organisers, until the lists lock."""
+    player themself or the organisers, until the lists lock, or, for a late entry (a player
+    registered without a list), their first list after the lock."""
     tournament = _open(kiroku, tournament_id)
     player_id = _player_id(tournament, player)
     identity = access.signed_in(caller, "Submitting a decklist")
     if not (identity.role == Role.ORGANISER or identity.player_id == UUID(player_id)):
         raise Forbidden("not_your_decklist", "A player submits their own decklist (or an "
                         "organiser enters it for them).")
-    _not_locked(tournament)
+    if player_id in tournament.decklists:
+        _not_locked(tournament)
     checked = _checked(tournament, deck)
     kiroku.tournaments.append(tournament, Tournament.DecklistSubmitted, player_id=player_id,
                               deck=checked, by=identity.recorded_by, recorded_at=now())
@@ -220,16 +234,90 @@ def _table_made(kiroku: Kiroku, by: Identity, tournament: Tournament, round_numb
     """A table's match with the players' registered decks, its seating and its seat
     credentials, prepared for the round's one save."""
     names = [tournament.players[p]["name"] for p in players]
-    match = kiroku.prepare_match(
-        tournament.game, names,
-        [Deck(tournament.game, "", "decklist", tournament.decklists[p]) for p in players],
-        cards=cards, options=tournament.options, recorded_by=by.recorded_by,
-        replay_policy=tournament.replay_policy)
+    match = _game_match(kiroku, by, tournament, players, cards)
     seating = kiroku.tournaments.seat(match.match_id, tournament, round_number, table, players)
     credentials = kiroku.prepare_seat_credentials(match.match_id, names, by)
     return _TableMade({"table": table, "players": players, "match_id": str(match.match_id)},
                       (*match.aggregates, seating, *credentials.credentials), credentials.seats,
                       match.sealed)
+
+
+def _game_match(kiroku: Kiroku, by: Identity, tournament: Tournament, players: Sequence[str],
+                cards: Mapping[str, Any]) -> Any:
+    """A game's match (unsaved) with the players' registered decks (an amended list from the
+    next game on) and the tournament's regulation."""
+    return kiroku.prepare_match(
+        tournament.game, [tournament.players[p]["name"] for p in players],
+        [Deck(tournament.game, "", "decklist", tournament.decklists[p]) for p in players],
+        cards=cards, options=tournament.options, recorded_by=by.recorded_by,
+        replay_policy=tournament.replay_policy)
+
+
+def next_game(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
+              table: int) -> dict[str, Any]:
+    """Start the next game of a table's best-of-N match: a new match of the same players in
+    the same seats (a seat's credential and a player's sign-in play it as they played the
+    first), saved in one save with the tournament's SeriesGameStarted. A player seated at the
+    table, the tournament's judges or the organisers; only once the last game has a result and
+    none of the table's games waits for a ruling, and not once the series is decided."""
+    tournament = _open(kiroku, tournament_id)
+    seated = tournament.table(round_number, table)
+    by = _at_the_table(kiroku, caller, tournament, seated)
+    if any(kiroku.disputes.unruled(UUID(g)) for g in seated["games"]):
+        raise TournamentRefused("awaiting_ruling", "A call at this table waits for a judge's "
+                                "ruling; the next game starts once it is ruled.")
+    if (round_number, table) in tournament.entered:
+        raise TournamentRefused("series_over", "A judge entered this table's result; its "
+                                "match is over.")
+    series = _series(kiroku, tournament, seated)
+    if series.decided:
+        raise TournamentRefused("series_over", f"This table's match is over "
+                                f"({_score(series)}).")
+    if series.playing:
+        raise TournamentRefused("game_in_progress", f"Game {len(seated['games'])} has no "
+                                "result yet; the next game starts when it ends.")
+    cards = sample_card_set(tournament.game).cards
+    match = _game_match(kiroku, by, tournament, seated["players"], cards)
+    game = len(seated["games"]) + 1
+    seating = kiroku.tournaments.seat(match.match_id, tournament, round_number, table,
+                                      list(seated["players"]), game)
+    kiroku.tournaments.append(tournament, Tournament.GameStarted, *match.aggregates, seating,
+                              sealed=match.sealed, round=round_number, table=table, game=game,
+                              match_id=str(match.match_id), by=by.recorded_by,
+                              recorded_at=now())
+    return _table_view(kiroku, tournament, round_number, tournament.table(round_number, table))
+
+
+def _at_the_table(kiroku: Kiroku, caller: Caller, tournament: Tournament,
+                  seated: Mapping[str, Any]) -> Identity:
+    """The caller if it plays at the table (a player's sign-in, or a seat credential of one
+    of the table's games) or is the tournament's judge or an organiser; Forbidden otherwise."""
+    identity = access.signed_in(caller, "Starting the next game")
+    if identity.is_staff and (identity.role == Role.ORGANISER or
+                              tournament.is_judge(identity.credential_id)):
+        return identity
+    as_seat = kiroku.seated(identity, UUID(seated["games"][-1]))
+    if as_seat is not None and as_seat.match_id is not None and as_seat.seat is not None and (
+            str(as_seat.match_id) in seated["games"]):
+        return identity
+    raise Forbidden("not_your_table", "The next game of a table is started by its players or "
+                    "the tournament's judges.")
+
+
+def drop(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
+         reason: str) -> dict[str, Any]:
+    """Drop a player (organisers and the tournament's judges): they are not paired again and
+    stay in the standings with the results they had; a table already paired plays on."""
+    tournament = _open(kiroku, tournament_id)
+    by = access.tournament_judge(caller, tournament, "Dropping a player")
+    player_id = _player_id(tournament, player)
+    if player_id in tournament.dropped:
+        raise TournamentRefused("dropped", f"{_label(tournament, player_id)} has dropped "
+                                "already.")
+    kiroku.tournaments.append(tournament, Tournament.PlayerDropped, player_id=player_id,
+                              reason=_text(reason, "A reason", REASON_LIMIT),
+                              by=by.recorded_by, recorded_at=now())
+    return _player(tournament, player_id)
 
 
 def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> dict[str, Any]:
@@ -244,25 +332,56 @@ def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> 
 
 
 def enter_result(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
-                 table: int, winners: Sequence[str], drawn: bool, reason: str) -> dict[str, Any]:
-    """A judge's result for a table whose match has none (a no-show, an intentional draw, a
-    game finished on paper), with the reason; a match's own result always stands, and a later
-    entry for the table replaces an earlier one (both stay in the history)."""
+                 table: int, winners: Sequence[str], drawn: bool, reason: str,
+                 game_wins: Sequence[int] | None = None,
+                 game_draws: int = 0) -> dict[str, Any]:
+    """A judge's result for a table whose match its games have not decided (a no-show, an
+    intentional draw, time called at 1-1, a game finished on paper), with the game wins per
+    seat where they are known and the reason; a series its games decided always stands, and a
+    later entry for the table replaces an earlier one (both stay in the history)."""
     tournament = _open(kiroku, tournament_id)
     judge = access.tournament_judge(caller, tournament, "Entering a result")
     seated = tournament.table(round_number, table)
-    if kiroku.recorder.get_match(UUID(seated["match_id"])).result is not None:
-        raise TournamentRefused("match_has_result", "This table's match has ended with a "
-                                "result of its own; a judge changes it by a ruling in the match.")
+    series = _series(kiroku, tournament, seated)
+    if series.decided:
+        raise TournamentRefused("match_has_result", "This table's match has a result of its "
+                                f"own ({_score(series)}); a judge changes a game's result by "
+                                "a ruling in that game.")
     ids = [_player_id(tournament, w) for w in winners]
     if drawn == bool(ids) or any(w not in seated["players"] for w in ids):
         raise TournamentRefused("bad_result", "A result names winners who sat at the table, "
                                 "or says it was drawn (not both).")
+    wins = _game_wins(tournament, seated, ids, drawn, game_wins, game_draws)
     kiroku.tournaments.append(tournament, Tournament.ResultEntered, round=round_number,
                               table=table, winners=ids, drawn=drawn,
                               reason=_text(reason, "A reason", REASON_LIMIT),
-                              by=judge.recorded_by, recorded_at=now())
+                              by=judge.recorded_by, recorded_at=now(), game_wins=wins,
+                              game_draws=game_draws)
     return round_view(kiroku, tournament_id, round_number)
+
+
+def _game_wins(tournament: Tournament, seated: Mapping[str, Any], winners: Sequence[str],
+               drawn: bool, game_wins: Sequence[int] | None, game_draws: int) -> list[int] | None:
+    """An entered result's game wins per seat, checked against it: at most the games a
+    best-of-N match plays, the winners with the most (and the wins needed, unless time was
+    called), a draw with equal wins."""
+    if game_wins is None:
+        if game_draws:
+            raise TournamentRefused("bad_result", "Drawn games come with the game wins.")
+        return None
+    players = seated["players"]
+    if len(game_wins) != len(players) or any(w < 0 for w in game_wins) or game_draws < 0:
+        raise TournamentRefused("bad_result", f"Game wins are one count per seat "
+                                f"({len(players)}), none negative.")
+    if sum(game_wins) + game_draws > tournament.best_of:
+        raise TournamentRefused("bad_result", f"A best-of-{tournament.best_of} match plays at "
+                                f"most {tournament.best_of} games.")
+    most = max(game_wins)
+    leaders = {players[s] for s, w in enumerate(game_wins) if w == most}
+    if (drawn and len(leaders) != len(players)) or (not drawn and leaders != set(winners)):
+        raise TournamentRefused("bad_result", "The game wins do not give this result: the "
+                                "winners have the most game wins, a draw equal ones.")
+    return list(game_wins)
 
 
 def finish(kiroku: Kiroku, caller: Caller, tournament_id: UUID) -> dict[str, Any]:
@@ -287,7 +406,8 @@ def shown(tournament: Tournament) -> dict[str, Any]:
             "head_judge": dict(tournament.head_judge) if tournament.head_judge else None,
             "created_by": dict(tournament.created_by), "created_at": tournament.created_at,
             "players": len(tournament.players), "rounds": len(tournament.rounds),
-            "finished": tournament.finished}
+            "best_of": tournament.best_of, "tiebreakers": tournament.tiebreakers,
+            "dropped": len(tournament.dropped), "finished": tournament.finished}
 
 
 def read(kiroku: Kiroku, tournament_id: UUID) -> dict[str, Any]:
@@ -374,15 +494,15 @@ def round_view(kiroku: Kiroku, tournament_id: UUID, round_number: int) -> dict[s
 
 def standings_of(kiroku: Kiroku, tournament_id: UUID,
                  through: int | None = None) -> dict[str, Any]:
-    """The standings after the results so far (or through round ``through``): match points,
-    then opponents' match-win percentage, then their opponents' (see ``replay.standings``)."""
+    """The standings after the results so far (or through round ``through``), ordered by the
+    tournament's tie-breakers (``replay.standings``: the MTR's or Pokémon's)."""
     tournament = kiroku.tournaments.get(tournament_id)
     results = _results(kiroku, tournament, through)
-    rows = standings(list(tournament.players), results)
+    rows = standings(list(tournament.players), results, profile=tournament.tiebreakers,
+                     dropped=frozenset(tournament.dropped))
     return {"tournament_id": str(tournament.id),
             "through_round": through or len(tournament.rounds),
-            "tiebreakers": ["match_points", "opponents_match_win", "opponents_opponents_match_win",
-                            "registration_order"],
+            "tiebreakers": tiebreakers(tournament.tiebreakers),
             "standings": [{**_player(tournament, row.player_id), **asdict(row)}
                           for row in rows]}
 
@@ -418,55 +538,108 @@ def results_csv_of(kiroku: Kiroku, tournament_id: UUID) -> str:
 # ----- the pieces ----------------------------------------------------------------------------
 def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
                 seated: Mapping[str, Any]) -> dict[str, Any]:
-    match = kiroku.recorder.get_match(UUID(seated["match_id"]))
-    public = Audience.of(None, match)  # the round view is public: as a spectator sees it
-    result = _table_result(tournament, round_number, seated, match.result)
-    if kiroku.disputes.unruled(match.id):
+    """A table as anyone may see it: its players, its series' games (each as a spectator
+    sees it), its one status and its result with the game score."""
+    games = [_game_view(kiroku, number, UUID(match_id))
+             for number, match_id in enumerate(seated["games"], start=1)]
+    series = series_of(tournament.best_of, len(seated["players"]),
+                       [g.pop("outcome") for g in games])
+    result = _table_result(tournament, round_number, seated, series)
+    if any(g["awaiting_ruling"] for g in games):
         status = "awaiting_ruling"  # an appeal may still change a result
     elif result is not None:
         status = "result"
-    elif public.positions or public.refused:  # a refused spectator learns no first action
+    elif any(g["status"] != "not_started" for g in games):
         status = "in_progress"
     else:
         status = "not_started"
+    entered = (round_number, seated["table"]) in tournament.entered and not series.decided
     shown_result = None
     if result is not None:
-        source = "judge" if match.result is None else (
-            "ruling" if kiroku.disputes.ended_by_ruling(match.id, match.version) else "game")
+        source = "judge" if entered else next(
+            (g["result"]["source"] for g in reversed(games) if g["result"]), "game")
         shown_result = {"winners": [_player(tournament, p) for p in result.winners],
-                        "drawn": result.drawn, "source": source}
+                        "drawn": result.drawn, "source": source,
+                        "game_wins": list(result.game_wins), "game_draws": result.game_draws}
     return {"table": seated["table"], "match_id": seated["match_id"],
+            "current_match_id": seated["games"][-1],
             "players": [_player(tournament, p) for p in seated["players"]],
-            "status": status, "result": shown_result,
-            "positions": public.positions}
+            "status": status, "result": shown_result, "positions": games[-1]["positions"],
+            "best_of": tournament.best_of, "games": games,
+            "game_wins": list(series.game_wins), "game_draws": series.game_draws,
+            "next_game": series.next_game and not entered and status != "awaiting_ruling"}
+
+
+def _game_view(kiroku: Kiroku, number: int, match_id: UUID) -> dict[str, Any]:
+    """One game of a series as a spectator sees it (a refused spectator learns no first
+    action), with its match's outcome kept for the series."""
+    match = kiroku.recorder.get_match(match_id)
+    public = Audience.of(None, match)
+    awaiting = kiroku.disputes.unruled(match.id)
+    outcome = match.result
+    if awaiting:
+        status = "awaiting_ruling"
+    elif outcome is not None:
+        status = "result"
+    elif public.positions or public.refused:
+        status = "in_progress"
+    else:
+        status = "not_started"
+    shown = None
+    if outcome is not None:
+        source = "ruling" if kiroku.disputes.ended_by_ruling(match.id, match.version) \
+            else "game"
+        shown = {"winners": list(outcome["winners"]), "drawn": bool(outcome["drawn"]),
+                 "source": source}
+    return {"game": number, "match_id": str(match_id), "status": status, "result": shown,
+            "positions": public.positions, "awaiting_ruling": awaiting, "outcome": outcome}
+
+
+def _series(kiroku: Kiroku, tournament: Tournament, seated: Mapping[str, Any],
+            outcomes: Mapping[str, Any] | None = None) -> Series:
+    """A table's series from its games' results (read from ``outcomes`` by match id where
+    given, else from each game's match)."""
+    found = [outcomes.get(g) if outcomes is not None else
+             kiroku.recorder.get_match(UUID(g)).result for g in seated["games"]]
+    return series_of(tournament.best_of, len(seated["players"]), found)
+
+
+def _score(series: Series) -> str:
+    """A series' game score as players say it: 2-1, or 1-1-1 with a drawn game."""
+    score = "-".join(map(str, series.game_wins))
+    return f"{score}-{series.game_draws}" if series.game_draws else score
 
 
 def _table_result(tournament: Tournament, round_number: int, seated: Mapping[str, Any],
-                  outcome: Mapping[str, Any] | None) -> TableResult | None:
-    """The table's result: its match's ``outcome`` (winners by seat, or drawn), else the one a
-    judge entered, else None."""
+                  series: Series) -> TableResult | None:
+    """The table's result: its series' once its games decide it, else the one a judge
+    entered, else None."""
     players = tuple(seated["players"])
-    if outcome is not None:
-        winners = tuple(players[s - 1] for s in outcome["winners"])
-        return TableResult(round_number, seated["table"], players, winners,
-                           bool(outcome["drawn"]))
+    if series.decided:
+        return TableResult(round_number, seated["table"], players,
+                           tuple(players[s - 1] for s in series.winners), series.drawn,
+                           game_wins=series.game_wins, game_draws=series.game_draws,
+                           games_played=series.finished)
     entered = tournament.entered.get((round_number, seated["table"]))
-    if entered is not None:
-        return TableResult(round_number, seated["table"], players, tuple(entered["winners"]),
-                           bool(entered["drawn"]))
-    return None
+    if entered is None:
+        return None
+    wins = entered.get("game_wins")
+    return TableResult(round_number, seated["table"], players, tuple(entered["winners"]),
+                       bool(entered["drawn"]), game_wins=tuple(wins) if wins else (),
+                       game_draws=int(entered.get("game_draws") or 0))
 
 
 def _results(kiroku: Kiroku, tournament: Tournament, through: int | None) -> list[TableResult]:
-    """Every table's result so far and the byes, the matches' results read from the match list
-    (one query of the tournament's rows, not one match loaded per table)."""
+    """Every table's result so far and the byes, the games' results read from the match list
+    (one query of the tournament's rows, not one match loaded per game)."""
     outcomes = {m["match_id"]: m["result"]
                 for m in kiroku.find_matches(tournament=tournament.id, simulated=None)}
     results = []
     for paired in tournament.rounds[:through]:
         number = paired["round"]
         for seated in paired["tables"]:
-            found = _table_result(tournament, number, seated, outcomes.get(seated["match_id"]))
+            series = _series(kiroku, tournament, seated, outcomes)
+            found = _table_result(tournament, number, seated, series)
             if found is not None:
                 results.append(found)
         results += [TableResult(number, None, (p,), (p,), bye=True) for p in paired["byes"]]
@@ -484,6 +657,11 @@ def _resolved(tournament: Tournament,
     byes: list[str] = []
     for pairing in pairings:
         ids = [_player_id(tournament, ref) for ref in pairing.players]
+        gone = [p for p in ids if p in tournament.dropped]
+        if gone:
+            names = ", ".join(_label(tournament, p) for p in gone)
+            raise TournamentRefused("player_dropped", "These players have dropped and are not "
+                                    f"paired again: {names}.")
         again = seen.intersection(ids) | {p for p in ids if ids.count(p) > 1}
         if again:
             raise TournamentRefused("paired_twice", "A player is paired twice in one round: "
@@ -590,7 +768,8 @@ def _players_matching(tournament: Tournament, part: str) -> list[str]:
 def _player(tournament: Tournament, player_id: str) -> dict[str, Any]:
     entry = tournament.players[player_id]
     return {"player_id": player_id, "name": entry["name"], "external_id": entry["external_id"],
-            "has_decklist": player_id in tournament.decklists}
+            "has_decklist": player_id in tournament.decklists,
+            "dropped": player_id in tournament.dropped}
 
 
 def _label(tournament: Tournament, player_id: str) -> str:
@@ -630,4 +809,14 @@ def _moment(text: str | None) -> str | None:
         raise TournamentRefused("bad_deadline", "A deadline needs its time zone, such as "
                                 "2026-11-28T09:30:00+09:00 or ...Z.")
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _future(text: str | None) -> str | None:
+    """A deadline (``_moment``) that is still ahead: one already past would lock the lists
+    the moment it is set, with no way back."""
+    moment = _moment(text)
+    if moment is not None and moment <= now():
+        raise TournamentRefused("deadline_passed", f"The deadline {text} has passed already; "
+                                "give one ahead, or lock the lists now.")
+    return moment
 

@@ -172,6 +172,11 @@ class TournamentOut(_Shape):
     created_at: str
     players: int
     rounds: int
+    best_of: Literal[1, 3, 5] = Field(description="Games a table's match is the best of.")
+    tiebreakers: Literal["mtr", "pokemon"] = Field(
+        description="How the standings break ties: the Magic Tournament Rules' (match "
+                    "points, OMW%, GW%, OGW%) or Pokémon's (match points, OWP, OOWP).")
+    dropped: int = Field(description="How many players have dropped.")
     finished: bool
 
 
@@ -182,6 +187,7 @@ class PlayerOut(_Shape):
     name: str
     external_id: str | None
     has_decklist: bool
+    dropped: bool = False
 
 
 class PlayerRegisteredOut(PlayerOut):
@@ -223,17 +229,45 @@ class TableResultOut(_Shape):
     winners: list[PlayerOut]
     drawn: bool
     source: Literal["game", "ruling", "judge"]
+    game_wins: list[int] = Field(description="Games won per seat (empty when a judge's "
+                                             "entry did not say).")
+    game_draws: int
+
+
+class GameResultOut(_Shape):
+    """One game's result: its winners by seat, or drawn, and where it came from."""
+
+    winners: list[int]
+    drawn: bool
+    source: Literal["game", "ruling"]
+
+
+class SeriesGameOut(_Shape):
+    """One game of a table's best-of-N match: a recorded match of its own."""
+
+    game: int
+    match_id: str
+    status: Literal["not_started", "in_progress", "awaiting_ruling", "result"]
+    result: GameResultOut | None
+    positions: int
+    awaiting_ruling: bool
 
 
 class TableOut(_Shape):
-    """A table of a round."""
+    """A table of a round: one status for its whole best-of-N match, everywhere it shows."""
 
     table: int
-    match_id: str
+    match_id: str = Field(description="Its first game's match.")
+    current_match_id: str = Field(description="Its latest game's match.")
     players: list[PlayerOut]
     status: Literal["not_started", "in_progress", "awaiting_ruling", "result"]
     result: TableResultOut | None
-    positions: int
+    positions: int = Field(description="The latest game's positions, as a spectator sees it.")
+    best_of: int
+    games: list[SeriesGameOut]
+    game_wins: list[int] = Field(description="Games won so far per seat.")
+    game_draws: int
+    next_game: bool = Field(description="Whether the next game may start now.")
     seats: list[SeatCredential] | None = None
 
 
@@ -261,6 +295,11 @@ class StandingOut(PlayerOut):
     match_win: float
     opponents_match_win: float
     opponents_opponents_match_win: float
+    game_wins: int
+    game_losses: int
+    game_draws: int
+    game_win: float
+    opponents_game_win: float
 
 
 class StandingsOut(_Shape):
@@ -320,6 +359,8 @@ class SeatPlayed(_Shape):
     tournament_id: str | None = None
     round: int | None = None
     table: int | None = None
+    game: int | None = Field(default=None, description="Which game of the table's best-of-N "
+                                                        "match.")
 
 
 class CallerOut(_Shape):

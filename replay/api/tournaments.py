@@ -24,6 +24,7 @@ from replay.api.shapes import (
     PlayerRegisteredOut,
     RoundOut,
     StandingsOut,
+    TableOut,
     TournamentDispute,
     TournamentOut,
 )
@@ -66,6 +67,12 @@ class TournamentCreate(BaseModel):
     judges: Annotated[list[UUID], Field(max_length=64, description="Judges' credential "
                                                                    "ids.")] = []
     head_judge: Annotated[UUID | None, Field(description="The judge who hears appeals.")] = None
+    best_of: Literal[1, 3, 5] = Field(default=1, description="Games a table's match is the "
+                                                             "best of.")
+    tiebreakers: Literal["mtr", "pokemon"] = Field(
+        default="mtr", description="The standings' tie-breakers: the Magic Tournament Rules' "
+        "(match points, OMW%, GW%, OGW%, each percentage floored at 0.33) or Pokémon's (match "
+        "points, OWP, OOWP, floored at 25%).")
 
 
 class Staff(BaseModel):
@@ -128,6 +135,16 @@ class ResultIn(BaseModel):
     winners: Annotated[list[PlayerRef], Field(max_length=16)] = []
     drawn: bool = False
     reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
+    game_wins: Annotated[list[Annotated[int, Field(ge=0, le=5)]] | None, Field(
+        max_length=16, description="Games won per seat, where known (2-1: [2, 1]).")] = None
+    game_draws: Annotated[int, Field(ge=0, le=5)] = 0
+
+
+class DropIn(BaseModel):
+    """Why a player drops."""
+
+    model_config = ConfigDict(extra="forbid")
+    reason: Annotated[str, Field(min_length=1, max_length=REASON_LIMIT)]
 
 
 @router.post("/tournaments", status_code=201, response_model=TournamentOut)
@@ -137,7 +154,8 @@ def create(request: Request, kiroku: KirokuDep, caller: CallerDep,
     return respond(request, events.create(
         kiroku, caller, name=body.name, game=body.game, options=body.options,
         decklists=body.decklists, replay_policy=body.replay_policy, deadline=body.deadline,
-        judges=body.judges, head_judge=body.head_judge), 201)
+        judges=body.judges, head_judge=body.head_judge, best_of=body.best_of,
+        tiebreakers=body.tiebreakers), 201)
 
 
 @router.get("/tournaments", response_model=list[TournamentOut])
@@ -270,7 +288,27 @@ def enter_result(request: Request, kiroku: KirokuDep, caller: CallerDep,
     """Enter the result of a table whose match has none, with the reason (the tournament's
     judges, organisers)."""
     return respond(request, events.enter_result(kiroku, caller, tournament_id, round_number,
-                                                table, body.winners, body.drawn, body.reason))
+                                                table, body.winners, body.drawn, body.reason,
+                                                body.game_wins, body.game_draws))
+
+
+@router.post("/tournaments/{tournament_id}/rounds/{round_number}/tables/{table}/games",
+             status_code=201, response_model=TableOut)
+def next_game(request: Request, kiroku: KirokuDep, caller: CallerDep,
+              tournament_id: TournamentId, round_number: RoundNumber,
+              table: Annotated[int, Path(ge=1, le=10_000)]) -> Response:
+    """Start the next game of a table's best-of-N match, once its last game has a result and
+    the match is not decided (a player at the table, the tournament's judges, organisers)."""
+    return respond(request, events.next_game(kiroku, caller, tournament_id, round_number,
+                                             table), 201)
+
+
+@router.post("/tournaments/{tournament_id}/players/{player}/drop", response_model=PlayerOut)
+def drop(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
+         player: Annotated[str, Path(max_length=80)], body: DropIn) -> Response:
+    """Drop a player, with the reason: not paired again, kept in the standings (the
+    tournament's judges, organisers)."""
+    return respond(request, events.drop(kiroku, caller, tournament_id, player, body.reason))
 
 
 @router.get("/tournaments/{tournament_id}/disputes", response_model=list[TournamentDispute])

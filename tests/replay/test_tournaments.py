@@ -31,6 +31,8 @@ DECKS = sample_decks("worldgainer")
 SOLAR = dict(DECKS["solar_vanguard"].cards)
 BLOOM = dict(DECKS["pleiades_bloom"].cards)
 PAST = "2020-01-01T09:00:00+09:00"
+SOON = "2998-01-01T09:00:00+09:00"
+AFTER_SOON = "2998-01-01T00:00:01.000000+00:00"  # as ``now()`` says it, after SOON in UTC
 FUTURE = "2999-01-01T09:00:00+09:00"
 
 
@@ -215,7 +217,7 @@ def test_registration_returns_a_player_credential_once(kiroku: Kiroku) -> None:
     assert identity.tournament_id == tid and identity.player_id == UUID(made["player_id"])
     listed = events.players(kiroku, tid)
     assert listed == [{"player_id": made["player_id"], "name": "Aiko", "external_id": "1001",
-                       "has_decklist": False}]
+                       "has_decklist": False, "dropped": False}]
     assert "token" not in listed[0]
 
 
@@ -282,8 +284,10 @@ def test_an_illegal_list_is_refused_with_the_rules_reason(kiroku: Kiroku, event:
     assert events.decklist(kiroku, aiko, event.id, event.players[0])["deck"] == SOLAR
 
 
-def test_a_list_after_the_deadline_is_refused(kiroku: Kiroku, event: Event) -> None:
-    events.set_deadline(kiroku, ORG, event.id, PAST)
+def test_a_list_after_the_deadline_is_refused(kiroku: Kiroku, event: Event,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    events.set_deadline(kiroku, ORG, event.id, SOON)
+    monkeypatch.setattr(events, "now", lambda: AFTER_SOON)  # the deadline has come
     assert events.read(kiroku, event.id)["decklists_locked"]
     before = _stored(kiroku, event.id)
     with pytest.raises(TournamentRefused) as refused:
@@ -431,7 +435,7 @@ def test_a_paired_match_knows_its_tournament_round_and_table(kiroku: Kiroku,
     answer = _pair(kiroku, event.id, ["1001", "1003"], ["1002", "1004"])
     labels = kiroku.summary(kiroku.seen_by(_match(answer, 2)))["tournament"]
     assert labels == {"tournament_id": str(event.id), "tournament": "Kiroku Cup", "round": 2,
-                      "table": 2, "players": [event.players[1], event.players[3]]}
+                      "table": 2, "game": 1, "players": [event.players[1], event.players[3]]}
     outside = kiroku.new_match("worldgainer", ["X", "Y"], ["solar_vanguard", "pleiades_bloom"])
     assert kiroku.summary(kiroku.seen_by(outside))["tournament"] is None
 
@@ -591,7 +595,8 @@ def test_a_judge_enters_a_result_with_a_reason(kiroku: Kiroku, event: Event) -> 
     assert [w["name"] for w in table["result"]["winners"]] == ["Ben"]
     events.enter_result(kiroku, ORG, event.id, 1, 2, [], True, "Intentional draw")
     assert _status(kiroku, event.id, 1, 2)["result"] == {"winners": [], "drawn": True,
-                                                         "source": "judge"}
+                                                         "source": "judge", "game_wins": [],
+                                                         "game_draws": 0}
     entered = kiroku.tournaments.history(event.id)[-1]
     assert entered.reason == "Intentional draw" and entered.by["role"] == "organiser"
 

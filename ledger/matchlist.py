@@ -144,6 +144,12 @@ class _Statements:
             "players_folded = excluded.players_folded, created_at = excluded.created_at, "
             "simulated = excluded.simulated")
         self.result = self._marks("UPDATE {t} SET result = ? WHERE match_id = ?")
+        self.table_games = self._marks(
+            "SELECT seating FROM {t} WHERE tournament_id = ? AND round = ? AND "
+            "table_number = ?")
+        self.table_closed = self._marks(
+            "UPDATE {t} SET result = ? WHERE tournament_id = ? AND round = ? AND "
+            "table_number = ? AND result IS NULL")
         self.seated = self._marks(
             "INSERT INTO {t} (match_id, tournament_id, seating, round, table_number) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
@@ -238,6 +244,22 @@ class MatchListView(TrackingRecorder, ABC):
         """A match ended (``result``) or was reopened (None)."""
         self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
                     tracking)
+
+    def table_closed(self, tournament_id: str, round_number: int, table: int,
+                     winners: list[str], drawn: bool, tracking: Tracking) -> None:
+        """A judge entered a table's result: its games still without a result of their own
+        end in the list with it (``entered``), so the list says what the round says."""
+        rows = self._select(self.SQL.table_games, [tournament_id, round_number, table])
+        if not rows:
+            self.insert_tracking(tracking)
+            return
+        players = json.loads(rows[0]["seating"])["players"]
+        seats = [n for n, p in enumerate(players, start=1) if p in winners]
+        result = {"winners": seats, "losers": [n for n in range(1, len(players) + 1)
+                                               if n not in seats],
+                  "reason": "table_result_entered", "drawn": drawn, "entered": True}
+        self._write(self.SQL.table_closed, [json.dumps(result), tournament_id, round_number,
+                                            table], tracking)
 
     def match_seated(self, match_id: UUID, seating: dict[str, Any],
                      tracking: Tracking) -> None:
@@ -341,7 +363,7 @@ class MatchListProjection(Projection[MatchListView]):
 
     name = "match_list"
     topics = (MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"],
-              Seating.Created.TOPIC)
+              Seating.Created.TOPIC, Tournament.ResultEntered.TOPIC)
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -368,8 +390,13 @@ class MatchListProjection(Projection[MatchListView]):
     def _seated(self, event: Seating.Created, tracking: Tracking) -> None:
         self.view.match_seated(UUID(event.match_id), {
             "tournament_id": event.tournament_id, "tournament": event.tournament,
-            "round": event.round, "table": event.table, "players": list(event.players)},
-            tracking)
+            "round": event.round, "table": event.table, "game": event.game,
+            "players": list(event.players)}, tracking)
+
+    @process_event.register
+    def _table_result(self, event: Tournament.ResultEntered, tracking: Tracking) -> None:
+        self.view.table_closed(str(event.originator_id), event.round, event.table,
+                               list(event.winners), event.drawn, tracking)
 
 
 class StreamsProjection(Projection[MatchListView]):

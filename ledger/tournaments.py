@@ -311,7 +311,7 @@ class Seating(Aggregate):
         round: int
         table: int
         players: list[str]
-        game: int  # absent before best-of-N: 1
+        game: int = 1  # absent from seatings stored before best-of-N
 
     def __init__(self, match_id: str, tournament_id: str, tournament: str, round: int,
                  table: int, players: list[str], game: int = 1) -> None:

@@ -633,7 +633,8 @@ def _results(kiroku: Kiroku, tournament: Tournament, through: int | None) -> lis
     """Every table's result so far and the byes, the games' results read from the match list
     (one query of the tournament's rows, not one match loaded per game)."""
     outcomes = {m["match_id"]: m["result"]
-                for m in kiroku.find_matches(tournament=tournament.id, simulated=None)}
+                for m in kiroku.find_matches(tournament=tournament.id, simulated=None)
+                if not (m["result"] or {}).get("entered")}  # a game's own results only
     results = []
     for paired in tournament.rounds[:through]:
         number = paired["round"]

@@ -296,3 +296,30 @@ def test_a_late_entry_submits_a_first_list_after_the_lock(bo3: Bo3) -> None:
     assert refused.value.reason == "decklists_locked"
     answer = events.pair(bo3.kiroku, ORG, bo3.id, [Pairing(1, ("1005", "1002"))])
     assert answer["round"] == 2
+
+
+# ----- one status for a table everywhere ----------------------------------------------------
+def test_an_entered_result_ends_the_tables_game_in_the_match_list(bo3: Bo3) -> None:
+    events.enter_result(bo3.kiroku, bo3.judge, bo3.id, 1, 2, [], True, "intentional draw")
+    listed = {m["tournament"]["table"]: m for m in bo3.kiroku.find_matches(tournament=bo3.id)}
+    assert listed[2]["status"] == "ended" and listed[2]["result"]["drawn"] is True
+    assert listed[2]["result"]["reason"] == "table_result_entered"
+    assert listed[1]["status"] == "live"
+    assert bo3.kiroku.find_matches(tournament=bo3.id, status="live") == [listed[1]]
+
+
+def test_an_entered_win_names_the_winners_seat_in_the_list(bo3: Bo3) -> None:
+    events.enter_result(bo3.kiroku, bo3.judge, bo3.id, 1, 1, ["1002"], False, "no-show",
+                        game_wins=[0, 2])
+    listed = {m["tournament"]["table"]: m for m in bo3.kiroku.find_matches(tournament=bo3.id)}
+    assert listed[1]["result"]["winners"] == [2]
+    rows = {r["name"]: r for r in events.standings_of(bo3.kiroku, bo3.id)["standings"]}
+    assert (rows["Ben"]["match_points"], rows["Ben"]["game_wins"]) == (3, 2)
+
+
+def test_the_list_says_which_game_of_the_table_a_match_is(bo3: Bo3) -> None:
+    bo3.win_current(1)
+    bo3.next_game()
+    games = sorted(m["tournament"]["game"] for m in bo3.kiroku.find_matches(tournament=bo3.id,
+                                                                            table=1))
+    assert games == [1, 2]

@@ -13,7 +13,7 @@ from cli import render
 from cli.common import JSON_OPTION, parse_options, print_json, service
 from ledger.catalog import resolve_deck, sample_card_set
 from ledger.identity import Identity
-from ledger.tournaments import TournamentNotFound
+from ledger.tournaments import TIEBREAKER_PROFILES, TournamentNotFound
 from replay import tournaments as events
 from replay.ids import resolve_id
 from replay.pairings import Pairing
@@ -55,17 +55,24 @@ def _operator(name: str) -> Identity:
               help="A judge's credential id (repeatable).")
 @click.option("--head-judge", type=click.UUID, default=None,
               help="The judge's credential id who hears appeals.")
+@click.option("--best-of", type=click.Choice(["1", "3", "5"]), default="1", show_default=True,
+              help="Games a table's match is the best of.")
+@click.option("--tiebreakers", type=click.Choice(TIEBREAKER_PROFILES), default="mtr",
+              show_default=True, help="mtr: match points, OMW%, GW%, OGW%; pokemon: match "
+              "points, OWP, OOWP.")
 @click.option("--by", "operator", default="operator", show_default=True)
 @click.pass_context
 def tournament_new(ctx: click.Context, name: str, game: str, options: tuple[str, ...],
                    decklists: str, replay_policy: str, deadline: str | None,
-                   judges: tuple[UUID, ...], head_judge: UUID | None, operator: str) -> None:
+                   judges: tuple[UUID, ...], head_judge: UUID | None, best_of: str,
+                   tiebreakers: str, operator: str) -> None:
     """Create a tournament; prints its id."""
     with service(ctx) as kiroku:
         made = events.create(kiroku, _operator(operator), name=name, game=game,
                              options=parse_options(options), decklists=decklists,
                              replay_policy=replay_policy, deadline=deadline, judges=judges,
-                             head_judge=head_judge)
+                             head_judge=head_judge, best_of=int(best_of),
+                             tiebreakers=tiebreakers)
         click.echo(made["tournament_id"])
 
 
@@ -290,11 +297,61 @@ def tournament_round(ctx: click.Context, tournament_ref: str, number: int) -> No
 
 def _status(entry: dict[str, Any]) -> str:
     result = entry["result"]
+    score = ""
+    if entry.get("best_of", 1) > 1:
+        wins = result["game_wins"] if result and result["game_wins"] else entry["game_wins"]
+        draws = result["game_draws"] if result else entry["game_draws"]
+        score = " " + "-".join(map(str, [*wins, *([draws] if draws else [])]))
     if result is None:
-        return entry["status"].replace("_", " ")
+        games = f", game {len(entry['games'])}" if entry.get("best_of", 1) > 1 else ""
+        return entry["status"].replace("_", " ") + games + score
     if result["drawn"]:
-        return f"drawn ({result['source']})"
-    return f"{' and '.join(_who(w) for w in result['winners'])} won ({result['source']})"
+        return f"drawn{score} ({result['source']})"
+    return f"{' and '.join(_who(w) for w in result['winners'])} won{score} ({result['source']})"
+
+
+@tournament.command("game")
+@click.argument("tournament_ref")
+@click.argument("round_number", type=click.IntRange(1, 1000))
+@click.argument("table", type=click.IntRange(1, 10_000))
+@click.pass_context
+def tournament_game(ctx: click.Context, tournament_ref: str, round_number: int,
+                    table: int) -> None:
+    """Start the next game of a table's best-of-N match; prints its match id (the table's
+    seat credentials play it)."""
+    with service(ctx) as kiroku:
+        entry = events.next_game(kiroku, _operator("operator"), _find(kiroku, tournament_ref),
+                                 round_number, table)
+        click.echo(f"table {table} game {len(entry['games'])}  match "
+                   f"{entry['current_match_id']}")
+
+
+@tournament.command("drop")
+@click.argument("tournament_ref")
+@click.argument("player")
+@click.option("--reason", required=True)
+@click.pass_context
+def tournament_drop(ctx: click.Context, tournament_ref: str, player: str, reason: str) -> None:
+    """Drop a player (id, external id or name): not paired again, kept in the standings."""
+    with service(ctx) as kiroku:
+        dropped = events.drop(kiroku, _operator("operator"), _find(kiroku, tournament_ref),
+                              player, reason)
+        click.echo(f"{_who(dropped)} dropped")
+
+
+def _games(text: str | None, seats: int) -> tuple[list[int] | None, int]:
+    """``--games 2-1`` (wins per seat) or ``1-1-1`` (then the drawn games)."""
+    if text is None:
+        return None, 0
+    try:
+        counts = [int(part) for part in text.split("-")]
+    except ValueError:
+        raise click.BadParameter("game wins per seat, then drawn games: 2-1 or 1-1-1",
+                                 param_hint="--games") from None
+    if len(counts) not in (seats, seats + 1):
+        raise click.BadParameter(f"{seats} game counts (one per seat), and the drawn games "
+                                 "if any: 2-1 or 1-1-1", param_hint="--games")
+    return counts[:seats], (counts[seats] if len(counts) > seats else 0)
 
 
 @tournament.command("result")
@@ -304,20 +361,26 @@ def _status(entry: dict[str, Any]) -> str:
 @click.option("--winner", "winners", multiple=True, help="A winner (repeatable).")
 @click.option("--drawn", is_flag=True, help="The table was drawn.")
 @click.option("--reason", required=True)
+@click.option("--games", default=None, metavar="W-W[-D]",
+              help="The game score: wins per seat, then drawn games (2-1, 1-1-1).")
 @click.option("--by", "operator", default="operator", show_default=True)
 @click.option("--yes", is_flag=True, help="Enter it without asking.")
 @click.pass_context
 def tournament_result(ctx: click.Context, tournament_ref: str, round_number: int, table: int,
-                      winners: tuple[str, ...], drawn: bool, reason: str,
+                      winners: tuple[str, ...], drawn: bool, reason: str, games: str | None,
                       operator: str, yes: bool) -> None:
-    """A judge's result for a table whose match has none (no-show, intentional draw...)."""
+    """A judge's result for a table whose match its games have not decided (no-show,
+    intentional draw, time called...)."""
     if not yes:
         what = "drawn" if drawn else f"won by {' and '.join(winners) or 'nobody'}"
         click.confirm(f"Round {round_number} table {table} {what}: this result counts in the "
                       "standings. Enter it?", abort=True, err=True)
     with service(ctx) as kiroku:
-        view = events.enter_result(kiroku, _operator(operator), _find(kiroku, tournament_ref),
-                                   round_number, table, winners, drawn, reason)
+        tid = _find(kiroku, tournament_ref)
+        seats = len(kiroku.tournaments.get(tid).table(round_number, table)["players"])
+        game_wins, game_draws = _games(games, seats)
+        view = events.enter_result(kiroku, _operator(operator), tid, round_number, table,
+                                   winners, drawn, reason, game_wins, game_draws)
         entry = next(t for t in view["tables"] if t["table"] == table)
         click.echo(f"table {table}: {_status(entry)}")
 
@@ -347,20 +410,29 @@ def tournament_disputes(ctx: click.Context, tournament_ref: str, round_number: i
 @click.pass_context
 def tournament_standings(ctx: click.Context, tournament_ref: str, through: int | None,
                          as_csv: bool) -> None:
-    """The standings: match points, then OMW%, then OOMW% (see docs/tournaments.md)."""
+    """The standings by the tournament's tie-breakers (MTR: points, OMW%, GW%, OGW%;
+    Pokémon: points, OWP, OOWP; see docs/tournaments.md)."""
     with service(ctx) as kiroku:
         tid = _find(kiroku, tournament_ref)
         if as_csv:
             click.echo(events.standings_csv(kiroku, tid, through), nl=False)
             return
         table = events.standings_of(kiroku, tid, through)
-        click.echo(f"{'rank':>4}  {'player':<36} {'pts':>3}  {'W-L-D':<7} {'OMW%':>6} "
-                   f"{'OOMW%':>6}")
+        names = _PERCENTAGES[events.read(kiroku, tid)["tiebreakers"]]
+        columns = [c for c in table["tiebreakers"] if c in names]
+        click.echo(f"{'rank':>4}  {'player':<36} {'pts':>3}  {'W-L-D':<7} " +
+                   " ".join(f"{names[c]:>6}" for c in columns))
         for row in table["standings"]:
             record = f"{row['wins']}-{row['losses']}-{row['draws']}"
-            click.echo(f"{row['rank']:>4}  {_who(row)[:36]:<36} {row['match_points']:>3}  "
-                       f"{record:<7} {row['opponents_match_win']:>6.1%} "
-                       f"{row['opponents_opponents_match_win']:>6.1%}")
+            dropped = " (dropped)" if row.get("dropped") else ""
+            click.echo(f"{row['rank']:>4}  {(_who(row) + dropped)[:36]:<36} "
+                       f"{row['match_points']:>3}  {record:<7} " +
+                       " ".join(f"{row[c]:>6.1%}" for c in columns))
+
+
+_PERCENTAGES = {  # the tie-breakers' names in each profile's rules
+    "mtr": {"opponents_match_win": "OMW%", "game_win": "GW%", "opponents_game_win": "OGW%"},
+    "pokemon": {"opponents_match_win": "OWP", "opponents_opponents_match_win": "OOWP"}}
 
 
 @tournament.command("results")

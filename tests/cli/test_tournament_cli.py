@@ -99,7 +99,7 @@ def test_an_organisers_event_from_start_to_finish(db: str, tmp_path: Path) -> No
     assert done[-1] == "round complete"
 
     standings = kiroku(db, "tournament", "standings", tid).stdout.splitlines()
-    assert standings[0].split() == ["rank", "player", "pts", "W-L-D", "OMW%", "OOMW%"]
+    assert standings[0].split() == ["rank", "player", "pts", "W-L-D", "OMW%", "GW%", "OGW%"]
     ranked = [(line.split()[0], line.split()[1], line.split()[3]) for line in standings[1:]]
     assert ranked == [("1", "Aiko", "3"), ("2", "Eri", "3"), ("3", "Chie", "1"),
                       ("3", "Dan", "1"), ("5", "Ben", "0")]
@@ -188,3 +188,47 @@ def test_the_head_judges_docket_by_the_command_line(db: str) -> None:
     assert docket.startswith(dispute.strip()) and " R1 T1 " in docket
     assert "a missed trigger" in docket
     assert kiroku(db, "tournament", "disputes", tid, "--round", "2").stdout == ""
+
+
+def _pair_two_tables(db: str, tid: str) -> dict[int, str]:
+    """Pair round 1 (1001 v 1002, 1003 v 1004); each table's first match id."""
+    out = kiroku(db, "tournament", "pair", tid, "--table", "1:1001,1002",
+                 "--table", "2:1003,1004").stdout
+    return {int(m.group(1)): m.group(2)
+            for m in re.finditer(r"^table (\d+)\s+match (\S+)", out, re.MULTILINE)}
+
+
+def test_a_best_of_three_table_by_the_command_line(db: str) -> None:
+    tid = new_tournament(db, "--best-of", "3")
+    register(db, tid, "1001", "1002", "1003", "1004")
+    matches = _pair_two_tables(db, tid)
+    kiroku(db, "match", "act", matches[1], '{"type": "concede", "seat": 2}', "--by", "Jun", "--yes")
+    started = kiroku(db, "tournament", "game", tid, "1", "1").stdout
+    assert started.startswith("table 1 game 2  match ")
+    game_two = started.split()[-1]
+    kiroku(db, "match", "act", game_two, '{"type": "concede", "seat": 2}', "--by", "Jun", "--yes")
+    shown = kiroku(db, "tournament", "round", tid, "1").stdout
+    assert "Aiko (1001) won 2-0 (game)" in shown
+    refused(kiroku(db, "tournament", "game", tid, "1", "1", ok=False), "series_over")
+
+
+def test_a_result_with_its_game_score_and_a_drop(db: str) -> None:
+    tid = new_tournament(db, "--best-of", "3")
+    register(db, tid, "1001", "1002", "1003", "1004")
+    _pair_two_tables(db, tid)
+    kiroku(db, "tournament", "result", tid, "1", "2", "--drawn", "--games", "1-1-1",
+           "--reason", "time", "--yes")
+    assert "drawn 1-1-1 (judge)" in kiroku(db, "tournament", "round", tid, "1").stdout
+    bad = kiroku(db, "tournament", "result", tid, "1", "1", "--winner", "1001", "--games",
+                 "2", "--reason", "x", "--yes", ok=False)
+    assert bad.exit_code == 2 and "2 game counts" in bad.output
+    kiroku(db, "tournament", "drop", tid, "1004", "--reason", "went home")
+    standings = kiroku(db, "tournament", "standings", tid).stdout
+    assert "Dan (1004) (dropped)" in standings
+    refused(kiroku(db, "tournament", "pair", tid, "--table", "1:1001,1004", ok=False),
+            "player_dropped")
+
+
+def test_a_deadline_in_the_past_is_one_error_line(db: str) -> None:
+    refused(kiroku(db, "tournament", "new", "Late Cup", "--game", "worldgainer",
+                   "--deadline", "2020-01-01T09:00:00+09:00", ok=False), "deadline_passed")

@@ -85,6 +85,22 @@ def slips() -> FileResponse:
     return _page("slips.html")
 
 
+@router.get("/events/new", include_in_schema=False)
+def new_event() -> FileResponse:
+    """The organiser's console, creating a tournament (the page opens the new one's console).
+    Routed before ``/events/{tournament}``, whose pattern it would match."""
+    return _page("console.html")
+
+
+@router.get("/events/{tournament}/console", include_in_schema=False)
+def event_console(tournament: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """The organiser's console of a tournament: players, pairings, each table's status live,
+    results, drops, standings and finishing (resolved by the page through GET
+    /tournaments/{tournament_id}, an id or its prefix)."""
+    del tournament
+    return _page("console.html")
+
+
 @router.get("/judge", include_in_schema=False)
 def judge() -> FileResponse:
     """The judge's open calls across matches, with a notice when a seat calls."""

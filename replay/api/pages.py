@@ -1,9 +1,9 @@
 """The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
 its board alone for stream overlays at ``/embed/{match}``, the sign-in page a slip's link
-opens at ``/sign-in`` and the printable slips at ``/slips``, their static files under
-``/static``, and the API's documentation at ``/docs`` (Swagger UI from vendored files: no
-request leaves the server). The pages read the public HTTP API like any other client; nothing
-here is in the OpenAPI document."""
+opens at ``/sign-in``, the printable slips at ``/slips``, a tournament's public page at
+``/events/{tournament}``, their static files under ``/static``, and the API's documentation
+at ``/docs`` (Swagger UI from vendored files: no request leaves the server). The pages read
+the public HTTP API like any other client; nothing here is in the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -105,6 +105,15 @@ def event_console(tournament: Annotated[str, PathParam(max_length=64)]) -> FileR
 def judge() -> FileResponse:
     """The judge's open calls across matches, with a notice when a seat calls."""
     return _page("judge.html")
+
+
+@router.get("/events/{tournament}", include_in_schema=False)
+def event(tournament: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """A tournament's public page: its current round's tables, earlier rounds, standings and
+    players, following the event live (resolved by the page through the public API, as
+    ``/watch/{match}`` is)."""
+    del tournament
+    return _page("event.html")
 
 
 @router.get("/docs", include_in_schema=False)

@@ -345,13 +345,15 @@ def test_no_tournament_channel_shows_a_closed_decklist(
     channel (the tournament, its players, rounds, standings, results, the match list, every
     decklist asked for, and the refusals) names a card of a deck its reader does not hold:
     each player reads as themself, as the seat credential of their round's match, and a
-    spectator reads with no credential."""
+    spectator reads with no credential. The matches are best of three, the second game
+    started by a player, so each reads the series' games too, and is refused its next."""
     _, _, server = store
     cards, decks = sample_data(get_game("worldgainer"))
     names = {cid: str(card["name"]) for cid, card in cards.items()}
     with server.client(server.organiser_token) as organiser:
         made = organiser.post("/tournaments", json={"name": "Closed Lists Cup",
-                                                    "game": "worldgainer"}).json()
+                                                    "game": "worldgainer",
+                                                    "best_of": 3}).json()
         url = f"/tournaments/{made['tournament_id']}"
         tokens, lists = {}, {}
         for i, player in enumerate(("Ann", "Ben")):
@@ -363,6 +365,13 @@ def test_no_tournament_channel_shows_a_closed_decklist(
         paired = organiser.post(f"{url}/rounds", json={"tables": [
             {"table": 1, "players": ["Ann", "Ben"]}]}).json()
     seats = {s["name"]: s["token"] for s in paired["tables"][0]["seats"]}
+    with server.client(seats["Ben"]) as ben:
+        assert ben.post(f"/matches/{paired['tables'][0]['match_id']}/actions",
+                        json={"action": {"type": "concede", "seat": 2}}).status_code == 201
+    with server.client(tokens["Ann"]) as ann:
+        started = ann.post(f"{url}/rounds/1/tables/1/games")
+        assert started.status_code == 201, started.text
+    game_two = started.json()["current_match_id"]
     every = set(lists["Ann"]) | set(lists["Ben"])
     readers: dict[str, tuple[str | None, set[str]]] = {"spectator": (None, set())}
     for player in ("Ann", "Ben"):
@@ -377,7 +386,10 @@ def test_no_tournament_channel_shows_a_closed_decklist(
                 f"{url}/standings?format=csv", f"{url}/results.csv",
                 f"/matches?tournament={made['tournament_id']}",
                 f"{url}/players/Ann/decklist", f"{url}/players/Ben/decklist",
-                f"{url}/disputes")}
+                f"{url}/disputes", "/me", f"/matches/{game_two}")}
+            channels["next game refused"] = c.post(f"{url}/rounds/1/tables/1/games").text
+            channels["drop refused"] = c.post(f"{url}/players/Ann/drop",
+                                              json={"reason": "x"}).text
         for channel, text in channels.items():
             assert not _leaks(text, hidden, names, own), (reader, channel)
         scanned += bool(hidden)

@@ -21,6 +21,7 @@ from replay.api.shapes import (
     PlayerRegisteredOut,
     RoundOut,
     StandingsOut,
+    TableOut,
     TournamentDispute,
     TournamentOut,
 )
@@ -233,3 +234,66 @@ def test_tournaments_are_listed_and_filtered(event: Event) -> None:
         t for t in e.anonymous.get("/tournaments").json() if t["game"] == "kami"]
     assert [p["name"] for p in e.anonymous.get(f"{e.url}/players",
                                                params={"name": "ee"}).json()] == ["Dee"]
+
+
+def test_a_best_of_three_table_over_http(server: Server, client: httpx.Client) -> None:
+    made = client.post("/tournaments", json={"name": "Kiroku Bo3", "game": "worldgainer",
+                                             "best_of": 3, "tiebreakers": "mtr"})
+    assert made.status_code == 201, made.text
+    shown = TournamentOut.model_validate(made.json())
+    assert (shown.best_of, shown.tiebreakers, shown.dropped) == (3, "mtr", 0)
+    url = f"/tournaments/{shown.tournament_id}"
+    tokens = {}
+    for name, number, deck in PLAYERS[:4]:
+        registered = client.post(f"{url}/players", json={"name": name, "external_id": number})
+        tokens[name] = registered.json()["token"]
+        assert client.put(f"{url}/players/{number}/decklist",
+                          json={"deck": DECKS[deck]}).status_code == 200
+    paired = RoundOut.model_validate(client.post(f"{url}/rounds", json={"tables": [
+        {"table": 1, "players": ["1001", "1002"]},
+        {"table": 2, "players": ["1003", "1004"]}]}).json())
+    ann, cid = server.client(tokens["Ann"]), server.client(tokens["Cid"])
+    game_one = paired.tables[0].match_id
+    error(ann.post(f"{url}/rounds/1/tables/1/games"), 422, "tournament_refused",
+          "game_in_progress")
+    conceded = ann.post(f"/matches/{game_one}/actions",
+                        json={"action": {"type": "concede", "seat": 1}})
+    assert conceded.status_code == 201, conceded.text
+    error(cid.post(f"{url}/rounds/1/tables/1/games"), 403, "forbidden", "not_your_table")
+    error(server.client().post(f"{url}/rounds/1/tables/1/games"), 401, "unauthenticated")
+    started = ann.post(f"{url}/rounds/1/tables/1/games")
+    assert started.status_code == 201, started.text
+    table = TableOut.model_validate(started.json())
+    assert (table.game_wins, len(table.games), table.status) == ([0, 1], 2, "in_progress")
+    game_two = table.current_match_id
+    assert ann.post(f"/matches/{game_two}/actions", json={
+        "action": {"type": "concede", "seat": 1}}).status_code == 201
+    round_one = RoundOut.model_validate(server.client().get(f"{url}/rounds/1").json())
+    decided = round_one.tables[0]
+    assert decided.status == "result" and decided.result is not None
+    assert (decided.result.game_wins, [w.name for w in decided.result.winners]) == (
+        [0, 2], ["Ben"])
+
+    entered = client.post(f"{url}/rounds/1/tables/2/result", json={
+        "winners": ["1003"], "reason": "time called", "game_wins": [1, 0], "game_draws": 1})
+    assert entered.status_code == 200, entered.text
+    error(client.post(f"{url}/rounds/1/tables/1/result", json={
+        "drawn": True, "reason": "ID"}), 422, "tournament_refused", "match_has_result")
+    dropped = client.post(f"{url}/players/1004/drop", json={"reason": "went home"})
+    assert PlayerOut.model_validate(dropped.json()).dropped
+    error(client.post(f"{url}/rounds", json={"tables": [
+        {"table": 1, "players": ["1001", "1004"]}]}), 422, "tournament_refused",
+        "player_dropped")
+    error(client.post(f"{url}/players/1004/drop", json={}), 422, "malformed_request")
+    table_now = StandingsOut.model_validate(server.client().get(f"{url}/standings").json())
+    assert table_now.tiebreakers[:4] == ["match_points", "opponents_match_win", "game_win",
+                                         "opponents_game_win"]
+    lines = {s.name: s for s in table_now.standings}
+    assert (lines["Ben"].game_wins, lines["Ann"].game_losses, lines["Cid"].game_draws) == (
+        2, 2, 1)
+    assert lines["Dee"].dropped
+    refused = client.post("/tournaments", json={"name": "Late", "game": "worldgainer",
+                                                "deadline": "2020-01-01T00:00:00Z"})
+    error(refused, 422, "tournament_refused", "deadline_passed")
+    error(client.post("/tournaments", json={"name": "Odd", "game": "worldgainer",
+                                            "best_of": 2}), 422, "malformed_request")

@@ -1,6 +1,7 @@
 // The match list: GET /matches newest first, a page at a time, filtered by game, player,
 // status, creation day, tournament (with its round and table) and simulated; each row links to
-// its replay at /watch/{id}. The filters and the page live in the URL, so a list is shareable.
+// its replay at /watch/{id} and to its tournament's page at /events/{id}. The filters and the
+// page live in the URL, so a list is shareable.
 import { api, apiPage, el, games, resultText, shortTime, signIn } from "/static/common.js";
 
 const PAGE = 50;
@@ -38,8 +39,12 @@ function filters() {
   return params;
 }
 
-function tournamentText(where) {
-  return where ? `${where.tournament} · round ${where.round} · table ${where.table}` : "";
+// The match's place in its event: the event's name links to its page (/events/ID).
+function tournamentCell(where) {
+  if (!where) return "";
+  const game = where.game > 1 ? ` · game ${where.game}` : "";
+  return [el("a", { href: `/events/${where.tournament_id}`, class: "event-link" }, where.tournament),
+    ` · round ${where.round} · table ${where.table}${game}`];
 }
 
 function row(m, known) {
@@ -50,7 +55,7 @@ function row(m, known) {
     el("td", {}, el("time", { datetime: m.created_at }, shortTime(m.created_at))),
     el("td", {}, m.status === "live" ? [el("span", { class: "live-badge" }, "live"), " "] : null,
       resultText(m.result, m.players)),
-    el("td", {}, tournamentText(m.tournament)));
+    el("td", {}, tournamentCell(m.tournament)));
 }
 
 async function load() {

@@ -1,9 +1,10 @@
 """The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
 its board alone for stream overlays at ``/embed/{match}``, the sign-in page a slip's link
 opens at ``/sign-in``, the printable slips at ``/slips``, a tournament's public page at
-``/events/{tournament}``, their static files under ``/static``, and the API's documentation
-at ``/docs`` (Swagger UI from vendored files: no request leaves the server). The pages read
-the public HTTP API like any other client; nothing here is in the OpenAPI document."""
+``/events/{tournament}`` and its player's own page at ``/events/{tournament}/me``, their
+static files under ``/static``, and the API's documentation at ``/docs`` (Swagger UI from
+vendored files: no request leaves the server). The pages read the public HTTP API like any
+other client; nothing here is in the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -114,6 +115,14 @@ def event(tournament: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
     ``/watch/{match}`` is)."""
     del tournament
     return _page("event.html")
+
+
+@router.get("/events/{tournament}/me", include_in_schema=False)
+def event_player(tournament: Annotated[str, PathParam(max_length=64)]) -> FileResponse:
+    """A tournament player's own page, signed in by their one sign-in for the event: their
+    current match and its Play button first, then earlier matches, standing and decklist."""
+    del tournament
+    return _page("player.html")
 
 
 @router.get("/docs", include_in_schema=False)

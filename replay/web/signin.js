@@ -1,7 +1,11 @@
 // The sign-in page a slip's QR code opens (/sign-in#code=...): the code is taken out of the
 // address at once (it is spent by signing in, and must not stay in the history), exchanged for
-// a session of this browser (POST /sessions), and the player is sent to their match. Opened
-// without a code, it says who this browser is signed in as and lists their matches.
+// a session of this browser (POST /sessions), and the player is sent on: a seat (or a
+// scorekeeper) to its match (the newest game of its table's series), a tournament's player
+// always to their page of the event (/events/ID/me), which shows their current match and its
+// Play button first, and what comes between matches (the next game, the next round, their
+// standing and decklist). Opened without a code, it says who this browser is signed in as and
+// lists their matches.
 
 import { ApiError, api, el } from "/static/common.js";
 
@@ -33,9 +37,25 @@ function show(me) {
     return;
   }
   message.textContent = me.plays.length === 1 ? "Your match:" : "Your matches, newest first:";
+  if (me.role === "player" && me.tournament_id) {
+    plays.append(el("li", {}, el("a", { href: `/events/${me.tournament_id}/me` }, "My page of the event")));
+  }
   for (const play of me.plays) {
     plays.append(el("li", {}, el("a", { href: `/play/${play.match_id}` }, where(play))));
   }
+}
+
+// Where a fresh session goes: a tournament player to their event page; a seat or scorekeeper
+// to its match, the newest game when its table plays a series (all its plays one table's).
+function landing(me) {
+  if (me.role === "player" && me.tournament_id) return `/events/${me.tournament_id}/me`;
+  if ((me.role === "seat" || me.role === "scorekeeper") && me.plays.length) {
+    const [newest] = me.plays;
+    const oneTable = me.plays.every((p) => p.tournament_id === newest.tournament_id
+      && p.round === newest.round && p.table === newest.table);
+    if (me.plays.length === 1 || (newest.tournament_id && oneTable)) return `/play/${newest.match_id}`;
+  }
+  return null;
 }
 
 async function start() {
@@ -45,8 +65,9 @@ async function start() {
     history.replaceState(null, "", window.location.pathname);
     try {
       const me = await api("/sessions", { method: "POST", body: { code } });
-      if (me.plays.length === 1 && (me.role === "seat" || me.role === "scorekeeper")) {
-        window.location.replace(`/play/${me.plays[0].match_id}`);
+      const next = landing(me);
+      if (next) {
+        window.location.replace(next);
         return;
       }
       show(me);

@@ -72,8 +72,16 @@ function say(node, text) {
   node.hidden = !text;
 }
 
+// Say what was done (or why nothing can be): under the tabs on an event's console, at the top
+// elsewhere; a sentence stays 15 s unless another replaces it.
+let told = null;
 function tell(text) {
-  $("message").textContent = text || "";
+  const event = !$("event").hidden;
+  const where = $(event ? "event-message" : "message");
+  $(event ? "message" : "event-message").textContent = "";
+  where.textContent = text || "";
+  clearTimeout(told);
+  if (text && event) told = setTimeout(() => { where.textContent = ""; }, 15000);
 }
 
 // Run `work` with `button` disabled; a refusal goes to `out`.
@@ -129,6 +137,7 @@ async function whoAmI() {
   const me = state.me;
   $("who").textContent = me.role === "spectator" ? "" : me.role === "organiser" ? me.name : `${me.name} (${me.role})`;
   $("sign-out").hidden = me.role === "spectator";
+  $("new-event-link").hidden = me.role !== "organiser";
   return me;
 }
 
@@ -375,8 +384,13 @@ document.addEventListener("visibilitychange", () => {
 });
 
 async function pollRound() {
-  if (!state.tournament || state.busy) return;
+  if (!state.tournament) return;
+  if (state.busy) {  // asked while a poll runs (a tab, a result): once more after it
+    state.again = true;
+    return;
+  }
   state.busy = true;
+  state.again = false;
   try {
     const before = state.tournament.rounds;
     try {
@@ -404,6 +418,7 @@ async function pollRound() {
     showRound();
   } finally {
     state.busy = false;
+    if (state.again) pollRound();
   }
 }
 
@@ -529,9 +544,25 @@ function tableCard(table, roundNumber) {
       el("a", { href: `/watch/${table.current_match_id || table.match_id}` }, "Replay"),
       table.status === "awaiting_ruling"
         ? el("a", { href: `/judge?tournament=${state.tournament.tournament_id}` }, "The call") : null));
+  if (table.next_game && !state.tournament.finished) card.append(nextGame(table, roundNumber));
   const source = table.result ? table.result.source : null;
   if (!state.tournament.finished && (source === null || source === "judge")) card.append(resultEntry(table, roundNumber));
   return card;
+}
+
+// A best-of-N table between games: its next game started from here (its players may too).
+function nextGame(table, roundNumber) {
+  const refusal = el("p", { class: "refusal", role: "alert", hidden: true });
+  const start = el("button", { type: "button", class: "next-game" }, `Start game ${(table.games || []).length + 1}`);
+  start.addEventListener("click", async () => {
+    const done = await acting(start, refusal, () => api(
+      tournamentPath(`/rounds/${roundNumber}/tables/${table.table}/games`), { method: "POST" }));
+    if (done) {
+      tell(`Table ${table.table}: game ${(table.games || []).length + 1} started.`);
+      pollRound();
+    }
+  });
+  return el("div", { class: "table-links" }, start, refusal);
 }
 
 // The form for a table's result: its winners (or drawn), the game wins of a best-of-N match
@@ -614,7 +645,7 @@ $("pair-form").addEventListener("submit", async (event) => {
   if (!file) return;
   const inFile = $("pairings-round").value.trim();
   const round = await acting($("pair-submit"), $("pair-refusal"), () =>
-    sendFile(tournamentPath("/rounds/csv"), file, { round: inFile }));
+    sendFile(tournamentPath("/rounds/csv"), file, { round: inFile, filename: file.name }));
   if (!round) return;
   $("pair-form").reset();
   $("pair-panel").open = false;

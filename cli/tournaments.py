@@ -153,6 +153,22 @@ def tournament_register(ctx: click.Context, tournament_ref: str, name: str,
         click.echo(f"{made['player_id']}  {made['name']}\n{made['token']}")
 
 
+@tournament.command("register-file")
+@click.argument("tournament_ref")
+@click.argument("players_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def tournament_register_file(ctx: click.Context, tournament_ref: str,
+                             players_file: Path) -> None:
+    """Register every player of a players file (a Name column, an optional ID column), all
+    or none: prints one line per player, its id, name and token (shown once)."""
+    with service(ctx) as kiroku:
+        for made in events.register_file(kiroku, _operator("operator"),
+                                         _find(kiroku, tournament_ref),
+                                         players_file.read_bytes()):
+            click.echo(f"{made['player_id']}  {made['external_id'] or '-'}  {made['name']}  "
+                       f"{made['token']}")
+
+
 @tournament.command("players")
 @click.argument("tournament_ref")
 @click.option("--name", default=None, help="A part of the name, or an external id.")
@@ -248,20 +264,25 @@ def _table(text: str) -> Pairing:
 @click.option("--table", "tables", multiple=True, metavar="N:PLAYER,PLAYER",
               help="A table and its players in seat order (repeatable).")
 @click.option("--bye", "byes", multiple=True, help="A player with a bye (repeatable).")
-@click.option("--csv", "csv_file", type=click.Path(exists=True, dir_okay=False,
-                                                   path_type=Path),
-              help="The pairing program's CSV export instead of --table.")
+@click.option("--file", "--csv", "pairings_file",
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The pairing program's file instead of --table: a CSV (Melee, TopDeck, "
+                   "AetherHub, Endstep...), a TOM .tdf or Limitless JSON.")
+@click.option("--round", "file_round", type=click.IntRange(1, 1000), default=None,
+              help="Which round of a file of several (default: the one paired next).")
 @click.pass_context
 def tournament_pair(ctx: click.Context, tournament_ref: str, tables: tuple[str, ...],
-                    byes: tuple[str, ...], csv_file: Path | None) -> None:
+                    byes: tuple[str, ...], pairings_file: Path | None,
+                    file_round: int | None) -> None:
     """Pair the next round: creates its matches and prints each seat's credential (once)."""
-    if bool(csv_file) == bool(tables or byes):
-        raise click.UsageError("Give the tables (--table, --bye) or --csv FILE.")
+    if bool(pairings_file) == bool(tables or byes):
+        raise click.UsageError("Give the tables (--table, --bye) or --file FILE.")
     with service(ctx) as kiroku:
         tid = _find(kiroku, tournament_ref)
-        if csv_file is not None:
-            made = events.pair_csv(kiroku, _operator("operator"), tid,
-                                   csv_file.read_text(encoding="utf-8-sig"))
+        if pairings_file is not None:
+            made = events.pair_file(kiroku, _operator("operator"), tid,
+                                    pairings_file.read_bytes(), file_round,
+                                    pairings_file.name)
         else:
             pairings = [_table(t) for t in tables] + [Pairing(None, (b,)) for b in byes]
             made = events.pair(kiroku, _operator("operator"), tid, pairings)
@@ -437,11 +458,15 @@ _PERCENTAGES = {  # the tie-breakers' names in each profile's rules
 
 @tournament.command("results")
 @click.argument("tournament_ref")
+@click.option("--tables", is_flag=True, help="One line per table with each seat's game wins "
+                                             "(the match-result sheet).")
 @click.pass_context
-def tournament_results(ctx: click.Context, tournament_ref: str) -> None:
-    """Every result so far as CSV (one row per player per round) for the pairing program."""
+def tournament_results(ctx: click.Context, tournament_ref: str, tables: bool) -> None:
+    """Every result so far as CSV: one row per player per round (read back by 'pair
+    --file'), or one line per table."""
     with service(ctx) as kiroku:
-        click.echo(events.results_csv_of(kiroku, _find(kiroku, tournament_ref)), nl=False)
+        click.echo(events.results_csv_of(kiroku, _find(kiroku, tournament_ref),
+                                         "tables" if tables else "players"), nl=False)
 
 
 @tournament.command("finish")

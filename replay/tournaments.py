@@ -47,10 +47,19 @@ from replay import access
 from replay import disputes as hearing
 from replay.access import Caller
 from replay.audience import Audience
-from replay.pairings import MAX_TABLE, Pairing, PairingsRejected, parse_pairings, results_csv
+from replay.pairings import (
+    MAX_TABLE,
+    Pairing,
+    PairingsRejected,
+    match_results_csv,
+    read_pairings,
+    read_players,
+    results_csv,
+)
+from replay.pairings import standings_csv as standings_file
 from replay.series import BEST_OF, Series, series_of
 from replay.service import Kiroku
-from replay.standings import TableResult, points_of, standings, tiebreakers
+from replay.standings import TableResult, games_of, points_of, standings, tiebreakers
 
 STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
 
@@ -115,25 +124,67 @@ def set_deadline(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
 
 def register(kiroku: Kiroku, caller: Caller, tournament_id: UUID, name: str,
              external_id: str | None = None) -> dict[str, Any]:
-    """Register a player (organisers only); the answer holds the player's credential, shown
-    this once: with it the player submits and reads their decklist."""
+    """Register a player (organisers only; a late entry once rounds are on); the answer holds
+    the player's credential, shown this once: with it the player signs in, submits and reads
+    their decklist and plays their matches."""
+    return _register(kiroku, caller, tournament_id, [(name, external_id)])[0]
+
+
+def register_file(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
+                  data: bytes) -> list[dict[str, Any]]:
+    """Register every player of a players file (``replay.pairings.read_players``: a name
+    column, an optional id column), all in one save or none; each answer holds the player's
+    credential, shown this once."""
+    access.organiser(caller, "Registering players")
+    try:
+        entries = read_players(data)
+    except PairingsRejected as exc:
+        raise TournamentRefused("bad_players_file", f"The players file cannot be read: "
+                                f"{exc}") from None
+    return _register(kiroku, caller, tournament_id,
+                     [(e.name, e.external_id) for e in entries])
+
+
+def _register(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
+              entries: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """Register players, each with a player credential, in one save: the registrations and
+    their credentials, or nothing."""
     by = access.organiser(caller, "Registering a player")
     tournament = _open(kiroku, tournament_id)
-    name = _text(name, "A player's name", NAME_LIMIT)
-    if external_id is not None:
-        external_id = _text(external_id, "An external id", 64)
-        if any(p["external_id"] == external_id for p in tournament.players.values()):
-            raise TournamentRefused("duplicate_player", f"A player with external id "
-                                    f"{external_id!r} is registered already.")
-    player_id = uuid4()
-    credential, token = kiroku.credentials.prepare(
-        Role.PLAYER, name, issued_by=str(by.credential_id), tournament_id=tournament.id,
-        player_id=player_id)
-    kiroku.tournaments.append(  # the registration and its credential, or neither
-        tournament, Tournament.PlayerRegistered, credential, player_id=str(player_id),
-        name=name, external_id=external_id, credential_id=str(credential.id),
-        by=by.recorded_by, recorded_at=now())
-    return {**_player(tournament, str(player_id)), "token": token}
+    taken = {p["external_id"] for p in tournament.players.values() if p["external_id"]}
+    made: list[_Entry] = []
+    for name, external_id in entries:
+        name = _text(name, "A player's name", NAME_LIMIT)
+        if external_id is not None:
+            external_id = _text(external_id, "An external id", 64)
+            if external_id in taken:
+                raise TournamentRefused("duplicate_player", f"A player with external id "
+                                        f"{external_id!r} is registered already.")
+            taken.add(external_id)
+        player_id = uuid4()
+        credential, token = kiroku.credentials.prepare(
+            Role.PLAYER, name, issued_by=str(by.credential_id), tournament_id=tournament.id,
+            player_id=player_id)
+        made.append(_Entry({"player_id": str(player_id), "name": name,
+                            "external_id": external_id, "credential_id": str(credential.id)},
+                           credential, token))
+    for entry in made[:-1]:
+        tournament.trigger_event(Tournament.PlayerRegistered, **entry.registered,
+                                 by=by.recorded_by, recorded_at=now())
+    kiroku.tournaments.append(tournament, Tournament.PlayerRegistered,
+                              *(m.credential for m in made), **made[-1].registered,
+                              by=by.recorded_by, recorded_at=now())
+    return [{**_player(tournament, m.registered["player_id"]), "token": m.token} for m in made]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A player being registered: their PlayerRegistered fields, their credential (unsaved)
+    and its token."""
+
+    registered: dict[str, Any]
+    credential: Aggregate
+    token: str
 
 
 def submit_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
@@ -320,15 +371,22 @@ def drop(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
     return _player(tournament, player_id)
 
 
-def pair_csv(kiroku: Kiroku, caller: Caller, tournament_id: UUID, text: str) -> dict[str, Any]:
-    """Pair the next round from a pairing program's CSV export (see ``replay.pairings``)."""
+def pair_file(kiroku: Kiroku, caller: Caller, tournament_id: UUID, data: bytes,
+              round_number: int | None = None, filename: str | None = None) -> dict[str, Any]:
+    """Pair the next round from a pairing program's file (``replay.pairings``: Melee, TopDeck,
+    AetherHub, Endstep, TOM ``.tdf``, Limitless JSON, any CSV with a table and player
+    columns; UTF-8, UTF-16 or Windows-1252). Of a file of several rounds, the round asked
+    for, else the one this tournament pairs next if the file holds it, else its latest."""
     access.organiser(caller, "Pairing a round")
+    upcoming = len(kiroku.tournaments.get(tournament_id).rounds) + 1
     try:
-        pairings = parse_pairings(text)
+        read = read_pairings(data, round=round_number, filename=filename)
+        if round_number is None and upcoming in read.rounds and read.round != upcoming:
+            read = read_pairings(data, round=upcoming, filename=filename)
     except PairingsRejected as exc:
         raise TournamentRefused("bad_pairings", f"The pairings file cannot be read: {exc}") \
             from None
-    return pair(kiroku, caller, tournament_id, pairings)
+    return pair(kiroku, caller, tournament_id, read.pairings)
 
 
 def enter_result(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
@@ -509,30 +567,46 @@ def standings_of(kiroku: Kiroku, tournament_id: UUID,
 
 def standings_csv(kiroku: Kiroku, tournament_id: UUID, through: int | None = None) -> str:
     """The standings as CSV, for the pairing program and the wall."""
-    rows = standings_of(kiroku, tournament_id, through)["standings"]
+    table = standings_of(kiroku, tournament_id, through)
+    shown = [c for c in table["tiebreakers"] if c not in ("match_points", "registration_order")]
     columns = ["rank", "external_id", "name", "match_points", "wins", "losses", "draws",
-               "byes", "opponents_match_win", "opponents_opponents_match_win", "player_id"]
-    return results_csv([{c: _rounded(row[c]) for c in columns} for row in rows], columns)
+               "byes", "game_wins", "game_losses", "game_draws", *shown, "dropped",
+               "player_id"]
+    return standings_file(table["standings"], columns)
 
 
-def results_csv_of(kiroku: Kiroku, tournament_id: UUID) -> str:
-    """Every finished table's result, one row per player per round, as CSV for the pairing
-    program (W, L, D or BYE, and the match points it gave)."""
+RESULT_COLUMNS = ["round", "table", "external_id", "name", "opponents", "result",
+                  "match_points", "game_wins", "game_losses", "game_draws", "player_id"]
+
+
+def result_rows(kiroku: Kiroku, tournament_id: UUID) -> list[dict[str, Any]]:
+    """Every finished table's result, one row per player per round in seat order: W, L, D or
+    BYE, the match points it gave and the games won, lost and drawn."""
     tournament = kiroku.tournaments.get(tournament_id)
     rows = []
     for result in _results(kiroku, tournament, None):
         for player_id in result.players:
             opponents = [p for p in result.players if p != player_id]
+            won, lost, drawn = games_of(result, player_id)
             rows.append({
                 "round": result.round, "table": result.table,
                 "external_id": tournament.players[player_id]["external_id"],
                 "name": tournament.players[player_id]["name"],
                 "opponents": "; ".join(_label(tournament, p) for p in opponents),
                 "result": _letter(result, player_id),
-                "match_points": points_of(result, player_id), "player_id": player_id})
-    columns = ["round", "table", "external_id", "name", "opponents", "result",
-               "match_points", "player_id"]
-    return results_csv(rows, columns)
+                "match_points": points_of(result, player_id), "game_wins": won,
+                "game_losses": lost, "game_draws": drawn, "player_id": player_id})
+    return rows
+
+
+def results_csv_of(kiroku: Kiroku, tournament_id: UUID, shape: str = "players") -> str:
+    """The results as CSV: one row per player per round (``players``: Kiroku's own, read back
+    as a round's pairings), or one line per table with each seat's game wins and the drawn
+    games (``tables``: the match-result sheet)."""
+    rows = result_rows(kiroku, tournament_id)
+    if shape == "tables":
+        return match_results_csv(rows)
+    return results_csv(rows, RESULT_COLUMNS)
 
 
 # ----- the pieces ----------------------------------------------------------------------------
@@ -784,10 +858,6 @@ def _letter(result: TableResult, player_id: str) -> str:
     if result.drawn:
         return "D"
     return "W" if player_id in result.winners else "L"
-
-
-def _rounded(value: Any) -> Any:
-    return round(value, 4) if isinstance(value, float) else value
 
 
 def _text(text: str, what: str, limit: int) -> str:

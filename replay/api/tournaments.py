@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.core.contract import MAX_DECK_CARDS
 from ledger.identity import NAME_LIMIT
 from ledger.tournaments import NAME_LIMIT as TOURNAMENT_NAME_LIMIT
-from ledger.tournaments import REASON_LIMIT, TournamentRefused
+from ledger.tournaments import REASON_LIMIT
 from replay import tournaments as events
 from replay.api import errors
 from replay.api.limits import Plain
@@ -260,17 +260,37 @@ def pair(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: 
 
 @router.post("/tournaments/{tournament_id}/rounds/csv", status_code=201,
              response_model=RoundOut)
-def pair_csv(request: Request, kiroku: KirokuDep, caller: CallerDep, tournament_id: TournamentId,
-             data: Annotated[bytes, Body(media_type=CSV)]) -> Response:
-    """Pair the next round from a pairing program's CSV export: a header with a ``Table``
-    column and player columns (``Player 1``, ``Player 2``... or ``Player``, ``Opponent``),
-    players by external id or name, ``BYE`` or a lone player for a bye."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TournamentRefused("bad_pairings", "The pairings file is not UTF-8 text.") \
-            from None
-    return respond(request, events.pair_csv(kiroku, caller, tournament_id, text), 201)
+def pair_file(request: Request, kiroku: KirokuDep, caller: CallerDep,
+              tournament_id: TournamentId,
+              data: Annotated[bytes, Body(media_type=CSV, description=(
+                  "The pairing program's file as it exported it: a CSV (Melee, TopDeck, "
+                  "AetherHub, Endstep, EventLink-like, Kiroku's results.csv), a TOM .tdf or "
+                  "Limitless JSON, in UTF-8, UTF-16 or Windows-1252."))],
+              round: Annotated[int | None, Query(ge=1, le=1000, description=(
+                  "Which round of a file of several rounds (default: the one this "
+                  "tournament pairs next, if the file holds it, else its latest)."))] = None,
+              filename: Annotated[str | None, Query(max_length=200, description=(
+                  "The file's name, whose extension (.tdf, .json, .csv) is checked against "
+                  "its content."))] = None) -> Response:
+    """Pair the next round from a pairing program's file: a CSV header with a table column
+    (``Table``, ``TableNumber``...) and player columns (``Player 1``, ``Player 2``... or
+    ``Player``, ``Opponent``), a TOM ``.tdf`` or Limitless JSON; players by external id or
+    name, ``BYE`` or a lone player for a bye. A refusal names the line and what it accepts."""
+    return respond(request, events.pair_file(kiroku, caller, tournament_id, data, round,
+                                             filename), 201)
+
+
+@router.post("/tournaments/{tournament_id}/players/csv", status_code=201,
+             response_model=list[PlayerRegisteredOut])
+def register_file(request: Request, kiroku: KirokuDep, caller: CallerDep,
+                  tournament_id: TournamentId,
+                  data: Annotated[bytes, Body(media_type=CSV, description=(
+                      "A players file: a name column (Name, Player, or First Name and Last "
+                      "Name) and an optional id column (External ID, ID, Player ID, DCI, "
+                      "Pokemon ID...)."))]) -> Response:
+    """Register every player of a players file in one save, or none (organisers); each
+    answer's ``token`` is that player's credential, shown this once."""
+    return respond(request, events.register_file(kiroku, caller, tournament_id, data), 201)
 
 
 @router.get("/tournaments/{tournament_id}/rounds/{round_number}", response_model=RoundOut)
@@ -336,6 +356,10 @@ def standings(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
 
 @router.get("/tournaments/{tournament_id}/results.csv", response_class=CSVResponse,
             responses={200: {"content": CSV_CONTENT}, **errors.JSON_ERRORS})
-def results(kiroku: KirokuDep, tournament_id: TournamentId) -> Response:
-    """Every result so far, one row per player per round, as CSV for the pairing program."""
-    return CSVResponse(events.results_csv_of(kiroku, tournament_id))
+def results(kiroku: KirokuDep, tournament_id: TournamentId,
+            shape: Annotated[Literal["players", "tables"], Query(description=(
+                "players: one row per player per round (read back as a round's pairings); "
+                "tables: one line per table with each seat's game wins and the drawn "
+                "games."))] = "players") -> Response:
+    """Every result so far as CSV, with the match points and the games."""
+    return CSVResponse(events.results_csv_of(kiroku, tournament_id, shape))

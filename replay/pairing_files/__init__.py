@@ -47,6 +47,7 @@ from replay.pairing_files.common import (
     PairingsFile,
     PairingsRejected,
 )
+from replay.pairing_files.players import PlayerEntry, read_players
 from replay.pairing_files.reader import parse_pairings, read_pairings, read_text
 from replay.pairing_files.text import decode
 from replay.pairing_files.tom import tdf_results
@@ -69,6 +70,7 @@ __all__ = [
     "MAX_TABLE",
     "STANDINGS_COLUMNS",
     "Pairing",
+    "PlayerEntry",
     "PairingsFile",
     "PairingsRejected",
     "decode",
@@ -76,6 +78,7 @@ __all__ = [
     "match_results_csv",
     "parse_pairings",
     "read_pairings",
+    "read_players",
     "read_text",
     "results_csv",
     "standings_csv",

@@ -71,12 +71,13 @@ def match_results_csv(rows: _Rows) -> str:
     Player 1 Wins .. Player N Wins, Draws``.
 
     ``rows`` are Kiroku's results rows, one per player (``round``, ``table``, ``external_id``,
-    ``name``, ``result`` W, L, D or BYE), in seat order; a player is written as their external
-    id, else their name. Kiroku records one game per table, so a winner has 1 win, the others
-    0, and a drawn table 1 draw. A bye is a line with no table, the player, ``BYE``, and 1 win.
-    Tables come in the order their first row comes.
+    ``name``, ``result`` W, L, D or BYE, and where known ``game_wins`` and ``game_draws``, the
+    games of a best-of-N match), in seat order; a player is written as their external id,
+    else their name. Without game counts a winner has 1 win, the others 0, and a drawn table 1
+    draw. A bye is a line with no table, the player, ``BYE``, and 2 wins (the MTR counts a bye
+    as a match won 2-0). Tables come in the order their first row comes.
     """
-    groups: dict[tuple[object, object, int], list[tuple[str, str]]] = {}  # in file order
+    groups: dict[tuple[object, object, int], list[tuple[str, str, object, object]]] = {}
     for index, row in enumerate(rows):
         letter = str(row.get("result") or "").strip().upper()
         if letter not in RESULT_LETTERS:
@@ -84,17 +85,22 @@ def match_results_csv(rows: _Rows) -> str:
         player = str(row.get("external_id") or "").strip() or str(row.get("name") or "")
         bye = letter == "BYE" or row.get("table") in (None, "")
         key = (row.get("round"), None if bye else row.get("table"), index if bye else -1)
-        groups.setdefault(key, []).append((player, "W" if bye else letter))
+        groups.setdefault(key, []).append((player, "W" if bye else letter,
+                                           2 if bye else row.get("game_wins"),
+                                           0 if bye else row.get("game_draws")))
     seats = max([2, *(len(players) for players in groups.values())])
     columns = ["Round", "Table", *(f"Player {n}" for n in range(1, seats + 1)),
                *(f"Player {n} Wins" for n in range(1, seats + 1)), "Draws"]
     lines: list[dict[str, object]] = []
     for (number, table, _), players in groups.items():
-        line: dict[str, object] = {"Round": number, "Table": table,
-                                   "Draws": int(any(letter == "D" for _, letter in players))}
-        for seat, (player, letter) in enumerate(players, 1):
+        draws = players[0][3]
+        line: dict[str, object] = {
+            "Round": number, "Table": table,
+            "Draws": draws if isinstance(draws, int) and players[0][2] is not None else
+            int(any(letter == "D" for _, letter, _, _ in players))}
+        for seat, (player, letter, wins, _) in enumerate(players, 1):
             line[f"Player {seat}"] = player
-            line[f"Player {seat} Wins"] = int(letter == "W")
+            line[f"Player {seat} Wins"] = wins if isinstance(wins, int) else int(letter == "W")
         if table is None:
             line["Player 2"] = "BYE"
         lines.append(line)

@@ -155,7 +155,7 @@ def test_pair_needs_the_tables_or_a_csv(db: str) -> None:
     tid = new_tournament(db)
     result = kiroku(db, "tournament", "pair", tid, ok=False)
     assert result.exit_code == 2
-    assert "Give the tables (--table, --bye) or --csv FILE." in result.output
+    assert "Give the tables (--table, --bye) or --file FILE." in result.output
     assert "Traceback" not in result.output
 
 
@@ -232,3 +232,27 @@ def test_a_result_with_its_game_score_and_a_drop(db: str) -> None:
 def test_a_deadline_in_the_past_is_one_error_line(db: str) -> None:
     refused(kiroku(db, "tournament", "new", "Late Cup", "--game", "worldgainer",
                    "--deadline", "2020-01-01T09:00:00+09:00", ok=False), "deadline_passed")
+
+
+def test_players_and_pairings_files_in_any_encoding(db: str, tmp_path: Path) -> None:
+    tid = new_tournament(db)
+    players = tmp_path / "players.csv"
+    players.write_bytes("Name,ID\r\nAiko,1001\r\nBen,1002\r\nChloé,1003\r\nDan,1004\r\n"
+                        .encode("utf-16"))
+    lines = kiroku(db, "tournament", "register-file", tid, str(players)).stdout.splitlines()
+    assert [line.split()[1:3] for line in lines] == [["1001", "Aiko"], ["1002", "Ben"],
+                                                     ["1003", "Chloé"], ["1004", "Dan"]]
+    for i, number in enumerate(("1001", "1002", "1003", "1004")):
+        kiroku(db, "tournament", "decklist", "submit", tid, number,
+               "solar_vanguard" if i % 2 == 0 else "pleiades_bloom")
+    pairings = tmp_path / "round.csv"
+    pairings.write_bytes("Table,Player 1,Player 2\r\n1,Aiko,Ben\r\n2,Chloé,Dan\r\n"
+                         .encode("cp1252"))
+    assert kiroku(db, "tournament", "pair", tid, "--file", str(pairings)).stdout.startswith(
+        "round 1")
+    shown = kiroku(db, "tournament", "round", tid, "1").stdout
+    assert "Chloé (1003) v Dan (1004)" in shown
+    binary = tmp_path / "round2.csv"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    refused(kiroku(db, "tournament", "pair", tid, "--file", str(binary), ok=False),
+            "bad_pairings")

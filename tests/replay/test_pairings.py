@@ -527,9 +527,17 @@ def test_match_results_csv_writes_one_line_per_table() -> None:
         "Round,Table,Player 1,Player 2,Player 1 Wins,Player 2 Wins,Draws",
         "1,1,1001,1002,1,0,0",
         "1,2,1003,1004,0,0,1",
-        "1,,1005,BYE,1,,0",
+        "1,,1005,BYE,2,,0",
         "",
     ]
+
+
+def test_match_results_csv_writes_the_games_of_a_best_of_three() -> None:
+    rows = [{"round": 1, "table": 1, "external_id": "1001", "result": "W", "game_wins": 2,
+             "game_draws": 1},
+            {"round": 1, "table": 1, "external_id": "1002", "result": "L", "game_wins": 0,
+             "game_draws": 1}]
+    assert match_results_csv(rows).split("\r\n")[1] == "1,1,1001,1002,2,0,1"
 
 
 def test_match_results_csv_is_read_back_as_the_rounds_pairings() -> None:

@@ -518,7 +518,7 @@ MELEE_CSV = (
 
 def test_pairing_from_a_pairing_programs_csv(kiroku: Kiroku, event: Event) -> None:
     eri = events.register(kiroku, ORG, event.id, "Eri", "1005")
-    answer = events.pair_csv(kiroku, ORG, event.id, "\ufeff" + MELEE_CSV)
+    answer = events.pair_file(kiroku, ORG, event.id, ("\ufeff" + MELEE_CSV).encode())
     assert [[p["name"] for p in t["players"]] for t in answer["tables"]] == \
         [["Aiko", "Ben"], ["Chie", "Dan"]]
     assert [b["player_id"] for b in answer["byes"]] == [eri["player_id"]]
@@ -528,8 +528,9 @@ def test_pairing_from_a_pairing_programs_csv(kiroku: Kiroku, event: Event) -> No
 def test_an_unreadable_pairings_csv_stores_nothing(kiroku: Kiroku, event: Event) -> None:
     before = _stored(kiroku, event.id)
     with pytest.raises(TournamentRefused) as refused:
-        events.pair_csv(kiroku, ORG, event.id, "Name,Points\r\nAiko,3\r\n")
+        events.pair_file(kiroku, ORG, event.id, b"Name,Points\r\nAiko,3\r\n")
     assert refused.value.reason == "bad_pairings"
+    assert "one of Table, Table #, TableNumber" in refused.value.message
     assert _stored(kiroku, event.id) == before
 
 
@@ -692,10 +693,13 @@ def test_the_standings_csv(kiroku: Kiroku, event: Event) -> None:
     _two_rounds(kiroku, event)
     text = events.standings_csv(kiroku, event.id)
     assert text.splitlines()[0] == ("rank,external_id,name,match_points,wins,losses,draws,byes,"
-                                    "opponents_match_win,opponents_opponents_match_win,"
-                                    "player_id")
-    assert [(r["rank"], r["external_id"], r["match_points"]) for r in _rows(text)] == \
+                                    "game_wins,game_losses,game_draws,opponents_match_win,"
+                                    "game_win,opponents_game_win,dropped,player_id")
+    rows = _rows(text)
+    assert [(r["rank"], r["external_id"], r["match_points"]) for r in rows] == \
         [("1", "1001", "6"), ("2", "1004", "4"), ("3", "1003", "1"), ("4", "1002", "0")]
+    assert all(len(r[c].split(".")[1]) == 4 for r in rows
+               for c in ("opponents_match_win", "game_win", "opponents_game_win"))
 
 
 def test_a_formula_like_name_is_defused_in_the_csv_files(kiroku: Kiroku) -> None:

@@ -8,6 +8,7 @@ import csv
 import io
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -297,3 +298,61 @@ def test_a_best_of_three_table_over_http(server: Server, client: httpx.Client) -
     error(refused, 422, "tournament_refused", "deadline_passed")
     error(client.post("/tournaments", json={"name": "Odd", "game": "worldgainer",
                                             "best_of": 2}), 422, "malformed_request")
+
+
+AETHERHUB = (Path(__file__).parent.parent / "data" / "pairings" / "aetherhub.csv").read_bytes()
+AETHERHUB_PLAYERS = ("Name,Player ID\r\nAiko Arai,1\r\nBen Brandt,2\r\nChie Chiba,3\r\n"
+                     "Dan Doi,4\r\nEri Endo,5\r\n")
+
+
+def _csv_post(client: httpx.Client, path: str, data: bytes, **params: Any) -> httpx.Response:
+    return client.post(path, content=data, params=params, headers={"content-type": "text/csv"})
+
+
+def test_an_event_from_the_files_its_programs_export(server: Server,
+                                                      client: httpx.Client) -> None:
+    made = client.post("/tournaments", json={"name": "Files Cup", "game": "worldgainer"})
+    url = f"/tournaments/{made.json()['tournament_id']}"
+    bad = _csv_post(client, f"{url}/players/csv", b"Points,Deck\r\n3,x\r\n")
+    error(bad, 422, "tournament_refused", "bad_players_file")
+    assert "the header needs a name column" in bad.json()["message"]
+    duplicate = AETHERHUB_PLAYERS.replace("Dan Doi,4", "Dan Doi,1").encode()
+    error(_csv_post(client, f"{url}/players/csv", duplicate), 422, "tournament_refused",
+          "bad_players_file")
+    assert client.get(f"{url}/players").json() == []  # all or nothing
+    registered = _csv_post(client, f"{url}/players/csv",
+                           AETHERHUB_PLAYERS.encode("utf-16"))
+    assert registered.status_code == 201, registered.text
+    players = [PlayerRegisteredOut.model_validate(p) for p in registered.json()]
+    assert [(p.name, p.external_id) for p in players][:2] == [("Aiko Arai", "1"),
+                                                               ("Ben Brandt", "2")]
+    assert all(p.token for p in players)
+    for i, player in enumerate(players):
+        deck = DECKS["solar_vanguard" if i % 2 == 0 else "pleiades_bloom"]
+        assert client.put(f"{url}/players/{player.player_id}/decklist",
+                          json={"deck": deck}).status_code == 200
+
+    wrong_round = _csv_post(client, f"{url}/rounds/csv", AETHERHUB, round=5)
+    error(wrong_round, 422, "tournament_refused", "bad_pairings")
+    assert "holds rounds 1, 2, 3; round 5 is not among them" in \
+        wrong_round.json()["message"]
+    first = _csv_post(client, f"{url}/rounds/csv", AETHERHUB, filename="aetherhub.csv")
+    assert first.status_code == 201, first.text  # the round paired next: 1, not the latest
+    names = [[p.name for p in t.players] for t in RoundOut.model_validate(first.json()).tables]
+    assert names == [["Aiko Arai", "Ben Brandt"], ["Chie Chiba", "Dan Doi"]]
+    assert [b["name"] for b in first.json()["byes"]] == ["Eri Endo"]
+    second = _csv_post(client, f"{url}/rounds/csv", AETHERHUB.decode().encode("cp1252"))
+    assert second.status_code == 201, second.text
+    assert [b["name"] for b in second.json()["byes"]] == ["Ben Brandt"]
+    binary = _csv_post(client, f"{url}/rounds/csv", b"\x89PNG\r\n\x1a\n\x00\x00")
+    error(binary, 422, "tournament_refused", "bad_pairings")
+    assert "not text in UTF-8, UTF-16 or Windows-1252" in binary.json()["message"]
+    as_tdf = _csv_post(client, f"{url}/rounds/csv", AETHERHUB, filename="round.tdf")
+    error(as_tdf, 422, "tournament_refused", "bad_pairings")
+    assert client.get(url).json()["rounds"] == 2
+
+    ben = next(t for t in second.json()["tables"] if t["table"] == 2)
+    assert ben["players"][0]["name"] == "Eri Endo"
+    tables = client.get(f"{url}/results.csv", params={"shape": "tables"})
+    assert tables.status_code == 200 and tables.text.startswith(
+        "Round,Table,Player 1,Player 2,Player 1 Wins,Player 2 Wins,Draws")

@@ -299,6 +299,8 @@ function showHead() {
   $("results-csv").href = tournamentPath("/results.csv");
   $("results-csv").setAttribute("download", `${slug(t.name)}-results.csv`);
   $("calls-link").href = `/judge?tournament=${t.tournament_id}`;
+  $("event-calls-link").href = `/judge?tournament=${t.tournament_id}`;
+  $("public-link").href = `/events/${t.tournament_id}`;
   $("pair-summary").textContent = `Pair round ${t.rounds + 1} from the pairing program's file`;
   showDetails();
 }

@@ -460,13 +460,25 @@ _PERCENTAGES = {  # the tie-breakers' names in each profile's rules
 @click.argument("tournament_ref")
 @click.option("--tables", is_flag=True, help="One line per table with each seat's game wins "
                                              "(the match-result sheet).")
+@click.option("--tdf", "tdf_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              default=None, help="Write a round's outcomes into this TOM file (printed; "
+                                 "needs --round).")
+@click.option("--round", "round_number", type=click.IntRange(1, 1000), default=None)
 @click.pass_context
-def tournament_results(ctx: click.Context, tournament_ref: str, tables: bool) -> None:
+def tournament_results(ctx: click.Context, tournament_ref: str, tables: bool,
+                       tdf_file: Path | None, round_number: int | None) -> None:
     """Every result so far as CSV: one row per player per round (read back by 'pair
-    --file'), or one line per table."""
+    --file'), or one line per table; or a TOM file with a round's outcomes set."""
+    if (tdf_file is None) != (round_number is None):
+        raise click.UsageError("--tdf FILE and --round N go together.")
     with service(ctx) as kiroku:
-        click.echo(events.results_csv_of(kiroku, _find(kiroku, tournament_ref),
-                                         "tables" if tables else "players"), nl=False)
+        tid = _find(kiroku, tournament_ref)
+        if tdf_file is not None and round_number is not None:
+            click.echo(events.results_tdf(kiroku, tid, round_number, tdf_file.read_bytes()),
+                       nl=False)
+            return
+        click.echo(events.results_csv_of(kiroku, tid, "tables" if tables else "players"),
+                   nl=False)
 
 
 @tournament.command("finish")

@@ -55,6 +55,7 @@ from replay.pairings import (
     read_pairings,
     read_players,
     results_csv,
+    tdf_results,
 )
 from replay.pairings import standings_csv as standings_file
 from replay.series import BEST_OF, Series, series_of
@@ -607,6 +608,22 @@ def results_csv_of(kiroku: Kiroku, tournament_id: UUID, shape: str = "players") 
     if shape == "tables":
         return match_results_csv(rows)
     return results_csv(rows, RESULT_COLUMNS)
+
+
+def results_tdf(kiroku: Kiroku, tournament_id: UUID, round_number: int, tdf: bytes) -> str:
+    """The organiser's TOM file (``.tdf``) with round ``round_number``'s outcomes set from
+    this tournament's results (its players' external ids are TOM's user ids), for TOM to
+    open; the file's own text, only those outcomes changed."""
+    tournament = kiroku.tournaments.get(tournament_id)
+    if not 1 <= round_number <= len(tournament.rounds):
+        raise TournamentRefused("unknown_round", f"There is no round {round_number} (rounds "
+                                f"paired: {len(tournament.rounds)}).")
+    rows = [r for r in result_rows(kiroku, tournament_id) if r["round"] == round_number]
+    try:
+        return tdf_results(tdf, rows, round=round_number)
+    except PairingsRejected as exc:
+        raise TournamentRefused("bad_tdf", f"The TOM file cannot take these results: {exc}") \
+            from None
 
 
 # ----- the pieces ----------------------------------------------------------------------------

@@ -354,6 +354,28 @@ def standings(request: Request, kiroku: KirokuDep, tournament_id: TournamentId,
     return respond(request, events.standings_of(kiroku, tournament_id, through))
 
 
+TDF = "application/xml"
+
+
+class TDFResponse(PlainTextResponse):
+    """A TOM tournament file."""
+
+    media_type = TDF
+
+
+@router.post("/tournaments/{tournament_id}/rounds/{round_number}/results.tdf",
+             response_class=TDFResponse,
+             responses={200: {"content": {TDF: {"schema": {"type": "string"}}}},
+                        **errors.JSON_ERRORS})
+def results_tdf(kiroku: KirokuDep, tournament_id: TournamentId, round_number: RoundNumber,
+                data: Annotated[bytes, Body(media_type=TDF, description=(
+                    "The organiser's TOM file (.tdf) holding the round."))]) -> Response:
+    """The TOM file sent with the round's outcomes set from this tournament's results (the
+    players' external ids are TOM's user ids), for TOM to open: only those outcomes
+    change."""
+    return TDFResponse(events.results_tdf(kiroku, tournament_id, round_number, data))
+
+
 @router.get("/tournaments/{tournament_id}/results.csv", response_class=CSVResponse,
             responses={200: {"content": CSV_CONTENT}, **errors.JSON_ERRORS})
 def results(kiroku: KirokuDep, tournament_id: TournamentId,

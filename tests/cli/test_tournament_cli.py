@@ -256,3 +256,25 @@ def test_players_and_pairings_files_in_any_encoding(db: str, tmp_path: Path) -> 
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
     refused(kiroku(db, "tournament", "pair", tid, "--file", str(binary), ok=False),
             "bad_pairings")
+
+
+def test_a_round_from_a_tom_file_and_its_outcomes_back(db: str, tmp_path: Path) -> None:
+    tom = Path(__file__).parent.parent / "data" / "pairings" / "tom.tdf"
+    tid = new_tournament(db)
+    players = tmp_path / "players.csv"
+    ids = ("3865580", "4268713", "5124501", "4672166", "4842326", "5599533")
+    players.write_text("Name,POP ID\n" + "".join(f"P{n},{n}\n" for n in ids))
+    kiroku(db, "tournament", "register-file", tid, str(players))
+    for i, number in enumerate(ids):
+        kiroku(db, "tournament", "decklist", "submit", tid, number,
+               "solar_vanguard" if i % 2 == 0 else "pleiades_bloom")
+    kiroku(db, "tournament", "pair", tid, "--file", str(tom))
+    kiroku(db, "tournament", "result", tid, "1", "1", "--winner", "4268713", "--reason",
+           "no-show", "--yes")
+    written = kiroku(db, "tournament", "results", tid, "--tdf", str(tom), "--round", "1")
+    changed = [new.strip() for old, new in zip(tom.read_text().splitlines(),
+                                               written.stdout.splitlines(), strict=True)
+               if old != new]
+    assert changed == ['<match outcome="2">']  # table 1 of round 1: seat 2 won
+    usage = kiroku(db, "tournament", "results", tid, "--tdf", str(tom), ok=False)
+    assert usage.exit_code == 2 and "--tdf FILE and --round N go together" in usage.output

@@ -356,3 +356,46 @@ def test_an_event_from_the_files_its_programs_export(server: Server,
     tables = client.get(f"{url}/results.csv", params={"shape": "tables"})
     assert tables.status_code == 200 and tables.text.startswith(
         "Round,Table,Player 1,Player 2,Player 1 Wins,Player 2 Wins,Draws")
+
+
+TOM = (Path(__file__).parent.parent / "data" / "pairings" / "tom.tdf").read_bytes()
+TOM_IDS = ("3865580", "4268713", "5124501", "4672166", "4842326", "5599533")
+
+
+def test_a_tom_round_paired_and_its_outcomes_written_back(server: Server,
+                                                           client: httpx.Client) -> None:
+    made = client.post("/tournaments", json={"name": "League Cup", "game": "worldgainer",
+                                             "tiebreakers": "pokemon"})
+    url = f"/tournaments/{made.json()['tournament_id']}"
+    players = "Name,POP ID\r\n" + "".join(f"P{n},{n}\r\n" for n in TOM_IDS)
+    assert _csv_post(client, f"{url}/players/csv", players.encode()).status_code == 201
+    for i, number in enumerate(TOM_IDS):
+        deck = DECKS["solar_vanguard" if i % 2 == 0 else "pleiades_bloom"]
+        assert client.put(f"{url}/players/{number}/decklist",
+                          json={"deck": deck}).status_code == 200
+    paired = client.post(f"{url}/rounds/csv", content=TOM, params={"filename": "cup.tdf"},
+                         headers={"content-type": "application/xml"})
+    assert paired.status_code == 201, paired.text
+    round_one = RoundOut.model_validate(paired.json())
+    assert [[p.external_id for p in t.players] for t in round_one.tables] == [
+        ["3865580", "4268713"], ["5124501", "4672166"]]
+    assert [b.external_id for b in round_one.byes] == ["4842326"]  # 5599533 entered late
+    seat_two = round_one.tables[0].seats[1].token  # type: ignore[index]
+    with server.client(seat_two) as conceding:
+        assert conceding.post(f"/matches/{round_one.tables[0].match_id}/actions", json={
+            "action": {"type": "concede", "seat": 2}}).status_code == 201
+    assert client.post(f"{url}/rounds/1/tables/2/result", json={
+        "drawn": True, "reason": "intentional draw"}).status_code == 200
+    written = client.post(f"{url}/rounds/1/results.tdf", content=TOM,
+                          headers={"content-type": "application/xml"})
+    assert written.status_code == 200, written.text
+    assert written.headers["content-type"].startswith("application/xml")
+    changed = [(a, b) for a, b in zip(TOM.decode().splitlines(), written.text.splitlines(),
+                                      strict=True) if a != b]
+    assert [b.strip() for _, b in changed] == ['<match outcome="3">']  # table 1 was 1 already
+    error(client.post(f"{url}/rounds/4/results.tdf", content=TOM,
+                      headers={"content-type": "application/xml"}), 422,
+          "tournament_refused", "unknown_round")
+    table = StandingsOut.model_validate(client.get(f"{url}/standings").json())
+    assert table.tiebreakers == ["match_points", "opponents_match_win",
+                                 "opponents_opponents_match_win", "registration_order"]

@@ -1,9 +1,10 @@
 // A tournament's public page (/events/ID), phone first: the event's name, game, format and
 // status, then the current round's tables (each one's players, status and score, and a link to
-// watch each game), a selector for the earlier rounds, the standings with the tie-breakers the
-// event uses, and the players. It reads only the public API (what anyone may see), and follows
-// the event live: every 5 s while the page is visible it reads the round and the standings
-// again and changes only what changed, so nothing flickers and the scroll position stays.
+// watch each game; in a round of many tables, a box finds a player's), a selector for the
+// earlier rounds, the standings with the tie-breakers the event uses, and the players. It
+// reads only the public API (what anyone may see), and follows the event live: every 5 s while
+// the page is visible it reads the round and the standings again and changes only what
+// changed, so nothing flickers and the scroll position stays.
 //
 // The helpers below are shared with the player's page (/events/ID/me, player.js). Fields added
 // with best-of-N matches (best_of, a table's games, game_wins, next_game, dropped...) may be
@@ -68,11 +69,15 @@ export function gameScore(table) {
     draws: table.result && table.result.drawn && !won.size && table.result.source !== "judge" ? 1 : 0 };
 }
 
-// "2-1", "1-1-1" (wins in seat order, then drawn games); "" when no game has a result.
+// "2-1", "1-1-1" (game wins in seat order, the winners' first once the table has its result,
+// then drawn games); "" when no game has a result.
 export function scoreText(table) {
   const { wins, draws } = gameScore(table);
   if (!draws && wins.every((w) => w === 0)) return "";
-  return wins.join("-") + (draws ? `-${draws}` : "");
+  const won = winnerIds(table.result);
+  const order = table.players.map((p, i) => [won.has(p.player_id) ? 0 : 1, i])
+    .sort((a, b) => a[0] - b[0]);  // stable: seat order among winners, and among the others
+  return order.map(([, i]) => wins[i]).join("-") + (draws ? `-${draws}` : "");
 }
 
 export function names(players) {
@@ -116,12 +121,19 @@ export function watchLinks(table, label) {
       `game ${g.game}`)])];
 }
 
-function tableItem(table, best) {
+// Whether a table seats a player whose name or external id holds `wanted` (any case).
+function seats(table, wanted) {
+  const part = wanted.trim().toLowerCase();
+  return !part || table.players.some((p) => p.name.toLowerCase().includes(part)
+    || (p.external_id || "").toLowerCase().includes(part));
+}
+
+function tableItem(table, best, wanted = "") {
   const won = winnerIds(table.result);
   const { wins } = gameScore(table);
   const label = `table ${table.table}`;
   return el("li", { class: "table-card", "data-table": table.table, "data-status": table.status,
-    "data-match": currentMatchId(table) },
+    "data-match": currentMatchId(table), hidden: !seats(table, wanted) },
   el("div", { class: "table-top" },
     el("span", { class: "table-no" }, `Table ${table.table}`), statusBadge(table.status)),
   el("p", { class: "table-players" }, table.players.flatMap((p, i) => [
@@ -256,6 +268,9 @@ const ui = {
   roundHeading: document.getElementById("round-heading"),
   rounds: document.getElementById("rounds"),
   tables: document.getElementById("tables"),
+  finder: document.getElementById("finder"),
+  find: document.getElementById("find"),
+  found: document.getElementById("found"),
   byes: document.getElementById("byes"),
   standingsSection: document.getElementById("standings-section"),
   standingsHead: document.getElementById("standings-head"),
@@ -266,7 +281,7 @@ const ui = {
   players: document.getElementById("players"),
 };
 const page = { ref: tournamentRef(), selected: null, latest: 0, updates: 0, lastGood: null,
-  asked: 0 };
+  asked: 0, drawn: null };
 
 function chosenRound() {
   const wanted = Number(new URLSearchParams(window.location.hash.slice(1)).get("round"));
@@ -282,12 +297,19 @@ function drawRounds(latest, shown) {
   patch(ui.rounds, latest > 1 ? buttons : []);
 }
 
+const FIND_FROM = 4;  // tables in a round from which a player may be looked for
+
 function drawRound(view, best, latest) {
+  page.drawn = { view, best, latest };
   ui.round.hidden = false;
   ui.round.dataset.round = String(view.round);
   setText(ui.roundHeading, `Round ${view.round}${view.round === latest ? "" : ` of ${latest}`}`);
   drawRounds(latest, view.round);
-  patch(ui.tables, view.tables.map((t) => tableItem(t, best)));
+  ui.finder.hidden = view.tables.length < FIND_FROM;
+  const wanted = ui.finder.hidden ? "" : ui.find.value;
+  patch(ui.tables, view.tables.map((t) => tableItem(t, best, wanted)));
+  const found = view.tables.filter((t) => seats(t, wanted)).length;
+  setText(ui.found, wanted.trim() && !found ? `No table of round ${view.round} seats "${wanted.trim()}".` : "");
   ui.byes.hidden = !view.byes.length;
   setText(ui.byes, view.byes.length ? `Bye: ${names(view.byes)}` : "");
 }
@@ -368,6 +390,10 @@ function start() {
     tick();
   });
   window.addEventListener("hashchange", () => { page.selected = chosenRound(); tick(); });
+  ui.finder.addEventListener("submit", (event) => event.preventDefault());
+  ui.find.addEventListener("input", () => {
+    if (page.drawn) drawRound(page.drawn.view, page.drawn.best, page.drawn.latest);
+  });
   poll(tick);
 }
 

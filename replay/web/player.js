@@ -90,7 +90,7 @@ function playButton(table, text) {
   return el("a", { id: "play", class: "play-button", href: `/play/${currentMatchId(table)}` }, text);
 }
 
-function drawCurrent(view) {
+function drawCurrent(view, row) {
   const t = page.tournament;
   const round = t.rounds;
   ui.current.classList.remove("done");
@@ -107,9 +107,10 @@ function drawCurrent(view) {
   if (!table) {
     ui.current.classList.add("done");
     setText(ui.currentHeading, `Round ${round}`);
-    setText(ui.opponent, myBye(view) ? "You have a bye this round" : "You are not paired this round");
+    setText(ui.opponent, myBye(view) ? "You have a bye this round"
+      : row && row.dropped ? "You have dropped from the event" : "You are not paired this round");
     setText(ui.series, t.finished ? "The event is finished." : myBye(view) ? "A bye counts as a win."
-      : "");
+      : row && row.dropped ? "You are not paired again; your results stay in the standings." : "");
     patch(ui.actions, []);
     return;
   }
@@ -173,9 +174,15 @@ function drawStanding(standings) {
     patch(ui.standing, [el("span", {}, "Not in the standings yet.")]);
     return;
   }
+  if (!row.played && !row.byes) {
+    patch(ui.standing, [el("span", {}, "No result yet: your standing shows after your first match.")]);
+    return;
+  }
   const tiebreakers = measures(standings).map((f) => `${measureName(f)} ${measureText(f, row)}`);
+  const tied = standings.standings.some((r) => r.rank === row.rank && r.player_id !== row.player_id);
   patch(ui.standing, [
     el("strong", {}, `${ordinal(row.rank)} of ${standings.standings.length}`),
+    tied ? el("span", {}, " (tied)") : "",
     el("span", {}, ` · ${plural(row.match_points, "point")} · ${record(row)}`),
     row.dropped ? el("span", { class: "badge dropped-badge" }, "dropped") : "",
     tiebreakers.length ? el("span", { class: "tiebreaks" }, tiebreakers.join(" · ")) : "",
@@ -215,12 +222,12 @@ export function parseDeck(text) {
     if (!line || line.startsWith("#")) return;
     const found = line.match(/^(\d+)\s*x?\s+(\S+)$/i) || line.match(/^(\S+)\s+x?\s*(\d+)$/i);
     if (!found) {
-      throw new Error(`Line ${i + 1} ("${line.slice(0, 40)}") is not "3 WGS-001" or "WGS-001 x3".`);
+      throw new Error(`Line ${i + 1} ("${line.slice(0, 40)}") is not "3 card-id" or "card-id x3".`);
     }
     const [count, card] = /^\d+$/.test(found[1]) ? [found[1], found[2]] : [found[2], found[1]];
     deck[card] = (deck[card] || 0) + Number(count);
   });
-  if (!Object.keys(deck).length) throw new Error("The list is empty: one card a line, as \"3 WGS-001\".");
+  if (!Object.keys(deck).length) throw new Error("The list is empty: one card a line, as \"3 card-id\".");
   return deck;
 }
 
@@ -354,7 +361,7 @@ async function refresh() {
   const [state, text] = eventStatus(tournament, latest);
   ui.status.dataset.state = state;
   setText(ui.status, text);
-  drawCurrent(latest);
+  drawCurrent(latest, standings.standings.find((r) => r.player_id === page.me.player_id));
   drawStanding(standings);
   drawEarlier();
   if (first) await readDeck();

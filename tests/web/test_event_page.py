@@ -100,7 +100,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def event(server: Server) -> Iterator[Event]:
     """Round 1 over (a win by concession, a judge's draw, a win, a bye); round 2 with a table
-    in progress, one awaiting a judge's ruling and one not started, and a bye."""
+    in progress, one awaiting a judge's ruling and one not started, and a bye, whose player
+    then drops."""
     e = make_event(server, "Kiroku Open", PLAYERS)
     e.pair([(1, ["Ann", "Ben"]), (2, ["Cid", "Dee"]), (3, ["Eve", "Fay"])], ["Gus"])
     e.concede(1, 1, 2)  # Ann beats Ben
@@ -118,6 +119,8 @@ def event(server: Server) -> Iterator[Event]:
         called = fay.post(f"/matches/{e.match(2, 2)}/disputes",
                           json={"claim": "My opponent drew an extra card."})
         assert called.status_code == 201, called.text
+    dropped = e.organiser.post(f"{e.url}/players/Eve/drop", json={"reason": "went home"})
+    assert dropped.status_code == 200, dropped.text
     yield e
     e.organiser.close()
 
@@ -225,13 +228,17 @@ def test_the_event_page_shows_the_round_the_standings_and_the_players(
     shots = Path(SHOTS)
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / "event.png"))
-    page.screenshot(path=str(shots / "event-full.png"), full_page=True)
 
     _assert_standings(page, event.read("/standings"))
     players = event.read("/players")
     assert page.eval_on_selector_all("#players li", "ls => ls.map(l => l.dataset.player)") == \
         [p["player_id"] for p in players]
     assert page.inner_text("#players li >> nth=0") == "Ann 1001"
+    eve = event.player_ids["Eve"]
+    assert [p["player_id"] for p in players if p.get("dropped")] == [eve]
+    assert page.eval_on_selector_all("#players li.dropped", "ls => ls.map(l => l.dataset.player)") \
+        == [eve]
+    assert page.inner_text(f"#standings tr[data-player='{eve}'] .dropped-badge") == "dropped"
 
     # an earlier round, by its button: results with their scores and how they came about
     page.click("#rounds button[data-round='1']")
@@ -240,7 +247,7 @@ def test_the_event_page_shows_the_round_the_standings_and_the_players(
     assert page.get_attribute("#rounds button[data-round='1']", "aria-pressed") == "true"
     _assert_round(page, event.read("/rounds/1"))
     lines = page.locator("#tables .table-line").all_inner_texts()
-    assert lines == ["Ann won 1-0", "Drawn (entered by a judge)", "Fay won 0-1"]
+    assert lines == ["Ann won 1-0", "Drawn (entered by a judge)", "Fay won 1-0"]
     assert page.inner_text("#byes") == "Bye: Gus"
     assert "#round=1" in page.url
     page.reload()  # the round chosen is in the address
@@ -259,6 +266,17 @@ def test_the_event_page_follows_a_result_live_without_a_reload(
     page = phone.page
     _opened(page, server.base, live.tournament_id)
     assert [t["status"] for t in _tables(page)] == ["not_started"] * 4
+    # a round of many tables: a player's is found by a part of a name or their number
+    page.fill("#find", "hal")
+    assert page.eval_on_selector_all("#tables > li:not([hidden])",
+                                     "ts => ts.map(t => Number(t.dataset.table))") == [4]
+    page.fill("#find", "1003")
+    assert page.is_visible("#tables > li[data-table='2']")
+    assert page.is_hidden("#tables > li[data-table='4']")
+    page.fill("#find", "Zed")
+    assert page.inner_text("#found") == 'No table of round 1 seats "Zed".'
+    page.fill("#find", "")
+    assert page.locator("#tables > li:not([hidden])").count() == 4
     # the reader scrolls down to the standings; what the page drew is marked (a property no
     # redrawing copies), to see whether it is drawn again
     page.evaluate("""() => { window.stayed = true;
@@ -270,7 +288,7 @@ def test_the_event_page_follows_a_result_live_without_a_reload(
 
     live.concede(1, 2, 1)  # Dee wins table 2, recorded on another device
     page.wait_for_selector("#tables > li[data-table='2'][data-status='result']", timeout=15000)
-    assert page.inner_text("#tables > li[data-table='2'] .table-line") == "Dee won 0-1"
+    assert page.inner_text("#tables > li[data-table='2'] .table-line") == "Dee won 1-0"
     assert _updates(page) > before
     assert page.evaluate("window.stayed === true"), "the page was not reloaded"
     assert page.eval_on_selector("#tables > li[data-table='1']", "t => t.kept === true"), \

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from engine.registry import games, get_game
+from ledger.catalog import sample_decks
 from ledger.keys import key_id
-from replay.api.shapes import GameOut, SigningKey
+from replay.api.shapes import GameOut, SampleDeckOut, SigningKey
 from replay.api.wire import KirokuDep, respond
 
 router = APIRouter(tags=["games"])
@@ -35,3 +36,12 @@ def action_schema(request: Request, game: str) -> Response:
     """JSON schema of the game's actions; 404 ``game_not_found`` (naming the known games) for
     an unknown game."""
     return respond(request, get_game(game).action_schema())
+
+
+@router.get("/games/{game}/decks", response_model=list[SampleDeckOut])
+def decks(request: Request, game: str) -> Response:
+    """The game's sample decks, each as a decklist (card id to copies) a player may submit;
+    404 ``game_not_found`` for an unknown game."""
+    get_game(game)
+    return respond(request, [{"name": name, "cards": dict(deck.cards)}
+                             for name, deck in sorted(sample_decks(game).items())])

@@ -341,6 +341,13 @@ class GameOut(_Shape):
     actions: list[str] = Field(description="Its action types, game actions first.")
 
 
+class SampleDeckOut(_Shape):
+    """A sample deck of a game: its name and its list (card id to copies)."""
+
+    name: str
+    cards: dict[str, int]
+
+
 class SigningKey(_Shape):
     """The public key that signs this deployment's receipts and exports."""
 

@@ -182,6 +182,13 @@ def test_create_match_for_an_unknown_game_is_404(client: httpx.Client) -> None:
     assert_error(resp, 404, "game_not_found", "game_not_found")
 
 
+def test_a_games_sample_decks_are_decklists(client: httpx.Client) -> None:
+    decks = {d["name"]: d["cards"] for d in client.get("/games/worldgainer/decks").json()}
+    assert {"solar_vanguard", "pleiades_bloom"} <= set(decks)
+    assert sum(decks["solar_vanguard"].values()) > 0
+    assert_error(client.get("/games/nope/decks"), 404, "game_not_found", "game_not_found")
+
+
 def test_create_match_without_players_is_malformed(client: httpx.Client) -> None:
     body = assert_error(client.post("/matches", json={"decks": DECKS}), 422, "malformed_request")
     assert "players" in body["message"]

@@ -58,7 +58,7 @@ from replay.pairings import (
     tdf_results,
 )
 from replay.pairings import standings_csv as standings_file
-from replay.series import BEST_OF, Series, series_of
+from replay.series import BEST_OF, Series, max_games, series_of, wins_needed
 from replay.service import Kiroku
 from replay.standings import TableResult, games_of, points_of, standings, tiebreakers
 
@@ -421,9 +421,9 @@ def enter_result(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_numb
 
 def _game_wins(tournament: Tournament, seated: Mapping[str, Any], winners: Sequence[str],
                drawn: bool, game_wins: Sequence[int] | None, game_draws: int) -> list[int] | None:
-    """An entered result's game wins per seat, checked against it: at most the games a
-    best-of-N match plays, the winners with the most (and the wins needed, unless time was
-    called), a draw with equal wins."""
+    """An entered result's game wins per seat, checked against it: no more than a best-of-N
+    match's wins needed, nor more games than Kiroku starts in one, the winners with the most,
+    a draw with equal wins."""
     if game_wins is None:
         if game_draws:
             raise TournamentRefused("bad_result", "Drawn games come with the game wins.")
@@ -432,9 +432,11 @@ def _game_wins(tournament: Tournament, seated: Mapping[str, Any], winners: Seque
     if len(game_wins) != len(players) or any(w < 0 for w in game_wins) or game_draws < 0:
         raise TournamentRefused("bad_result", f"Game wins are one count per seat "
                                 f"({len(players)}), none negative.")
-    if sum(game_wins) + game_draws > tournament.best_of:
-        raise TournamentRefused("bad_result", f"A best-of-{tournament.best_of} match plays at "
-                                f"most {tournament.best_of} games.")
+    needed = wins_needed(tournament.best_of)
+    if max(game_wins) > needed or sum(game_wins) + game_draws > max_games(tournament.best_of):
+        raise TournamentRefused("bad_result", f"A best-of-{tournament.best_of} match ends at "
+                                f"{needed} game wins, after at most "
+                                f"{max_games(tournament.best_of)} games.")
     most = max(game_wins)
     leaders = {players[s] for s, w in enumerate(game_wins) if w == most}
     if (drawn and len(leaders) != len(players)) or (not drawn and leaders != set(winners)):

@@ -1,5 +1,5 @@
-"""Best-of-N series (MTR 2.3): first to the wins needed, drawn games count as played, equal
-game wins after the last game are a drawn match."""
+"""Best-of-N series (MTR 2.1): first to the wins needed; drawn games count as played, not won,
+and call for another game; a best-of-one match is its one game."""
 
 from __future__ import annotations
 
@@ -47,14 +47,15 @@ def test_a_drawn_game_counts_as_played_not_won() -> None:
     assert (series.game_wins, series.game_draws, series.decided) == ((1, 0), 1, False)
 
 
-def test_equal_wins_after_the_last_game_are_a_drawn_match() -> None:
+def test_one_all_and_a_draw_goes_to_a_fourth_game() -> None:
     series = series_of(3, 2, [won(1), won(2), DRAWN])
-    assert (series.decided, series.drawn, series.winners) == (True, True, ())
+    assert (series.decided, series.next_game, series.game_draws) == (False, True, 1)
+    assert series_of(3, 2, [won(1), won(2), DRAWN, won(2)]).winners == (2,)
 
 
-def test_more_wins_after_the_last_game_take_the_match() -> None:
-    series = series_of(3, 2, [won(1), DRAWN, DRAWN])
-    assert (series.decided, series.drawn, series.winners) == (True, False, (1,))
+def test_no_more_than_twice_the_best_of_games_start() -> None:
+    series = series_of(3, 2, [DRAWN] * 6)
+    assert (series.decided, series.next_game) == (False, False)
 
 
 def test_best_of_one_is_its_one_game() -> None:

@@ -198,7 +198,7 @@ def test_game_wins_that_contradict_the_result_are_refused(bo3: Bo3) -> None:
 
 
 def test_more_games_than_the_match_plays_are_refused(bo3: Bo3) -> None:
-    with pytest.raises(TournamentRefused, match="at most 3 games"):
+    with pytest.raises(TournamentRefused, match="ends at 2 game wins, after at most 6 games"):
         events.enter_result(bo3.kiroku, bo3.judge, bo3.id, 1, 1, ["1001"], False,
                             "paper", game_wins=[3, 1])
 

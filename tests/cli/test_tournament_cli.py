@@ -209,6 +209,8 @@ def test_a_best_of_three_table_by_the_command_line(db: str) -> None:
     kiroku(db, "match", "act", game_two, '{"type": "concede", "seat": 2}', "--by", "Jun", "--yes")
     shown = kiroku(db, "tournament", "round", tid, "1").stdout
     assert "Aiko (1001) won 2-0 (game)" in shown
+    assert "Matches: best of 3 · tie-breakers: mtr" in kiroku(db, "tournament", "show",
+                                                              tid).stdout
     refused(kiroku(db, "tournament", "game", tid, "1", "1", ok=False), "series_over")
 
 

@@ -65,6 +65,57 @@ function showStatus(turn) {
   }
 }
 
+// ---- a tournament table's best-of-N match: the score, and the next game once this one ends ----
+
+let seriesTimer = null;
+
+async function showSeries(turn) {
+  const where = page.summary && page.summary.tournament;
+  const box = document.getElementById("series");
+  if (!where || !turn.result) { box.hidden = true; return; }
+  clearTimeout(seriesTimer);
+  let table;
+  try {
+    const round = await api(`/tournaments/${where.tournament_id}/rounds/${where.round}`);
+    table = round.tables.find((t) => t.table === where.table);
+  } catch { return; }
+  if (!table) return;
+  const score = [...table.game_wins, ...(table.game_draws ? [table.game_draws] : [])].join("-");
+  const event = el("a", { href: `/events/${where.tournament_id}/me` }, "My event page");
+  const later = table.current_match_id !== page.matchId;
+  let what;
+  if (table.status === "result" && table.result) {
+    const r = table.result;
+    what = r.drawn ? `The match is drawn${score ? ` ${score}` : ""}.`
+      : `${r.winners.map((w) => w.name).join(" and ")} won the match${score ? ` ${score}` : ""}.`;
+    box.replaceChildren(el("p", {}, what, " ", event));
+  } else if (later) {
+    box.replaceChildren(el("p", {}, `Game ${table.games.length} is on (${score}). `,
+      el("a", { href: `/play/${table.current_match_id}`, class: "button", id: "next-game-link" },
+        `Go to game ${table.games.length}`)));
+  } else if (table.next_game) {
+    const start = el("button", { type: "button", id: "next-game" }, `Start game ${table.games.length + 1}`);
+    start.addEventListener("click", async () => {
+      start.disabled = true;
+      try {
+        const made = await api(`/tournaments/${where.tournament_id}/rounds/${where.round}/tables/${where.table}/games`,
+          { method: "POST" });
+        window.location.assign(`/play/${made.current_match_id}`);
+      } catch (error) {
+        start.disabled = false;
+        if (error instanceof ApiError && error.status === 422) { showSeries(turn); return; }
+        ui.refusal.hidden = false;
+        ui.refusal.textContent = error.message;
+      }
+    });
+    box.replaceChildren(el("p", {}, `Best of ${table.best_of}: ${score}. `, start));
+  } else {
+    box.replaceChildren(el("p", {}, `Best of ${table.best_of}: ${score}. `, event));
+  }
+  box.hidden = false;
+  if (table.status !== "result" && !later) seriesTimer = setTimeout(() => showSeries(turn), 5000);
+}
+
 // ---- the seat's actions ----
 
 function optionName(option) {
@@ -277,6 +328,7 @@ async function refresh() {
   if (mine !== refreshes) return;
   page.turn = turn;
   showStatus(turn);
+  showSeries(turn);
   showActions(turn);
   drawView(answer);
   if (isStaff()) await showConsole(turn);

@@ -141,3 +141,53 @@ def test_a_seat_calls_a_judge_and_a_pause_shows_a_banner(
         assert taken.status_code == 200, taken.text
     aiko.page.wait_for_selector("#banner:not([hidden])")
     assert "Paused" in aiko.page.inner_text("#banner")
+
+
+def test_a_best_of_three_goes_on_from_the_seats_page(browser: Browser, web: Server) -> None:
+    """Two phones signed in from a best-of-three table's slips: when game 1 ends, the loser's
+    page offers game 2 and opens it as the same seat; the winner's page then leads there; after
+    game 2 both pages say who won the match 2-0."""
+    with httpx.Client(base_url=web.base, timeout=30,
+                      headers={"authorization": f"Bearer {web.organiser_token}"}) as organiser:
+        made = organiser.post("/tournaments", json={
+            "name": "Seat Page Bo3", "game": "worldgainer", "best_of": 3,
+            "options": {"first_player": 1}})
+        url = f"/tournaments/{made.json()['tournament_id']}"
+        for name, deck in (("Aiko", "solar_vanguard"), ("Ben", "pleiades_bloom")):
+            player = organiser.post(f"{url}/players", json={"name": name}).json()
+            decks = {d["name"]: d["cards"] for d in organiser.get(
+                "/games/worldgainer/decks").json()}
+            assert organiser.put(f"{url}/players/{player['player_id']}/decklist",
+                                 json={"deck": decks[deck]}).status_code == 200
+        paired = organiser.post(f"{url}/rounds", json={"tables": [
+            {"table": 1, "players": ["Aiko", "Ben"]}]}).json()
+        game_one = paired["tables"][0]["match_id"]
+        links = organiser.post(f"{url}/rounds/1/links").json()
+    contexts = [browser.new_context(**PHONE) for _ in links]
+    try:
+        aiko, ben = (guard(context).page for context in contexts)
+        for page, link in zip((aiko, ben), sorted(links, key=lambda s: s["seat"])):
+            page.goto(link["link"])
+            page.wait_for_url(f"**/play/{game_one}")
+            page.wait_for_selector("body[data-version]")
+        ben.click("#concede")
+        ben.click("#concede-yes")
+        ben.wait_for_selector("#next-game")
+        assert ben.inner_text("#series").startswith("Best of 3: 1-0.")
+        ben.click("#next-game")
+        ben.wait_for_url(lambda u: "/play/" in u and game_one not in u)
+        ben.wait_for_selector("body[data-version]")
+        game_two = ben.url.rsplit("/", 1)[1]
+        assert ben.evaluate("document.body.dataset.seat") == "2"
+        aiko.wait_for_selector("#next-game-link")  # Aiko's page of game 1 leads to game 2
+        aiko.click("#next-game-link")
+        aiko.wait_for_url(f"**/play/{game_two}")
+        aiko.wait_for_selector("body[data-version]")
+        assert aiko.evaluate("document.body.dataset.seat") == "1"
+        ben.click("#concede")
+        ben.click("#concede-yes")
+        for page in (aiko, ben):
+            page.wait_for_selector("#series >> text=Aiko won the match 2-0.")
+    finally:
+        for context in contexts:
+            context.close()

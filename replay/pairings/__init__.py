@@ -36,7 +36,7 @@ Writing — which tool reads which file:
   the format as public TDF tools read and write it; TOM was not run.
 """
 
-from replay.pairing_files.common import (
+from replay.pairings.common import (
     MAX_CELL_CHARS,
     MAX_FILE_ROWS,
     MAX_PAIRINGS_BYTES,
@@ -47,11 +47,11 @@ from replay.pairing_files.common import (
     PairingsFile,
     PairingsRejected,
 )
-from replay.pairing_files.players import PlayerEntry, read_players
-from replay.pairing_files.reader import parse_pairings, read_pairings, read_text
-from replay.pairing_files.text import decode
-from replay.pairing_files.tom import tdf_results
-from replay.pairing_files.writers import (
+from replay.pairings.players import PlayerEntry, read_players
+from replay.pairings.reader import parse_pairings, read_pairings, read_text
+from replay.pairings.text import decode
+from replay.pairings.tom import tdf_results
+from replay.pairings.writers import (
     FRACTION_COLUMNS,
     STANDINGS_COLUMNS,
     fixed,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from replay.pairing_files.common import (
+from replay.pairings.common import (
     MAX_FILE_ROWS,
     MAX_ROUND,
     MAX_TABLE,

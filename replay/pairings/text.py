@@ -13,7 +13,7 @@ from __future__ import annotations
 import codecs
 import re
 
-from replay.pairing_files.common import MAX_PAIRINGS_BYTES, PairingsRejected
+from replay.pairings.common import MAX_PAIRINGS_BYTES, PairingsRejected
 
 BOM = "\ufeff"
 MAX_RAW_BYTES = 4 * MAX_PAIRINGS_BYTES  # UTF-16 doubles a text; nothing larger is decoded

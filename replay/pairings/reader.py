@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from replay.pairing_files.common import Pairing, PairingsFile, PairingsRejected
-from replay.pairing_files.csv_files import read_csv
-from replay.pairing_files.limitless import read_limitless
-from replay.pairing_files.text import BOM, check_text, decode
-from replay.pairing_files.tom import read_tdf
+from replay.pairings.common import Pairing, PairingsFile, PairingsRejected
+from replay.pairings.csv_files import read_csv
+from replay.pairings.limitless import read_limitless
+from replay.pairings.text import BOM, check_text, decode
+from replay.pairings.tom import read_tdf
 
 _XML_SUFFIXES = frozenset({".tdf", ".xml"})
 _JSON_SUFFIXES = frozenset({".json"})

@@ -45,7 +45,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from replay.pairing_files.common import (
+from replay.pairings.common import (
     MAX_CELL_CHARS,
     MAX_FILE_ROWS,
     Claims,
@@ -88,7 +88,7 @@ class _Layout:
 
 def read_csv(text: str, wanted: int | None) -> PairingsFile:
     """The pairings of round ``wanted`` (or the latest) in a CSV export."""
-    rows = _read_rows(text)
+    rows = read_rows(text)
     if not rows:
         raise PairingsRejected("the file has no pairings")
     (header_line, header), data = rows[0], rows[1:]
@@ -116,7 +116,7 @@ def _fold(cell: str) -> str:
     return " ".join(cell.split()).casefold()
 
 
-def _read_rows(text: str) -> list[_Row]:
+def read_rows(text: str) -> list[_Row]:
     """The non-blank rows with the line each starts on; size limits and CSV syntax checked."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
     rows: list[_Row] = []

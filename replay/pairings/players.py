@@ -13,12 +13,11 @@ Pure: the given bytes in, the players out, or ``PairingsRejected`` naming the li
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 
-from replay.pairing_files.common import MAX_CELL_CHARS, PairingsRejected
-from replay.pairing_files.text import decode
+from replay.pairings.common import PairingsRejected
+from replay.pairings.csv_files import read_rows
+from replay.pairings.text import decode
 
 MAX_PLAYERS = 5000
 NAME_LIMIT = 80
@@ -46,7 +45,7 @@ class PlayerEntry:
 def read_players(data: bytes) -> list[PlayerEntry]:
     """The players of a players file in file order; ``PairingsRejected`` when it cannot be
     read, when a row has no name, or when a name or an id is given twice."""
-    rows = _rows(decode(data))
+    rows = read_rows(decode(data))
     if not rows:
         raise PairingsRejected("the file has no players")
     (line, header), data_rows = rows[0], rows[1:]
@@ -58,25 +57,6 @@ def read_players(data: bytes) -> list[PlayerEntry]:
     players = [_entry(line, cells, columns) for line, cells in data_rows]
     _once(data_rows, players)
     return players
-
-
-def _rows(text: str) -> list[tuple[int, list[str]]]:
-    header = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = next((d for d in (",", ";", "\t") if d in header), ",")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    rows: list[tuple[int, list[str]]] = []
-    line = 1
-    try:
-        for cells in reader:
-            if any(len(cell) > MAX_CELL_CHARS for cell in cells):
-                raise PairingsRejected(
-                    f"line {line}: a cell is longer than {MAX_CELL_CHARS} characters")
-            if any(cell.strip() for cell in cells):
-                rows.append((line, cells))
-            line = reader.line_num + 1
-    except csv.Error as exc:
-        raise PairingsRejected(f"line {reader.line_num}: not a valid CSV file ({exc})") from exc
-    return rows
 
 
 @dataclass(frozen=True)

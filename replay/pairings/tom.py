@@ -25,7 +25,7 @@ import xml.etree.ElementTree as ET
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping, Sequence
 
-from replay.pairing_files.common import (
+from replay.pairings.common import (
     MAX_FILE_ROWS,
     Claims,
     Pairing,
@@ -36,7 +36,7 @@ from replay.pairing_files.common import (
     round_number,
     table_number,
 )
-from replay.pairing_files.text import BOM, check_text, decode
+from replay.pairings.text import BOM, check_text, decode
 
 BYE_OUTCOMES = frozenset({"4", "5"})
 LATE_LOSS = "8"

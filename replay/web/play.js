@@ -4,7 +4,9 @@
 //
 // Every tap carries the version it was made on (`expected_version`): a tap on a position that
 // has moved on records nothing, and a tap sent again after a lost answer gets the first one's
-// answer from the server instead of recording twice. While a tap is in flight no other is sent.
+// answer from the server instead of recording twice. While a tap is in flight no other is sent,
+// and none can be made: the page keeps its buttons disabled and says so (body[data-busy]) until
+// the tap's answer is in, even when a refresh asked for before the tap draws the next position.
 
 import { ApiError, api, el, listen } from "/static/common.js";
 import * as generic from "/static/board.js";
@@ -80,6 +82,10 @@ async function showSeries(turn) {
     table = round.tables.find((t) => t.table === where.table);
   } catch { return; }
   if (!table) return;
+  if (table.best_of > 1) {  // this game is one of the table's match
+    ui.status.textContent = ui.status.textContent.replace("The match is over",
+      `Game ${where.game || 1} is over`);
+  }
   const score = [...table.game_wins, ...(table.game_draws ? [table.game_draws] : [])].join("-");
   const event = el("a", { href: `/events/${where.tournament_id}/me` }, "My event page");
   const later = table.current_match_id !== page.matchId;
@@ -112,7 +118,10 @@ async function showSeries(turn) {
   } else {
     box.replaceChildren(el("p", {}, `Best of ${table.best_of}: ${score}. `, event));
   }
-  box.hidden = false;
+  if (box.hidden) {  // the game just ended: what comes next is what the seat came for now
+    box.hidden = false;
+    window.scrollTo({ top: 0 });
+  }
   if (table.status !== "result" && !later) seriesTimer = setTimeout(() => showSeries(turn), 5000);
 }
 
@@ -217,6 +226,14 @@ function showActions(turn) {
     }
     ui.actions.append(group);
   }
+  holdTaps();
+}
+
+// While a tap is in flight, every button that would send another is disabled: send() drops a
+// tap made meanwhile, and a dropped tap must not look taken.
+function holdTaps() {
+  if (!page.busy) return;
+  document.querySelectorAll("#actions button, #outcome-area button").forEach((b) => { b.disabled = true; });
 }
 
 // ---- recording a tap ----
@@ -271,7 +288,8 @@ function askOutcome(action, outcomes, asked) {
 async function send(action, outcomes = null) {
   if (page.busy) return;
   page.busy = true;
-  ui.actions.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  document.body.dataset.busy = "1";  // (tests wait for a page at rest before tapping)
+  holdTaps();
   ui.refusal.hidden = true;
   let asking = false;
   try {
@@ -290,6 +308,9 @@ async function send(action, outcomes = null) {
     }
   } finally {
     page.busy = false;
+    delete document.body.dataset.busy;
+    // (an outcome picker left from before is no longer held; the actions are drawn anew)
+    document.querySelectorAll("#outcome-area button").forEach((b) => { b.disabled = false; });
     await refresh();
   }
   if (asking && page.turn.table) {

@@ -1,7 +1,9 @@
 """The web pages: the match list at ``/``, a match's replay viewer at ``/watch/{match}``,
 its board alone for stream overlays at ``/embed/{match}``, the sign-in page a slip's link
-opens at ``/sign-in``, the printable slips at ``/slips``, a tournament's public page at
-``/events/{tournament}`` and its player's own page at ``/events/{tournament}/me``, their
+opens at ``/sign-in``, the printable slips at ``/slips``, the judge's calls at ``/judge``, a
+tournament's public page at ``/events/{tournament}``, its player's own page at
+``/events/{tournament}/me`` and its organiser's console at ``/events/{tournament}/console``
+(``/events/new`` to create one), their
 static files under ``/static``, and the API's documentation at ``/docs`` (Swagger UI from
 vendored files: no request leaves the server). The pages read the public HTTP API like any
 other client; nothing here is in the OpenAPI document."""
@@ -104,7 +106,9 @@ def event_console(tournament: Annotated[str, PathParam(max_length=64)]) -> FileR
 
 @router.get("/judge", include_in_schema=False)
 def judge() -> FileResponse:
-    """The judge's open calls across matches, with a notice when a seat calls."""
+    """The judge's open calls across matches, or an event's by round
+    (``?tournament=ID``, its appealed rulings too for its head judge), with a notice when a
+    seat calls."""
     return _page("judge.html")
 
 

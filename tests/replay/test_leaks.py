@@ -384,6 +384,7 @@ def test_no_tournament_channel_shows_a_closed_decklist(
             channels = {path: c.get(path).text for path in (
                 "/tournaments", url, f"{url}/players", f"{url}/rounds/1", f"{url}/standings",
                 f"{url}/standings?format=csv", f"{url}/results.csv",
+                f"{url}/results.csv?shape=tables",
                 f"/matches?tournament={made['tournament_id']}",
                 f"{url}/players/Ann/decklist", f"{url}/players/Ben/decklist",
                 f"{url}/disputes", "/me", f"/matches/{game_two}")}

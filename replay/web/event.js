@@ -60,6 +60,8 @@ function winnerIds(result) {
 
 // Game wins per player in seat order, and drawn games.
 export function gameScore(table) {
+  // the result's game score first: a judge's entry (1-1-1 when time is called) over the games recorded
+  if (table.result && (table.result.game_wins || []).length === table.players.length) return { wins: table.result.game_wins.map(Number), draws: Number(table.result.game_draws) || 0 };
   if (Array.isArray(table.game_wins) && table.game_wins.length === table.players.length) {
     return { wins: table.game_wins.map(Number), draws: Number(table.game_draws) || 0 };
   }

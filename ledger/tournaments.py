@@ -372,8 +372,8 @@ class Tournaments:
         try:
             self.app.save(tournament, *with_it, sealed=sealed)
         except IntegrityError:
-            raise ConcurrentAppend("The tournament changed at the same time (another "
-                                   "organiser's command); reload it and try again.",
+            raise ConcurrentAppend("Another command changed the tournament at the same "
+                                   "moment; reload it and try again.",
                                    tournament_id=str(tournament.id)) from None
 
     @staticmethod

@@ -20,10 +20,11 @@ match's (the game's own end, or a judge's ruling that ends it), else one a judge
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from uuid import UUID, uuid4
 
 from eventsourcing.domain import Aggregate
@@ -31,7 +32,7 @@ from eventsourcing.domain import Aggregate
 from engine.core.errors import SetupError
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
-from ledger.errors import Forbidden
+from ledger.errors import ConcurrentAppend, Forbidden
 from ledger.identity import NAME_LIMIT, Identity, Role
 from ledger.mapper import Sealed
 from ledger.recorder import REPLAY_POLICIES, now
@@ -63,6 +64,33 @@ from replay.service import Kiroku
 from replay.standings import TableResult, games_of, points_of, standings, tiebreakers
 
 STATUSES = ("not_started", "in_progress", "awaiting_ruling", "result")
+APPEND_ATTEMPTS = 20  # each clash means another command was saved: some command always progresses
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _retrying(command: Callable[_P, _R]) -> Callable[_P, _R]:
+    """A command that runs again, from a fresh read of the tournament, when another command
+    was appended to its stream first (``ConcurrentAppend``): a tournament is one stream, so
+    eight tables starting their next game in one second, or players submitting their lists at
+    once, clash in its version though not in their meaning, and each run checks everything
+    again against the tournament as it then stands (a table whose next game a tablemate just
+    started is refused ``game_in_progress``). Pairing a round, creating, finishing and naming
+    the staff do not retry: two of those at once are two organisers' decisions, and the second
+    is told."""
+
+    @functools.wraps(command)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        for _ in range(APPEND_ATTEMPTS - 1):
+            try:
+                return command(*args, **kwargs)
+            except ConcurrentAppend:
+                continue
+        return command(*args, **kwargs)
+
+    return run
+
 
 
 # ----- the organiser's commands ----------------------------------------------------------------
@@ -146,6 +174,7 @@ def register_file(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
                      [(e.name, e.external_id) for e in entries])
 
 
+@_retrying
 def _register(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
               entries: Sequence[tuple[str, str | None]]) -> list[dict[str, Any]]:
     """Register players, each with a player credential, in one save: the registrations and
@@ -188,6 +217,7 @@ class _Entry:
     token: str
 
 
+@_retrying
 def submit_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
                     deck: Mapping[str, int]) -> dict[str, Any]:
     """A player's decklist, checked against the game's construction rules (C5) now; the
@@ -218,6 +248,7 @@ def lock(kiroku: Kiroku, caller: Caller, tournament_id: UUID) -> dict[str, Any]:
     return shown(tournament)
 
 
+@_retrying
 def amend_decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
                    deck: Mapping[str, int], reason: str) -> dict[str, Any]:
     """A judge's amendment of a locked list, with the reason (the tournament's judges and the
@@ -305,6 +336,7 @@ def _game_match(kiroku: Kiroku, by: Identity, tournament: Tournament, players: S
         replay_policy=tournament.replay_policy)
 
 
+@_retrying
 def next_game(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
               table: int) -> dict[str, Any]:
     """Start the next game of a table's best-of-N match: a new match of the same players in
@@ -356,6 +388,7 @@ def _at_the_table(kiroku: Kiroku, caller: Caller, tournament: Tournament,
                     "the tournament's judges.")
 
 
+@_retrying
 def drop(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str,
          reason: str) -> dict[str, Any]:
     """Drop a player (organisers and the tournament's judges): they are not paired again and
@@ -390,6 +423,7 @@ def pair_file(kiroku: Kiroku, caller: Caller, tournament_id: UUID, data: bytes,
     return pair(kiroku, caller, tournament_id, read.pairings)
 
 
+@_retrying
 def enter_result(kiroku: Kiroku, caller: Caller, tournament_id: UUID, round_number: int,
                  table: int, winners: Sequence[str], drawn: bool, reason: str,
                  game_wins: Sequence[int] | None = None,

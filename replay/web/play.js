@@ -86,7 +86,11 @@ async function showSeries(turn) {
     ui.status.textContent = ui.status.textContent.replace("The match is over",
       `Game ${where.game || 1} is over`);
   }
-  const score = [...table.game_wins, ...(table.game_draws ? [table.game_draws] : [])].join("-");
+  // the result's game score first (a judge's entry when time is called), else the games played
+  const entered = table.result && (table.result.game_wins || []).length === table.players.length;
+  const wins = entered ? table.result.game_wins : table.game_wins;
+  const draws = entered ? table.result.game_draws : table.game_draws;
+  const score = [...wins, ...(draws ? [draws] : [])].join("-");
   const event = el("a", { href: `/events/${where.tournament_id}/me` }, "My event page");
   const later = table.current_match_id !== page.matchId;
   let what;

@@ -323,3 +323,56 @@ def test_the_list_says_which_game_of_the_table_a_match_is(bo3: Bo3) -> None:
     games = sorted(m["tournament"]["game"] for m in bo3.kiroku.find_matches(tournament=bo3.id,
                                                                             table=1))
     assert games == [1, 2]
+
+
+# ----- one stream, many tables --------------------------------------------------------------
+def test_two_tables_starting_their_next_games_at_once_both_start(
+        bo3: Bo3, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Table 2's next game is appended between table 1's read of the tournament and its save:
+    table 1's save clashes with it and runs again on the fresh tournament."""
+    bo3.win_current(1)
+    bo3.win_current(1, number=2)
+    reads = 0
+    real_get = bo3.kiroku.tournaments.get
+
+    def get_while_table_two_starts(tournament_id: UUID) -> Any:
+        nonlocal reads
+        read = real_get(tournament_id)
+        reads += 1
+        if reads == 1:  # table 1 has read: table 2 starts its game before table 1 saves
+            monkeypatch.setattr(bo3.kiroku.tournaments, "get", real_get)
+            bo3.next_game(by=bo3.player(2), number=2)
+            monkeypatch.setattr(bo3.kiroku.tournaments, "get", get_while_table_two_starts)
+        return read
+
+    monkeypatch.setattr(bo3.kiroku.tournaments, "get", get_while_table_two_starts)
+    started = bo3.next_game(by=bo3.player(0), number=1)
+    assert reads >= 2  # the clash was met and table 1's command ran again
+    assert len(started["games"]) == 2 and len(bo3.table(2)["games"]) == 2
+    started_events = [e for e in bo3.kiroku.tournaments.history(bo3.id)
+                      if type(e).__name__ == "GameStarted"]
+    assert sorted(e.table for e in started_events) == [1, 2]
+
+
+def test_a_tablemates_press_at_the_same_moment_starts_one_game(
+        bo3: Bo3, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both players of table 1 press "Start game 2" at once: one game starts, the other press
+    is refused as a game in progress (no 409, no second game)."""
+    bo3.win_current(1)
+    real_get = bo3.kiroku.tournaments.get
+    pressed = False
+
+    def get_while_the_tablemate_presses(tournament_id: UUID) -> Any:
+        nonlocal pressed
+        read = real_get(tournament_id)
+        if not pressed:
+            pressed = True
+            monkeypatch.setattr(bo3.kiroku.tournaments, "get", real_get)
+            bo3.next_game(by=bo3.player(1))
+        return read
+
+    monkeypatch.setattr(bo3.kiroku.tournaments, "get", get_while_the_tablemate_presses)
+    with pytest.raises(TournamentRefused) as refused:
+        bo3.next_game(by=bo3.player(0))
+    assert refused.value.reason == "game_in_progress"
+    assert len(bo3.table()["games"]) == 2

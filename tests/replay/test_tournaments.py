@@ -6,6 +6,7 @@ head judge; refusals that store nothing."""
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 from collections.abc import Iterator, Sequence
@@ -883,11 +884,19 @@ def test_the_public_round_view_keeps_the_spectators_delay(kiroku: Kiroku) -> Non
 def test_a_registration_that_loses_a_race_issues_no_credential(
         kiroku: Kiroku, event: Event, monkeypatch: pytest.MonkeyPatch) -> None:
     """The credential and the registration are saved together: when the tournament changed
-    meanwhile (another organiser's command), neither is stored."""
+    meanwhile (another command), neither is stored; the registration runs again from a fresh
+    read, and when every read is stale it gives up, having stored nothing."""
     stale = kiroku.tournaments.get(event.id)
     events.register(kiroku, ORG, event.id, "Eri", "1005")  # the tournament moves on
-    monkeypatch.setattr(kiroku.tournaments, "get", lambda tournament_id: stale)
+    reads = []
+
+    def stale_read(tournament_id: UUID) -> Any:
+        reads.append(tournament_id)
+        return copy.deepcopy(stale)
+
+    monkeypatch.setattr(kiroku.tournaments, "get", stale_read)
     issued = len(list(kiroku.credentials.issued()))
     with pytest.raises(ConcurrentAppend):
         events.register(kiroku, ORG, event.id, "Fumi", "1006")
+    assert len(reads) == events.APPEND_ATTEMPTS
     assert len(list(kiroku.credentials.issued())) == issued

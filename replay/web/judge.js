@@ -55,18 +55,20 @@ function ruleForm(call) {
     placeholder: "decision" });
   const reasoning = el("input", { type: "text", name: "reasoning", maxlength: "2000", required: true,
     placeholder: "reasoning" });
+  // a warning names the seat it is for: either player may have committed the infraction
+  const warnings = (call.players || []).map((name, i) =>
+    el("option", { value: `warning:${i + 1}` }, `a warning to ${name} (seat ${i + 1})`));
   const remedy = el("select", { name: "remedy" },
-    el("option", { value: "none" }, "no change to the match"),
-    el("option", { value: "warning" }, "a warning"),
+    el("option", { value: "none" }, "no change to the match"), ...warnings,
     el("option", { value: "backup" }, "back up to the position called at"));
   const form = el("form", { class: "rule" }, el("label", {}, "Decision ", decision),
     el("label", {}, "Reasoning ", reasoning), el("label", {}, "Remedy ", remedy),
     el("button", { type: "submit" }, "Rule"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const kind = remedy.value;
+    const [kind, seat] = remedy.value.split(":");
     const chosen = kind === "warning"
-      ? { kind: "penalty", penalty: "warning", seat: call.opened_by.seat || 1 }
+      ? { kind: "penalty", penalty: "warning", seat: Number(seat) }
       : kind === "backup" ? { kind: "backup", to_position: call.position } : { kind: "none" };
     act(`/disputes/${call.dispute_id}/rule`, { decision: decision.value, reasoning: reasoning.value,
       remedy: chosen }, "Ruled.");

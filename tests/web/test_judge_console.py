@@ -59,11 +59,17 @@ def test_a_seats_call_reaches_the_judge_live_and_is_ruled_there(
     judge.page.screenshot(path=str(SHOTS / "judge-calls.png"))
     call = judge.page.locator("li", has_text="Aiko played out of turn")
     call.locator("summary", has_text="Rule").click()
-    call.locator("input[name=decision]").fill("no infraction")
-    call.locator("input[name=reasoning]").fill("Aiko was the active seat")
+    call.locator("input[name=decision]").fill("out of turn")
+    call.locator("input[name=reasoning]").fill("Aiko played in Ben's turn")
+    call.locator("select[name=remedy]").select_option(label="a warning to Aiko (seat 1)")
     call.locator("button", has_text="Rule").click()
     judge.page.wait_for_selector("text=No open calls.")
     ben.page.wait_for_selector("#banner[hidden]", state="attached", timeout=15_000)
+    with httpx.Client(base_url=web.base, timeout=30, headers={
+            "authorization": f"Bearer {web.organiser_token}"}) as organiser:
+        ruled = organiser.get(f"/matches/{match_id}/disputes").json()[0]
+    assert ruled["rulings"][0]["remedy"] == {"kind": "penalty", "penalty": "warning",
+                                             "seat": 1}  # the accused seat, not the caller
 
 
 def test_a_judge_acts_undoes_adjusts_and_pauses_from_the_match_console(

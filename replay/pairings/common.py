@@ -63,28 +63,25 @@ def choose_round(rounds: Sequence[int], wanted: int | None) -> int | None:
 
 def round_number(where: str, text: str) -> int:
     """A round cell: an integer 1..MAX_ROUND."""
-    text = text.strip()
-    if not text:
-        raise PairingsRejected(f"{where}: no round number")
-    if _DIGITS.fullmatch(text) is None:
-        raise PairingsRejected(f"{where}: round {text!r} is not a number")
-    number = int(text)
-    if not 1 <= number <= MAX_ROUND:
-        raise PairingsRejected(f"{where}: round {number} is not between 1 and {MAX_ROUND}")
-    return number
+    return _numbered(where, text, "round", MAX_ROUND)
 
 
 def table_number(where: str, text: str) -> int:
     """The table number of a table with two players or more: an integer 1..MAX_TABLE."""
+    return _numbered(where, text, "table", MAX_TABLE)
+
+
+def _numbered(where: str, text: str, what: str, most: int) -> int:
+    """A ``what`` cell's number, 1..``most``, or the refusal saying what is wrong with it."""
     text = text.strip()
     if not text:
-        raise PairingsRejected(f"{where}: no table number")
+        raise PairingsRejected(f"{where}: no {what} number")
     if _DIGITS.fullmatch(text) is None:
-        raise PairingsRejected(f"{where}: table {text!r} is not a number")
-    table = int(text)
-    if not 1 <= table <= MAX_TABLE:
-        raise PairingsRejected(f"{where}: table {table} is not between 1 and {MAX_TABLE}")
-    return table
+        raise PairingsRejected(f"{where}: {what} {text!r} is not a number")
+    number = int(text)
+    if not 1 <= number <= most:
+        raise PairingsRejected(f"{where}: {what} {number} is not between 1 and {most}")
+    return number
 
 
 def check_name(where: str, name: str) -> str:

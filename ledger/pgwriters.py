@@ -22,23 +22,33 @@ This recorder, plugged in with the library's own ``APPLICATION_RECORDER_TOPIC`` 
   ``ROW EXCLUSIVE`` from before it draws its ids until it ends) and lets no new one start,
   reads the highest id and lets go. Every id up to it is then committed or gone for good.
   Readers pay this, once per catch-up (``ledger/matchlist.py``), instead of every insert.
-- **Nothing is notified.** Kiroku follows the log by reading it on demand and has no
-  subscriber, so the ``NOTIFY`` that wakes the library's subscriptions is not sent.
+- **Each append is notified with what it appended.** The library sends a bare ``NOTIFY``
+  on its channel (the events table's name) in every insert; this recorder sends, in the
+  same transaction, ``pg_notify(channel, '<aggregate> <version>')`` once per aggregate
+  inserted, at its last version, so that a listener knows which match moved without
+  reading the store: the live streams of every server (``replay.api.following``, issue 43).
+  PostgreSQL delivers it at commit, never for a rolled-back insert. A notification takes a
+  database-wide lock while its transaction commits, which serialises the commits (not the
+  inserts) of the servers; at the rates of an event (hundreds of appends a second) that
+  costs little beside each commit's own WAL flush, and is the price of one service.
+  ``listen`` hears them, on an asyncio connection of its own.
 - **An insert is one statement.** With the library's ``POSTGRES_ENABLE_DB_FUNCTIONS`` setting
   (which ``ledger/settings.py`` turns on), the library inserts a save's events by calling a
   database function in one autocommit statement, instead of a pipelined transaction of
-  several. Its function sends ``NOTIFY``, so this recorder defines its own,
-  ``<events table>_insert``, the library's body without it, which sets the lock timeout each
-  server's call passes. Without the setting, the library's pipelined transaction runs,
-  equally without lock or notification.
+  several. Its function sends a bare ``NOTIFY``, so this recorder defines its own,
+  ``<events table>_insert``, the library's body with the notifications above instead, which
+  sets the lock timeout each server's call passes. Without the setting, the library's
+  pipelined transaction runs, equally without lock and with the same notifications.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from psycopg import Cursor
+from psycopg import AsyncConnection, Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier, Literal
 
@@ -55,6 +65,7 @@ class ManyWritersRecorder(PostgresApplicationRecorder):
         self.lock_table_statements = [timeout]  # the library's timeout, without its LOCK TABLE
         self._settle_statements = [timeout, SQL("LOCK TABLE {0}.{1} IN SHARE MODE").format(
             Identifier(datastore.schema), Identifier(events_table_name))]
+        self._notify_statement = SQL("SELECT pg_notify(%s, %s)")
         self._define_insert_function(datastore, events_table_name)
 
     def _define_insert_function(self, datastore: PostgresDatastore, table: str) -> None:
@@ -80,14 +91,44 @@ class ManyWritersRecorder(PostgresApplicationRecorder):
             "RETURN QUERY INSERT INTO {schema}.{table} AS t "
             "(originator_id, originator_version, topic, state) "
             "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
-            "RETURNING notification_id; END; $BODY$").format(
+            "RETURNING notification_id; "
+            "PERFORM pg_notify({channel}, originator_id::text || ' ' || "
+            "max(originator_version)) FROM unnest(events) GROUP BY originator_id; "
+            "END; $BODY$").format(
             schema=schema, function=function, event=Identifier(self.stored_event_type_name),
-            table=Identifier(table))
+            table=Identifier(table), channel=Literal(self.channel_name))
         self.sql_create_statements[self.create_insert_function_statement_index] = (
             self.sql_create_pg_function_insert_events)
 
     def _notify_channel(self, curs: Cursor[DictRow]) -> None:
-        """No ``NOTIFY``: nothing listens, and it would serialise the commits."""
+        """No bare ``NOTIFY``: ``_insert_events`` says what was appended instead."""
+
+    def _insert_events(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent],
+                       **_: Any) -> None:
+        """The library's hook in the insert transaction (when the insert is not one call of
+        the database function): each aggregate's last version inserted, notified."""
+        latest: dict[str, int] = {}
+        for event in stored_events:
+            key = str(event.originator_id)
+            latest[key] = max(latest.get(key, 0), event.originator_version)
+        for originator, version in latest.items():
+            curs.execute(self._notify_statement, (self.channel_name, f"{originator} {version}"))
+
+    async def listen(self, heard: Callable[[str], None], listening: Callable[[], None],
+                     still: Callable[[], bool]) -> None:
+        """``LISTEN`` on the channel on a connection of its own, as the library's pool
+        connects, telling ``listening`` once it listens and ``heard`` each payload, while
+        ``still`` holds (asked at least every second). A lost connection raises psycopg's
+        error."""
+        arguments = self.datastore.pool.kwargs
+        arguments = dict(arguments() if callable(arguments) else arguments or {})
+        arguments.pop("row_factory", None)
+        async with await AsyncConnection.connect(**arguments, autocommit=True) as connection:
+            await connection.execute(SQL("LISTEN {0}").format(Identifier(self.channel_name)))
+            listening()
+            while still():
+                async for notify in connection.notifies(timeout=1.0):
+                    heard(notify.payload)
 
     def settled_notification_id(self) -> int:
         """The highest notification id such that every id up to it is committed or will

@@ -1,41 +1,72 @@
 """Who follows which match live (``GET /matches/{id}/live``), and what tells them it moved.
 
-Each stream used to look at its match every half second through the thread pool, reading
-the store each time: 300 anonymous watchers of a match where nothing happened cost a seat's
-recording a third of its rate (issue 41). Now one ``Following`` per server process keeps,
-for each match someone follows, the latest version it knows of, and wakes that match's
-streams when it moves. It learns it from two sources:
+One ``Following`` per server process keeps, for each match someone follows, the latest version
+it knows of, and wakes that match's streams when it moves. Nothing polls a match: the store
+itself says when it was written to, and only then is anything read (issue 43). It learns it
+from these sources:
 
 - an action or an undo recorded through this process tells it at once (``moved``);
-- one look at the store every ``CHECK_EVERY`` seconds, for every followed match at once
-  (one hop to the thread pool, one indexed read per followed match, however many streams
-  follow it), finds what other processes recorded, and what this one recorded by other
-  means (a dispute's pause, a reopening). No look is taken while nobody follows anything.
+- on PostgreSQL, the database's own notifications: the insert of events sends
+  ``pg_notify(<the library's channel>, '<match> <version>')`` in its transaction
+  (``ledger.pgwriters``), and one asyncio task per process, on one connection of its own,
+  ``LISTEN``s and notes each. Every server on the database hears every append of every
+  other, at commit, whatever recorded it (an action, an undo, a dispute's pause, a reopening);
+- on an SQLite file, written by other worker processes too: ``PRAGMA data_version`` on a
+  connection of its own, asked on the event loop every ``CHANGE_EVERY`` seconds. It changes
+  when any other connection commits to the file and costs no read of the file (SQLite keeps
+  it in the shared WAL index); only when it changed is the notification log read from where
+  the last reading stopped (the library's ``select_notifications``, one indexed range read),
+  and each match it names at its latest version noted. SQLite has no notification between
+  processes, so this tick is the cheapest push there is: a few microseconds of the loop,
+  nothing on the thread pool while nothing is written;
+- on an in-memory store (one process only, tests and demos), one look at the store every
+  ``CHECK_EVERY`` seconds for the followed matches, for what this process recorded by other
+  means than an action.
+
+A match followed anew is looked at once (one indexed read, batched with others followed
+meanwhile), so that an append landing between a stream's first reading and its joining is
+never missed; a source that (re)starts looks at every followed match once, after it listens.
+No source runs while nobody follows anything.
 
 A woken stream works out where the match stands for its caller once per match version and
 caller (``stand``): every anonymous spectator of a match shares one reading. A stream that
-waits for a change holds no thread and reads nothing. Issue 43's push from the store itself
-(PostgreSQL's notifications) would be a third source calling ``moved``.
+waits for a change holds no thread and reads nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Hashable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 from uuid import UUID
 
+from eventsourcing.persistence import ApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from starlette.concurrency import run_in_threadpool
 
 from replay.service import Kiroku
 
 T = TypeVar("T")
-CHECK_EVERY = 0.5  # seconds between two looks at the store for the followed matches
+CHECK_EVERY = 0.5  # seconds between two looks at an in-memory store for the followed matches
+CHANGE_EVERY = 0.02  # seconds between two asks of an SQLite file whether it was written to
+LISTEN_AGAIN_AFTER = 1.0  # seconds before a lost PostgreSQL listener connects again
+LOG_PAGE = 1000  # notifications read at once from the SQLite log
 
 _log = logging.getLogger("uvicorn.error")
+
+
+@runtime_checkable
+class _Notifying(Protocol):
+    """A store that notifies its appends (``ledger.pgwriters.ManyWritersRecorder``, named
+    by what it does so that a store on an SQLite file never imports the PostgreSQL driver)."""
+
+    async def listen(self, heard: Callable[[str], None], listening: Callable[[], None],
+                     still: Callable[[], bool]) -> None:
+        """Tell ``heard`` each append's ``'<aggregate> <version>'`` while ``still`` holds."""
 
 
 @dataclass
@@ -52,11 +83,15 @@ class _Followed:
 class Following:
     """The followed matches of one server process (see the module)."""
 
-    def __init__(self, kiroku: Kiroku, check_every: float = CHECK_EVERY) -> None:
+    def __init__(self, kiroku: Kiroku, check_every: float = CHECK_EVERY,
+                 change_every: float = CHANGE_EVERY) -> None:
         self.kiroku = kiroku
         self.check_every = check_every
+        self.change_every = change_every
         self._followed: dict[UUID, _Followed] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._watching: asyncio.Task[None] | None = None
+        self._to_look: set[UUID] = set()
         self._looking: asyncio.Task[None] | None = None
 
     @asynccontextmanager
@@ -64,12 +99,16 @@ class Following:
         """Follow ``match_id``, known to stand at ``version`` at least, while in the block."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # an application served again on another loop (tests)
-            self._loop, self._followed, self._looking = loop, {}, None
-        followed = self._followed.setdefault(match_id, _Followed(version))
+            self._loop, self._followed, self._watching, self._looking = loop, {}, None, None
+            self._to_look = set()
+        followed = self._followed.get(match_id)
+        if followed is None:
+            followed = self._followed[match_id] = _Followed(version)
+            self._look_at(match_id)  # what landed since the caller's reading
         followed.streams += 1
         self._note(match_id, version)
-        if self._looking is None or self._looking.done():
-            self._looking = loop.create_task(self._look_at_store())
+        if self._watching is None or self._watching.done():
+            self._watching = loop.create_task(self._watch())
         try:
             yield
         finally:
@@ -96,7 +135,7 @@ class Following:
 
     def moved(self, match_id: UUID, version: int) -> None:
         """A match was recorded at ``version`` by this process (from any thread): its
-        streams wake now, not at the next look at the store."""
+        streams wake now, not when the store's own word of it arrives."""
         loop = self._loop
         if match_id in self._followed and loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._note, match_id, version)
@@ -124,19 +163,122 @@ class Following:
         followed.moved.set()
         followed.moved = asyncio.Event()
 
-    async def _look_at_store(self) -> None:
-        """Every ``check_every`` seconds while anything is followed, the followed matches'
-        latest versions from the store."""
-        while self._followed:
-            await asyncio.sleep(self.check_every)
-            known = {match_id: f.version for match_id, f in self._followed.items()}
+    def _heard(self, payload: str) -> None:
+        """A notification's ``'<match> <version>'``, noted (anything else is ignored: the
+        library's own payload-less ``NOTIFY`` on the channel, another store's)."""
+        match_text, _, version_text = payload.partition(" ")
+        try:
+            self._note(UUID(match_text), int(version_text))
+        except ValueError:
+            return
+
+    # ----- looking at the store for given matches --------------------------------------------
+    def _look_at(self, *match_ids: UUID) -> None:
+        """Read the latest stored versions of these followed matches soon (one hop to the
+        thread pool for every match asked for meanwhile)."""
+        self._to_look.update(match_ids)
+        if self._looking is None or self._looking.done():
+            self._looking = asyncio.get_running_loop().create_task(self._look())
+
+    async def _look(self) -> None:
+        while self._to_look:
+            known = {match_id: self._followed[match_id].version
+                     for match_id in self._to_look if match_id in self._followed}
+            self._to_look = set()
             try:
                 latest = await run_in_threadpool(_stored_versions, self.kiroku, known)
             except Exception:  # the store unreachable for now: the next look tries again
                 _log.warning("live streams: the store could not be read", exc_info=True)
+                self._to_look.update(known)
+                await asyncio.sleep(self.check_every)
                 continue
             for match_id, version in latest.items():
                 self._note(match_id, version)
+
+    # ----- the store's word that it was written to -------------------------------------------
+    async def _watch(self) -> None:
+        """While anything is followed, what the store says of its appends (see the module)."""
+        recorder = self.kiroku.recorder.recorder
+        if isinstance(recorder, _Notifying):
+            await self._listen(recorder)
+        elif (isinstance(recorder, SQLiteApplicationRecorder)
+              and not recorder.datastore.pool.is_sqlite_memory_mode):
+            await self._tail_sqlite(recorder, recorder.datastore.pool.db_name)
+        else:
+            await self._look_every_tick()
+
+    async def _listen(self, recorder: _Notifying) -> None:
+        """PostgreSQL: each append's notification noted (``ledger.pgwriters``), on a
+        connection of this process's own; connected again (and every followed match looked
+        at once it listens) after a lost connection."""
+        while self._followed:
+            try:
+                await recorder.listen(self._heard, lambda: self._look_at(*self._followed),
+                                      lambda: bool(self._followed))
+            except Exception:  # the database unreachable for now: listen again soon
+                _log.warning("live streams: not listening to the store for now",
+                             exc_info=True)
+                await asyncio.sleep(LISTEN_AGAIN_AFTER)
+
+    async def _tail_sqlite(self, recorder: SQLiteApplicationRecorder, path: str) -> None:
+        """An SQLite file: the notification log read past where it was last read whenever
+        the file's ``data_version`` changed (see the module)."""
+        try:
+            changes = await run_in_threadpool(_data_version_connection, path)
+        except sqlite3.Error:
+            _log.warning("live streams: cannot watch %s; looking every %ss instead", path,
+                         self.check_every, exc_info=True)
+            await self._look_every_tick()
+            return
+        with closing(changes):
+            seen = _data_version(changes)
+            head = await run_in_threadpool(recorder.max_notification_id)
+            self._look_at(*self._followed)  # what was appended before the tail began
+            while self._followed:
+                await asyncio.sleep(self.change_every)
+                try:
+                    now = _data_version(changes)
+                    if now == seen:
+                        continue
+                    seen = now
+                    head, latest = await run_in_threadpool(_log_since, recorder, head)
+                except Exception:  # the file unreadable for now: the next tick tries again
+                    _log.warning("live streams: the store could not be read", exc_info=True)
+                    continue
+                for match_id, version in latest.items():
+                    self._note(match_id, version)
+
+    async def _look_every_tick(self) -> None:
+        """An in-memory store: every followed match looked at every ``check_every`` s."""
+        while self._followed:
+            await asyncio.sleep(self.check_every)
+            self._look_at(*self._followed)
+
+
+def _data_version_connection(path: str) -> sqlite3.Connection:
+    """A connection of its own to the file, only ever asked its ``data_version``: SQLite
+    counts there the commits of every connection but the one asking."""
+    # it never waits for a lock: on the event loop, a busy file is asked again next tick
+    return sqlite3.connect(path, timeout=0, check_same_thread=False, isolation_level=None)
+
+
+def _data_version(connection: sqlite3.Connection) -> int:
+    row = connection.execute("PRAGMA data_version").fetchone()
+    return int(row[0])
+
+
+def _log_since(recorder: ApplicationRecorder, head: int) -> tuple[int, dict[UUID, int]]:
+    """The notification log past ``head``: its new head, and the latest version of each
+    aggregate appended there."""
+    latest: dict[UUID, int] = {}
+    while True:
+        page = recorder.select_notifications(start=head + 1, limit=LOG_PAGE)
+        for notification in page:
+            head = max(head, notification.id)
+            match_id = UUID(str(notification.originator_id))
+            latest[match_id] = max(latest.get(match_id, 0), notification.originator_version)
+        if len(page) < LOG_PAGE:
+            return head, latest
 
 
 def _stored_versions(kiroku: Kiroku, known: dict[UUID, int]) -> dict[UUID, int]:

@@ -30,8 +30,10 @@ RECHECK_CREDENTIAL_EVERY = 5.0  # seconds between two checks that the credential
 KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
 LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
 # seconds a stream waits after an event before it looks again: a match recorded faster than
-# this is told to its watchers this often, with where it stands then
-AT_MOST_EVERY = 0.5
+# this is told to its watchers this often, with where it stands then. Short beside the
+# 200 ms a watcher may wait for an action (issue 43); long enough that a burst (an undo of
+# several actions, a scripted sequence) is one event, not one per version
+AT_MOST_EVERY = 0.05
 
 
 def _stand(kiroku: Kiroku, match_id: UUID, caller: Caller) -> tuple[tuple[int, int], int]:

@@ -71,7 +71,8 @@ def test_the_store_uses_the_recorder_without_the_table_lock(store: tuple[str, st
 def test_an_action_is_inserted_in_one_statement_that_calls_the_recorders_function(
         store: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The library's insert function, under the recorder's own name: one statement, and no
-    ``LOCK TABLE`` or ``NOTIFY`` with it (the library's function would notify)."""
+    ``LOCK TABLE`` or bare ``NOTIFY`` with it; what it appended is notified instead
+    (``pg_notify``, issue 43's live streams)."""
     kiroku = _open(store[0])
     match_id = _match(kiroku)
     sent: list[str] = []
@@ -95,7 +96,7 @@ def test_an_action_is_inserted_in_one_statement_that_calls_the_recorders_functio
     assert row is not None
     body = row[0].upper()
     assert "INSERT INTO" in body
-    assert "NOTIFY" not in body and "LOCK TABLE" not in body
+    assert " NOTIFY " not in body and "LOCK TABLE" not in body and "PG_NOTIFY(" in body
 
 
 def test_each_servers_inserts_wait_for_locks_as_long_as_its_own_setting_says(

@@ -1,11 +1,15 @@
-"""Live streams wait for their match to move (issue 41, ``replay.api.following``): streams of
-a match where nothing happens read nothing but one look at the store a tick, whatever their
-number; an action recorded here wakes them at once, one recorded by another process at the
-next look; and every stream of one caller shares one reading of where the match stands.
+"""Live streams wait for their match to move (issues 41 and 43, ``replay.api.following``):
+streams of a match where nothing happens read nothing, whatever their number; an action
+recorded here wakes them at once; one recorded by another process wakes them by the store's
+own word: on an SQLite file, its ``data_version`` (asked every few milliseconds) and the
+notification log; on PostgreSQL, its notifications (``LISTEN``), with no look at the store
+in between; and every stream of one caller shares one reading of where the match stands.
 
-The hub in process, on a real store; the stream itself over a real server, with the match
-moved by another process (this one, writing to the server's store). No timing is asserted
-beyond "within seconds"."""
+The hub in process, on a real store; the stream itself over real servers, with the match
+moved by another process (this one, writing to the server's store), or through another
+server on the same PostgreSQL database. No timing is asserted beyond "within seconds", but
+every hub that must hear another process is built with its fallback look (``check_every``)
+an hour away, so that only the push can wake it."""
 
 from __future__ import annotations
 
@@ -17,12 +21,14 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import psycopg
 import pytest
 
 from replay.api import following as following_module
 from replay.api.following import Following
 from replay.service import Kiroku
-from tests.replay.conftest import Server, served_store
+from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
+from tests.replay.conftest import Server, serve, served_store
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
 
@@ -54,11 +60,24 @@ def _counted_looks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return looks
 
 
-def test_streams_of_a_match_where_nothing_happens_share_one_look_a_tick(
+def _counted_log_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    reads: list[int] = []
+    read = following_module._log_since
+
+    def counting(recorder: Any, head: int) -> tuple[int, dict[UUID, int]]:
+        reads.append(head)
+        return read(recorder, head)
+
+    monkeypatch.setattr(following_module, "_log_since", counting)
+    return reads
+
+
+def test_streams_of_a_match_where_nothing_happens_read_nothing(
         kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
     match_id = _match(kiroku)
     looks = _counted_looks(monkeypatch)
-    hub = Following(kiroku, check_every=0.1)
+    log_reads = _counted_log_reads(monkeypatch)
+    hub = Following(kiroku, check_every=0.01, change_every=0.01)
 
     async def stream() -> bool:
         async with hub.follow(match_id, 1):
@@ -68,7 +87,9 @@ def test_streams_of_a_match_where_nothing_happens_share_one_look_a_tick(
         return await asyncio.gather(*(stream() for _ in range(200)))
 
     assert asyncio.run(streams()) == [False] * 200
-    assert 1 <= len(looks) <= 15 and set(looks) == {1}  # one match a look, not 200 streams
+    # the match looked at when followed (and when the tail began), then nothing for a second
+    assert 1 <= len(looks) <= 2 and set(looks) == {1}
+    assert log_reads == []
 
 
 def test_an_action_recorded_here_wakes_its_streams_at_once(kiroku: Kiroku) -> None:
@@ -86,26 +107,95 @@ def test_an_action_recorded_here_wakes_its_streams_at_once(kiroku: Kiroku) -> No
     assert asyncio.run(run()) == (True, 2)
 
 
-def test_an_action_recorded_elsewhere_wakes_its_streams_at_the_next_look(
-        kiroku: Kiroku, tmp_path: Path) -> None:
-    match_id = _match(kiroku)
-    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
-    hub = Following(kiroku, check_every=0.05)
+def _hears_another_process(hub: Following, other_process: Kiroku, match_id: UUID
+                           ) -> tuple[bool, int]:
+    """Whether the hub, following the match at version 1, hears two actions the other
+    process records (with the latest version it then knows)."""
 
     async def run() -> tuple[bool, int]:
         async with hub.follow(match_id, 1):
-            waiting = asyncio.ensure_future(hub.moved_past(match_id, 1, 60))
+            await asyncio.sleep(0.3)  # the hub's source begins
+            waiting = asyncio.ensure_future(hub.moved_past(match_id, 1, 10))
             await asyncio.to_thread(_end_turn, other_process, match_id, 1)
             await asyncio.to_thread(_end_turn, other_process, match_id, 2)
             moved = await asyncio.wait_for(waiting, 10)
-            while hub.version(match_id) < 3:
-                await asyncio.sleep(0.05)
+            async with asyncio.timeout(10):
+                while hub.version(match_id) < 3:
+                    await asyncio.sleep(0.01)
             return moved, hub.version(match_id)
 
+    return asyncio.run(run())
+
+
+def test_an_action_recorded_by_another_process_on_an_sqlite_file_wakes_its_streams(
+        kiroku: Kiroku, tmp_path: Path) -> None:
+    match_id = _match(kiroku)
+    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
+    hub = Following(kiroku, check_every=3600)  # only the file's data_version wakes it
     try:
-        assert asyncio.run(run()) == (True, 3)
+        assert _hears_another_process(hub, other_process, match_id) == (True, 3)
     finally:
         other_process.close()
+
+
+@pytest.fixture
+def postgres_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A fresh PostgreSQL store's URL (its key file in the test's folder)."""
+    monkeypatch.setenv("KIROKU_KEY_FILE", str(tmp_path / "kiroku.keys"))
+    schema = postgres_schema()
+    if schema is None:
+        pytest.skip("no PostgreSQL server (set KIROKU_TEST_POSTGRES_URL)")
+    try:
+        yield f"{POSTGRES_URL}?schema={schema}"
+    finally:
+        drop_schema(schema)
+
+
+def test_an_action_recorded_through_another_server_on_postgresql_is_notified(
+        postgres_url: str) -> None:
+    here, other_server = Kiroku.open(postgres_url), Kiroku.open(postgres_url)
+    try:
+        match_id = _match(here)
+        hub = Following(here, check_every=3600)  # only the database's notifications wake it
+        assert _hears_another_process(hub, other_server, match_id) == (True, 3)
+    finally:
+        here.close()
+        other_server.close()
+
+
+def test_postgresql_notifies_each_append_with_its_match_and_version_at_commit(
+        postgres_url: str) -> None:
+    kiroku = Kiroku.open(postgres_url)
+    recorder = kiroku.recorder.recorder
+    try:
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as listener:
+            listener.execute(f"LISTEN {recorder.channel_name}")
+            match_id = _match(kiroku)
+            version = _end_turn(kiroku, match_id, 1)
+            heard = [n.payload for n in listener.notifies(timeout=2)
+                     if n.payload.startswith(str(match_id))]
+    finally:
+        kiroku.close()
+    assert heard[-1] == f"{match_id} {version}"
+    assert all(int(payload.split()[1]) <= version for payload in heard)
+
+
+def test_a_match_followed_after_it_moved_is_looked_at_once(kiroku: Kiroku) -> None:
+    """An append landing between a stream's first reading and its following is not missed,
+    though the hub's source, already running, passed over it and no further append comes."""
+    watched, match_id = _match(kiroku), _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+
+    async def run() -> bool:
+        async with hub.follow(watched, 1):
+            await asyncio.sleep(0.3)  # the hub's source runs
+            version = await asyncio.to_thread(_end_turn, kiroku, match_id, 1)
+            await asyncio.sleep(0.3)  # and has passed over the action
+            async with hub.follow(match_id, 1):  # as read before the action
+                return (await hub.moved_past(match_id, 1, 10)
+                        and hub.version(match_id) == version)
+
+    assert asyncio.run(run())
 
 
 def test_the_streams_of_one_caller_share_one_reading(kiroku: Kiroku) -> None:
@@ -151,3 +241,24 @@ def test_a_stream_hears_an_action_recorded_by_another_process(
             assert next(events) == {"version": version, "positions": 1}
             _end_turn(kiroku, match_id, 2)
             assert next(events)["positions"] == 2
+
+
+def test_a_stream_on_one_server_hears_an_action_recorded_through_another_on_postgresql(
+        postgres_url: str, tmp_path: Path) -> None:
+    """Two processes on one PostgreSQL database: a real server streaming, and this one
+    recording; the stream's events come at each action (the server looks at the store only
+    when the database notifies it)."""
+    kiroku = Kiroku.open(postgres_url)
+    try:
+        match_id = _match(kiroku)
+        for server in serve(tmp_path / "kiroku", "--workers", "1", db_url=postgres_url):
+            with server.client() as anonymous, anonymous.stream(
+                    "GET", f"/matches/{match_id}/live") as stream:
+                events = (json.loads(line[5:]) for line in stream.iter_lines()
+                          if line.startswith("data:"))
+                assert next(events) == {"version": 1, "positions": 0}
+                for seat, positions in ((1, 1), (2, 2), (1, 3)):
+                    version = _end_turn(kiroku, match_id, seat)
+                    assert next(events) == {"version": version, "positions": positions}
+    finally:
+        kiroku.close()

@@ -77,16 +77,28 @@ class MatchLoader:
                 self._keep(stepped)
                 return stepped
         project = self._project if version is None else self._project_keeping
+        match = self._got(match_id, version=version, projector_func=project)
+        if version is not None:
+            self._keep(match)
+        return match
+
+    def to_read(self, match_id: UUID) -> Match:
+        """The latest match for a reader that changes nothing and reads only where it stands
+        (its result, its live positions, its configuration): the cached match itself, without
+        the library's deep copy of it (``deepcopy_from_cache``), which a page reading every
+        game of a round paid for each game. Another process's events are fast-forwarded into
+        it, as into every cached match; MatchNotFound or CorruptRecord as ``match``."""
+        return self._got(match_id, projector_func=self._project, deepcopy_from_cache=False)
+
+    def _got(self, match_id: UUID, **how: Any) -> Match:
+        """The library's ``Repository.get`` of a match, ``how`` it is asked."""
         with corrupt_as_such(match_id):
             try:
-                match: Any = self.repository.get(match_id, version=version,
-                                                 projector_func=project)
+                match: Any = self.repository.get(match_id, **how)
             except AggregateNotFoundError:
                 raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id)) from None
         if not isinstance(match, Match):
             raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
-        if version is not None:
-            self._keep(match)
         return match
 
     def state(self, match_id: UUID, version: int) -> GameState:

@@ -68,6 +68,7 @@ from ledger.seed import SeededChance, commitment, new_seed
 from ledger.seedkeeper import SeedKeeper, secret_id
 from ledger.settings import (
     CONNECT_TIMEOUT,
+    SettingsError,
     database_unavailable,
     database_url,
     persistence_env,
@@ -85,6 +86,16 @@ _log = logging.getLogger(__name__)
 # snapshot is about 700 bytes, 29 per action, and the cold time-travel median fell by a third).
 SNAPSHOT_INTERVAL = 25
 REPLAY_POLICIES = ("open", "closed")
+# Aggregates kept in memory by eventsourcing's LRU cache (AGGREGATE_CACHE_MAXSIZE): matches, and
+# what a request reads beside them (seatings, dispute dockets, credentials, tournaments). Past
+# it every action reloads its match from its snapshot and events (issue 43: CPU per action
+# x2.5 to x4 from 257 live matches at 256). 16,384 hold an event of 2,000 live matches with a
+# seating and two seats' credentials each, and the tournament's pages; a World Gainer match
+# takes 15 to 30 KiB (a 2,000-action one about 290 KiB), so some 0.5 GiB per process at the
+# most for matches of usual length. KIROKU_AGGREGATE_CACHE_MAXSIZE (the library's setting,
+# named for this application) sets another size.
+CACHED_AGGREGATES = 16384
+CACHE_SETTING = "KIROKU_AGGREGATE_CACHE_MAXSIZE"
 
 
 def _credential(recorded_by: RecordedBy) -> str | None:
@@ -180,7 +191,7 @@ class Recorder(Application):
 
     name = "Kiroku"
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
-    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+    env = {"AGGREGATE_CACHE_MAXSIZE": str(CACHED_AGGREGATES)}
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None,
@@ -219,7 +230,9 @@ class Recorder(Application):
 
     def construct_repository(self) -> Repository[UUID]:
         """The library's repository, reading a match's events with their commitments as
-        stored: loading a match never looks at them (ledger.mapper)."""
+        stored: loading a match never looks at them (ledger.mapper). Its cache's size is
+        checked first (``cache_size``)."""
+        cache_size(self.env.get(self.AGGREGATE_CACHE_MAXSIZE))
         repository = super().construct_repository()
         repository.event_store = self._events_as_stored()
         return repository
@@ -689,6 +702,11 @@ class Recorder(Application):
         """The match aggregate (at ``version`` if given), or MatchNotFound (ledger.loading)."""
         return self.loader.match(match_id, version)
 
+    def match_to_read(self, match_id: UUID) -> Match:
+        """The latest match, for a reader that changes nothing (``MatchLoader.to_read``): the
+        cached one itself, not a copy."""
+        return self.loader.to_read(match_id)
+
     def state_of(self, match_id: UUID, version: int) -> GameState:
         """The game state of the match at event ``version``: kept, or its version's."""
         return self.loader.state(match_id, version)
@@ -782,6 +800,23 @@ class AggregatesCollected(ProcessingEvent[UUID]):
             else:
                 super().collect_events(obj)
         self.saved_kwargs.update(kwargs)
+
+
+def cache_size(setting: str | None) -> int:
+    """The number of aggregates the recorder's cache holds, from its setting
+    (``CACHE_SETTING``), or SettingsError: a whole number of at least 1 (the library takes
+    0 or less for a cache without bound, which a long-running server must not have)."""
+    if setting is None:
+        return CACHED_AGGREGATES
+    try:
+        size = int(setting)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise SettingsError(f"{CACHE_SETTING}={setting!r}: give the number of aggregates the "
+                            f"recorder keeps in memory, a whole number of at least 1 (default "
+                            f"{CACHED_AGGREGATES}).")
+    return size
 
 
 def _list_view(app: Application[UUID]) -> type[MatchListView]:

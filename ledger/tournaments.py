@@ -16,11 +16,13 @@ for a table whose match has no result, from a judge's entry with a reason.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import copy
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
-from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.application import AggregateNotFoundError, Cache
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
@@ -353,13 +355,29 @@ class Tournaments:
         return tournament
 
     def get(self, tournament_id: UUID) -> Tournament:
-        """A tournament, or TournamentNotFound."""
+        """A tournament for a command to change: its own copy (the library's deep copy of the
+        cached one), or TournamentNotFound."""
+        return self._found(tournament_id, deepcopy_from_cache=True)
+
+    def read(self, tournament_id: UUID) -> Tournament:
+        """A tournament for a reader that changes nothing: the cached one itself, or
+        TournamentNotFound. The library's deep copy of it was most of reading it (86% of
+        ``GET /tournaments/{id}`` at 1,024 players and 9 rounds), and a page's poll reads it
+        four times. The cached tournament is never changed in place (``_fast_forwarded``), so
+        a reader's stays as it was read while others are read and saved."""
+        return self._found(tournament_id, deepcopy_from_cache=False)
+
+    def _found(self, tournament_id: UUID, deepcopy_from_cache: bool) -> Tournament:
+        repository = self.app.repository
         try:
-            found: Any = self.app.repository.get(tournament_id)
+            found: Any = repository.get(tournament_id, projector_func=_fast_forwarded,
+                                        deepcopy_from_cache=deepcopy_from_cache)
         except AggregateNotFoundError:
             raise TournamentNotFound(f"No tournament {tournament_id}.") from None
         if not isinstance(found, Tournament):
             raise TournamentNotFound(f"No tournament {tournament_id}.")
+        if not deepcopy_from_cache and repository.cache is not None:
+            _cache_newer(repository.cache, found)
         return found
 
     def append(self, tournament: Tournament, event: type[Aggregate.Event],
@@ -401,3 +419,33 @@ class Tournaments:
     def history(self, tournament_id: UUID) -> list[Any]:
         """Every event of a tournament, oldest first."""
         return list(self.app.events.get(tournament_id))
+
+
+def _fast_forwarded(aggregate: Any, events: Iterable[Any]) -> Any:
+    """The library's ``project_aggregate`` for a tournament, on a copy of a cached
+    ``aggregate`` when there are events to apply: the library fast-forwards a cached aggregate
+    in place (events another process appended), which would change a tournament under a
+    reader holding it (``Tournaments.read``). The copy is made only when another process
+    appended, not on every read; ``_cache_newer`` keeps it."""
+    pending = iter(events)
+    first = next(pending, None)
+    if first is None:
+        return aggregate
+    if aggregate is not None:
+        aggregate = copy.deepcopy(aggregate)
+    for event in chain([first], pending):
+        aggregate = event.mutate(aggregate)
+    return aggregate
+
+
+def _cache_newer(cache: Cache[UUID, Any], tournament: Tournament) -> None:
+    """Keep ``tournament`` in ``cache`` when it is newer than the one there (a copy that
+    ``_fast_forwarded`` made): the next reader then has no events to apply. Should a save
+    here put a newer one in between, and this older one replace it, the next read
+    fast-forwards it again: what is cached is never read past what is stored."""
+    try:
+        cached = cache.get(tournament.id)
+    except KeyError:
+        return
+    if cached is not tournament and cached.version < tournament.version:
+        cache.put(tournament.id, tournament)

@@ -13,9 +13,8 @@ from uuid import UUID
 import click
 
 from cli import render
-from cli.audit import audit
 from cli.common import JSON_OPTION, find_match, parse_options, print_json, service
-from cli.tournaments import tournament
+from cli.lazy import LazyGroup
 from engine.core.errors import ActionError, SetupError
 from engine.core.reasons import (
     GENERATED_END,
@@ -29,6 +28,7 @@ from engine.core.viewer import Viewer
 from engine.registry import games, get_game
 from ledger.annotations import SYMBOLS, VISIBILITIES
 from ledger.catalog import load_card_set, resolve_deck, sample_card_set
+from ledger.errors import ConcurrentAppend
 from ledger.identity import Identity, Role
 from ledger.settings import database_url
 from replay import annotations as annotating
@@ -58,7 +58,11 @@ def _reader(kiroku: Kiroku, match_id: UUID, viewer: str) -> Audience:
     return kiroku.audience(match_id, annotating.reader_as(_viewer(viewer), match_id))
 
 
-@click.group()
+# imported when asked for (cli.lazy)
+LAZY = {"audit": "cli.audit:audit", "tournament": "cli.tournaments:tournament"}
+
+
+@click.group(cls=LazyGroup, lazy=LAZY)
 @click.option("--db", envvar="KIROKU_DATABASE_URL", default=None, show_default=False,
               help="Database URL: sqlite:///file.db (default sqlite:///./kiroku.db) or "
                    "postgresql://user:password@host:port/dbname. Env: KIROKU_DATABASE_URL.")
@@ -268,29 +272,38 @@ def match_new(ctx: click.Context, game: str, players: tuple[str, ...], decks: tu
 @match.command("act")
 @click.argument("match_ref")
 @click.argument("action")
+@click.option("--seat", type=int, default=None,
+              help="With a number from 'match legal': the seat it was listed for.")
 @click.option("--by", "operator", default="operator", show_default=True,
               help="The operator's name in the record.")
 @click.option("--outcome", "outcomes", multiple=True,
               help="A chance outcome seen at the table (card id, die value), in order.")
 @click.option("--expect-version", type=int, default=None,
-              help="Record only if the match is at this version.")
+              help="Record only if the match is at this version (with a number from 'match "
+                   "legal': the version it printed, required).")
 @click.option("--yes", is_flag=True, help="Record a concession without asking.")
 @JSON_OPTION
 @click.pass_context
-def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
-              outcomes: tuple[str, ...], expect_version: int | None, yes: bool,
+def match_act(ctx: click.Context, match_ref: str, action: str, seat: int | None,
+              operator: str, outcomes: tuple[str, ...], expect_version: int | None, yes: bool,
               as_json: bool) -> None:
-    """Record ACTION (JSON, or - for stdin) on a match; prints what it did and who is to act."""
-    raw = sys.stdin.read() if action == "-" else action
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
-    if isinstance(data, dict) and data.get("type") == "concede" and not yes:
-        click.confirm(f"Seat {data.get('seat')} concedes: this ends the match for that seat "
-                      "and cannot be taken back. Record it?", abort=True, err=True)
+    """Record ACTION on a match: JSON, - for JSON on stdin, or the number 'match legal'
+    printed for a seat (with --seat and --expect-version, as it prints them: a number is
+    refused if the match moved since). Prints what it did and who is to act."""
+    number = _legal_number(action)
+    data: Any = None if number is not None else _action_json(action)
+    if number is not None and (seat is None or expect_version is None):
+        raise click.UsageError(f"{action} is a number from 'match legal': give the seat and "
+                               "version it was listed for, --seat SEAT --expect-version "
+                               "VERSION (match legal prints the whole command).")
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
+        if number is not None:
+            assert seat is not None and expect_version is not None
+            data = _numbered_action(kiroku, match_id, seat, number, expect_version)
+        if isinstance(data, dict) and data.get("type") == "concede" and not yes:
+            click.confirm(f"Seat {data.get('seat')} concedes: this ends the match for that "
+                          "seat and cannot be taken back. Record it?", abort=True, err=True)
         supplied = [_outcome_value(o) for o in outcomes] if outcomes else None
         done = kiroku.record(match_id, data,
                              recorded_by=Identity.operator(operator).recorded_by,
@@ -303,6 +316,40 @@ def match_act(ctx: click.Context, match_ref: str, action: str, operator: str,
         mine = max((v for v in said if v <= done.version), default=None)
         click.echo(f"#{done.seq} (version {done.version}) {said.get(mine, '') if mine else ''}")
         click.echo(_standing(kiroku, match_id))
+
+
+def _legal_number(action: str) -> int | None:
+    """The number of a legal action as 'match legal' prints it (digits alone), else None."""
+    return int(action) if action.strip().isdigit() else None
+
+
+def _action_json(action: str) -> Any:
+    """ACTION read as JSON (from stdin for ``-``)."""
+    raw = sys.stdin.read() if action == "-" else action
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not JSON: {exc}", param_hint="ACTION") from None
+
+
+def _numbered_action(kiroku: Kiroku, match_id: UUID, seat: int, number: int,
+                     version: int) -> dict[str, Any]:
+    """The legal action ``number`` of ``seat``, as 'match legal' listed it at ``version``:
+    refused (nothing recorded) if the match is at another version now, whose list may differ,
+    or if there is no such number."""
+    audience = _as(kiroku, match_id)
+    if audience.version != version:
+        raise ConcurrentAppend(f"The match is at version {audience.version}, not {version}: "
+                               f"the numbers 'match legal' printed at version {version} no "
+                               "longer hold, and nothing was recorded. List them again: "
+                               f"kiroku match legal {match_id} --seat {seat}")
+    found = kiroku.legal_actions(audience, seat)
+    if not 1 <= number <= len(found):
+        listed = f"it lists 1 to {len(found)}" if found else "it lists none"
+        raise click.BadParameter(f"seat {seat} has no legal action {number} at version "
+                                 f"{version} ({listed}); nothing was recorded.",
+                                 param_hint="ACTION")
+    return found[number - 1]
 
 
 def _standing(kiroku: Kiroku, match_id: UUID) -> str:
@@ -420,7 +467,8 @@ def match_list(ctx: click.Context, game: str | None, player: str | None,
               help="One JSON action per line (to pass to 'match act').")
 @click.pass_context
 def match_legal(ctx: click.Context, match_ref: str, seat: int, as_json: bool) -> None:
-    """List the actions SEAT may take now, in words (numbered), or as JSON."""
+    """List the actions SEAT may take now, in words, numbered for 'match act' at the version
+    printed below them; or as JSON."""
     with service(ctx) as kiroku:
         match_id = find_match(kiroku, match_ref)
         audience = _as(kiroku, match_id)
@@ -433,6 +481,8 @@ def match_legal(ctx: click.Context, match_ref: str, seat: int, as_json: bool) ->
             click.echo(f"Seat {seat} has no action to take now. {_standing(kiroku, match_id)}")
             return
         render.console().print(render.legal(kiroku.describe_actions(audience, found)))
+        click.echo(f"At version {audience.version}. To record one: kiroku match act "
+                   f"{match_ref} NUMBER --seat {seat} --expect-version {audience.version}")
 
 
 @main.command()
@@ -892,6 +942,3 @@ def credentials_revoke(ctx: click.Context, credential_id: UUID, reason: str, yes
                                   revoked_by=str(Identity.operator().credential_id))
         click.echo(f"revoked {credential_id}")
 
-
-main.add_command(audit)
-main.add_command(tournament)

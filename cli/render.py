@@ -266,7 +266,7 @@ def dispute(data: Mapping[str, Any]) -> Group:
 
 
 def legal(sentences: Sequence[str]) -> Table:
-    """The legal actions, numbered, in words (the number is the line ``--pick`` takes)."""
+    """The legal actions, numbered, in words (the number is what ``match act`` takes)."""
     table = Table(show_header=True, header_style="bold", box=None)
     table.add_column("#", justify="right")
     table.add_column("action")

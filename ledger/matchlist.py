@@ -35,16 +35,13 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
-from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
-from psycopg.sql import SQL, Composed, Identifier
 
 from ledger.annotations import Annotation
 from ledger.disputes import Dispute
 from ledger.identity import Credential
 from ledger.match import MATCH_TOPICS, Match
-from ledger.pgwriters import ManyWritersRecorder
 from ledger.tournaments import Seating, Tournament
 from ledger.variations import Variation
 
@@ -326,38 +323,6 @@ class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
             return list(c.fetchall())
 
 
-class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
-    """The match list in PostgreSQL, in the store's schema beside the events."""
-
-    SQL = _Statements("%s", "strpos", "BOOLEAN", 'TEXT COLLATE "C"')
-    NO_LIMIT = None
-
-    def __init__(self, datastore: Any, **kwargs: Any) -> None:
-        super().__init__(datastore, **kwargs)
-        prefix = self.tracking_table_name.removesuffix("_tracking")
-        self.table_name = f"{prefix}_{TABLE}"
-        self.streams_table_name = f"{prefix}_{STREAMS}"
-        self.check_identifier_length(self.table_name + "_by_seating")
-        self.check_identifier_length(self.streams_table_name)
-        self.sql_create_statements += [self._sql(s) for s in self.SQL.create]
-
-    def _sql(self, sql: str) -> Composed:
-        return SQL(sql).format(t=Identifier(self.datastore.schema, self.table_name),
-                               s=Identifier(self.datastore.schema, self.streams_table_name),
-                               by_time=Identifier(f"{self.table_name}_by_time"),
-                               by_seating=Identifier(f"{self.table_name}_by_seating"))
-
-    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(self._sql(sql), params)
-            self._insert_tracking(curs, tracking)
-
-    def _select(self, sql: str, params: list[Any]) -> list[Any]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql(sql), params)
-            return list(curs.fetchall())
-
-
 class MatchListProjection(Projection[MatchListView]):
     """The events that change the match list, and what each changes."""
 
@@ -426,8 +391,9 @@ def settled_head(recorder: Any) -> int:
     """The highest notification id up to which every notification is committed or never
     will be (0 for an empty log): notifications become visible in id order on SQLite, where
     one writer commits at a time, but not on PostgreSQL, where writers insert side by side."""
-    if isinstance(recorder, ManyWritersRecorder):
-        return recorder.settled_notification_id()
+    settled = getattr(recorder, "settled_notification_id", None)  # ledger.pgwriters
+    if settled is not None:
+        return int(settled())
     return int(recorder.max_notification_id() or 0)
 
 

@@ -14,9 +14,11 @@ import uuid
 from collections.abc import Mapping
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from ledger.groupcommit import TOPIC as GROUP_COMMIT
-from ledger.pgwriters import TOPIC as MANY_WRITERS
-from ledger.writegate import TOPIC as GATED_SQLITE
+# The recorders and factory eventsourcing is told to use, by topic (the library imports each
+# by its name when the setting names it): a store on an SQLite file never imports psycopg.
+GATED_SQLITE = "ledger.writegate:GatedSQLiteFactory"  # ledger.writegate.TOPIC
+GROUP_COMMIT = "ledger.groupcommit:GroupCommitRecorder"  # ledger.groupcommit.TOPIC
+MANY_WRITERS = "ledger.pgwriters:ManyWritersRecorder"  # ledger.pgwriters.TOPIC
 
 DEFAULT_URL = "sqlite:///./kiroku.db"
 # SQLite files are written through the write gate (ledger.writegate), a POSIX flock

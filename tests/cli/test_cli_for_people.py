@@ -70,7 +70,10 @@ def test_legal_actions_are_numbered_sentences_with_card_names(db: str) -> None:
     readable = kiroku(db, "match", "legal", match_id, "--seat", "1").stdout
     scripted = kiroku(db, "match", "legal", match_id, "--seat", "1", "--json").stdout
     actions = [json.loads(line) for line in scripted.splitlines()]
-    assert len(readable.splitlines()) == len(actions) + 1  # a header, then one per action
+    # a header, one line per action, then the version and the command that takes a number
+    assert len(readable.splitlines()) == len(actions) + 2
+    assert readable.splitlines()[-1] == (f"At version 1. To record one: kiroku match act "
+                                         f"{match_id} NUMBER --seat 1 --expect-version 1")
     assert re.search(r"^\s*1\s+Seat 1 places [A-Z][\w ,'-]+ \(", readable, re.MULTILINE)
     assert "ends the turn" in readable
 

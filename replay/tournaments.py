@@ -32,6 +32,7 @@ from eventsourcing.domain import Aggregate
 from engine.core.errors import SetupError
 from engine.registry import get_game
 from ledger.catalog import Deck, sample_card_set
+from ledger.disputes import Dispute
 from ledger.errors import ConcurrentAppend, Forbidden
 from ledger.identity import NAME_LIMIT, Identity, Role
 from ledger.mapper import Sealed
@@ -507,7 +508,7 @@ def shown(tournament: Tournament) -> dict[str, Any]:
 
 def read(kiroku: Kiroku, tournament_id: UUID) -> dict[str, Any]:
     """A tournament, for anyone."""
-    return shown(kiroku.tournaments.get(tournament_id))
+    return shown(kiroku.tournaments.read(tournament_id))
 
 
 def listing(kiroku: Kiroku, game: str | None = None, name: str | None = None,
@@ -516,7 +517,7 @@ def listing(kiroku: Kiroku, game: str | None = None, name: str | None = None,
     of a registered player's name or an external id."""
     found = []
     for tournament_id in kiroku.tournaments.all_ids():
-        tournament = kiroku.tournaments.get(tournament_id)
+        tournament = kiroku.tournaments.read(tournament_id)
         if game and tournament.game != game:
             continue
         if name and name.casefold() not in tournament.name.casefold():
@@ -530,7 +531,7 @@ def listing(kiroku: Kiroku, game: str | None = None, name: str | None = None,
 def players(kiroku: Kiroku, tournament_id: UUID, name: str | None = None) -> list[dict[str, Any]]:
     """The registered players, in registration order, filtered by a part of the name or an
     external id; whether each has a decklist, never its cards."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     chosen = _players_matching(tournament, name) if name else list(tournament.players)
     return [_player(tournament, p) for p in chosen]
 
@@ -540,7 +541,7 @@ def disputes_of(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
                 status: str | None = None) -> list[dict[str, Any]]:
     """The disputes of the tournament's matches, by round and table, for its judges and the
     organisers (the head judge's docket), filtered by round, table and status."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     access.tournament_judge(caller, tournament, "Reading a tournament's disputes")
     found = []
     for paired in tournament.rounds:
@@ -558,7 +559,7 @@ def disputes_of(kiroku: Kiroku, caller: Caller, tournament_id: UUID,
 def decklist(kiroku: Kiroku, caller: Caller, tournament_id: UUID, player: str) -> dict[str, Any]:
     """A player's decklist: for the player, the tournament's judges and the organisers; for
     anyone under the open decklist policy or once the tournament is finished."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     player_id = _player_id(tournament, player)
     access.decklist_reader(caller, tournament, UUID(player_id))
     return decklist_of(tournament, player_id)
@@ -569,13 +570,14 @@ def decklist_of(tournament: Tournament, player_id: str) -> dict[str, Any]:
     return {**_player(tournament, player_id),
             "deck": dict(tournament.decklists.get(player_id, {})),
             "locked": tournament.locked_at(now()),
-            "amendments": [a for a in tournament.amendments if a["player_id"] == player_id]}
+            "amendments": [dict(a) for a in tournament.amendments
+                           if a["player_id"] == player_id]}
 
 
 def round_view(kiroku: Kiroku, tournament_id: UUID, round_number: int) -> dict[str, Any]:
     """A round at a glance: every table with its players, its match, its status (not started,
     in progress, awaiting a ruling, result) and result, and the byes."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     if not 1 <= round_number <= len(tournament.rounds):
         raise TournamentRefused("unknown_round", f"There is no round {round_number} (rounds "
                                 f"paired: {len(tournament.rounds)}).")
@@ -591,7 +593,7 @@ def standings_of(kiroku: Kiroku, tournament_id: UUID,
                  through: int | None = None) -> dict[str, Any]:
     """The standings after the results so far (or through round ``through``), ordered by the
     tournament's tie-breakers (``replay.standings``: the MTR's or Pokémon's)."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     results = _results(kiroku, tournament, through)
     rows = standings(list(tournament.players), results, profile=tournament.tiebreakers,
                      dropped=frozenset(tournament.dropped))
@@ -619,7 +621,7 @@ RESULT_COLUMNS = ["round", "table", "external_id", "name", "opponents", "result"
 def result_rows(kiroku: Kiroku, tournament_id: UUID) -> list[dict[str, Any]]:
     """Every finished table's result, one row per player per round in seat order: W, L, D or
     BYE, the match points it gave and the games won, lost and drawn."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     rows = []
     for result in _results(kiroku, tournament, None):
         for player_id in result.players:
@@ -650,7 +652,7 @@ def results_tdf(kiroku: Kiroku, tournament_id: UUID, round_number: int, tdf: byt
     """The organiser's TOM file (``.tdf``) with round ``round_number``'s outcomes set from
     this tournament's results (its players' external ids are TOM's user ids), for TOM to
     open; the file's own text, only those outcomes changed."""
-    tournament = kiroku.tournaments.get(tournament_id)
+    tournament = kiroku.tournaments.read(tournament_id)
     if not 1 <= round_number <= len(tournament.rounds):
         raise TournamentRefused("unknown_round", f"There is no round {round_number} (rounds "
                                 f"paired: {len(tournament.rounds)}).")
@@ -699,10 +701,12 @@ def _table_view(kiroku: Kiroku, tournament: Tournament, round_number: int,
 
 def _game_view(kiroku: Kiroku, number: int, match_id: UUID) -> dict[str, Any]:
     """One game of a series as a spectator sees it (a refused spectator learns no first
-    action), with its match's outcome kept for the series."""
-    match = kiroku.recorder.get_match(match_id)
+    action), with its match's outcome kept for the series. The match is read as cached, not
+    copied (a round's page reads every game of the round), and its disputes once."""
+    match = kiroku.recorder.match_to_read(match_id)
     public = Audience.of(None, match)
-    awaiting = kiroku.disputes.unruled(match.id)
+    disputes = kiroku.disputes.of_match(match.id)
+    awaiting = any(d.status in ("open", "appealed") for d in disputes)
     outcome = match.result
     if awaiting:
         status = "awaiting_ruling"
@@ -714,12 +718,18 @@ def _game_view(kiroku: Kiroku, number: int, match_id: UUID) -> dict[str, Any]:
         status = "not_started"
     shown = None
     if outcome is not None:
-        source = "ruling" if kiroku.disputes.ended_by_ruling(match.id, match.version) \
-            else "game"
+        source = "ruling" if _ended_by_ruling(disputes, match.version) else "game"
         shown = {"winners": list(outcome["winners"]), "drawn": bool(outcome["drawn"]),
                  "source": source}
     return {"game": number, "match_id": str(match_id), "status": status, "result": shown,
             "positions": public.positions, "awaiting_ruling": awaiting, "outcome": outcome}
+
+
+def _ended_by_ruling(disputes: Sequence[Dispute], version: int) -> bool:
+    """Whether a match standing at ``version`` stands as a ruling's game loss left it
+    (``Disputes.ended_by_ruling``, from its disputes as read)."""
+    return any(r["applied"].get("penalty") == "game_loss" and r["applied"].get("version")
+               == version for d in disputes for r in d.rulings)
 
 
 def _series(kiroku: Kiroku, tournament: Tournament, seated: Mapping[str, Any],

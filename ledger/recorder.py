@@ -17,10 +17,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
+from importlib import import_module
+from types import ModuleType
 from typing import Any, cast
 from uuid import UUID, uuid4
 
-import psycopg
 from eventsourcing.application import Application, ProcessingEvent, Repository
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
@@ -33,7 +34,6 @@ from eventsourcing.persistence import (
     StoredEvent,
     Transcoder,
 )
-from eventsourcing.postgres import PostgresFactory
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from engine.core.chance import Chance, Outcome, SuppliedChance
@@ -57,7 +57,6 @@ from ledger.matchlist import (
     MatchListView,
     MatchPage,
     MatchQuery,
-    PostgresMatchListView,
     SQLiteMatchListView,
     Streams,
     StreamsProjection,
@@ -67,7 +66,7 @@ from ledger.sealing import Sealer
 from ledger.seed import SeededChance, commitment, new_seed
 from ledger.seedkeeper import SeedKeeper, secret_id
 from ledger.settings import (
-    CONNECT_TIMEOUT,
+    SettingsError,
     database_unavailable,
     database_url,
     persistence_env,
@@ -85,6 +84,16 @@ _log = logging.getLogger(__name__)
 # snapshot is about 700 bytes, 29 per action, and the cold time-travel median fell by a third).
 SNAPSHOT_INTERVAL = 25
 REPLAY_POLICIES = ("open", "closed")
+# Aggregates kept in memory by eventsourcing's LRU cache (AGGREGATE_CACHE_MAXSIZE): matches, and
+# what a request reads beside them (seatings, dispute dockets, credentials, tournaments). Past
+# it every action reloads its match from its snapshot and events (issue 43: CPU per action
+# x2.5 to x4 from 257 live matches at 256). 16,384 hold an event of 2,000 live matches with a
+# seating and two seats' credentials each, and the tournament's pages; a World Gainer match
+# takes 15 to 30 KiB (a 2,000-action one about 290 KiB), so some 0.5 GiB per process at the
+# most for matches of usual length. KIROKU_AGGREGATE_CACHE_MAXSIZE (the library's setting,
+# named for this application) sets another size.
+CACHED_AGGREGATES = 16384
+CACHE_SETTING = "KIROKU_AGGREGATE_CACHE_MAXSIZE"
 
 
 def _credential(recorded_by: RecordedBy) -> str | None:
@@ -180,7 +189,7 @@ class Recorder(Application):
 
     name = "Kiroku"
     snapshotting_intervals = {Match: SNAPSHOT_INTERVAL}
-    env = {"AGGREGATE_CACHE_MAXSIZE": "256"}
+    env = {"AGGREGATE_CACHE_MAXSIZE": str(CACHED_AGGREGATES)}
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None,
@@ -191,10 +200,14 @@ class Recorder(Application):
         env = {**persistence_env(url), **extra}
         path = key_file(url, keys)
         keyring = Keyring.at(path) if path else Keyring.ephemeral()
+        postgres = _postgres(env)
+        unavailable: tuple[type[Exception], ...] = (
+            *(postgres.DRIVER_ERRORS if postgres else ()), PersistenceError, sqlite3.Error,
+            OSError)
         try:
-            with _one_opener_at_a_time(env):
+            with _one_opener_at_a_time(env, postgres):
                 return cls(env=env, keyring=keyring)
-        except (psycopg.Error, PersistenceError, sqlite3.Error, OSError) as exc:
+        except unavailable as exc:
             # a PostgreSQL server that does not answer or refuses us, an SQLite file that
             # cannot be opened: one sentence (DatabaseUnavailable, a SettingsError), not a
             # driver's traceback
@@ -220,7 +233,9 @@ class Recorder(Application):
 
     def construct_repository(self) -> Repository[UUID]:
         """The library's repository, reading a match's events with their commitments as
-        stored: loading a match never looks at them (ledger.mapper)."""
+        stored: loading a match never looks at them (ledger.mapper). Its cache's size is
+        checked first (``cache_size``)."""
+        cache_size(self.env.get(self.AGGREGATE_CACHE_MAXSIZE))
         repository = super().construct_repository()
         repository.event_store = self._events_as_stored()
         return repository
@@ -690,6 +705,11 @@ class Recorder(Application):
         """The match aggregate (at ``version`` if given), or MatchNotFound (ledger.loading)."""
         return self.loader.match(match_id, version)
 
+    def match_to_read(self, match_id: UUID) -> Match:
+        """The latest match, for a reader that changes nothing (``MatchLoader.to_read``): the
+        cached one itself, not a copy."""
+        return self.loader.to_read(match_id)
+
     def state_of(self, match_id: UUID, version: int) -> GameState:
         """The game state of the match at event ``version``: kept, or its version's."""
         return self.loader.state(match_id, version)
@@ -785,41 +805,55 @@ class AggregatesCollected(ProcessingEvent[UUID]):
         self.saved_kwargs.update(kwargs)
 
 
+def _postgres(env: Mapping[str, str]) -> ModuleType | None:
+    """Kiroku's PostgreSQL module (ledger.postgres) where ``env`` is PostgreSQL's, imported
+    by name as eventsourcing imports the ``PERSISTENCE_MODULE`` it names: a store on an
+    SQLite file never imports psycopg."""
+    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
+        return import_module("ledger.postgres")
+    return None
+
+
+def cache_size(setting: str | None) -> int:
+    """The number of aggregates the recorder's cache holds, from its setting
+    (``CACHE_SETTING``), or SettingsError: a whole number of at least 1 (the library takes
+    0 or less for a cache without bound, which a long-running server must not have)."""
+    if setting is None:
+        return CACHED_AGGREGATES
+    try:
+        size = int(setting)
+    except ValueError:
+        size = 0
+    if size < 1:
+        raise SettingsError(f"{CACHE_SETTING}={setting!r}: give the number of aggregates the "
+                            f"recorder keeps in memory, a whole number of at least 1 (default "
+                            f"{CACHED_AGGREGATES}).")
+    return size
+
+
 def _list_view(app: Application[UUID]) -> type[MatchListView]:
     """The match list's table in the application's own database."""
-    if isinstance(app.factory, PostgresFactory):
-        return PostgresMatchListView
+    postgres = _postgres(app.env)
+    if postgres is not None:
+        return cast(type[MatchListView], postgres.PostgresMatchListView)
     return SQLiteMatchListView
 
 
 @contextmanager
-def _one_opener_at_a_time(env: Mapping[str, str]) -> Iterator[None]:
+def _one_opener_at_a_time(env: Mapping[str, str], postgres: ModuleType | None,
+                          ) -> Iterator[None]:
     """Let one process at a time open the store, while eventsourcing creates (or re-creates)
     its tables: processes started together on a new store would otherwise race. On
     PostgreSQL they failed with 'tuple concurrently updated', on a new SQLite file with the
     library's IntegrityError for its migration's tracking record."""
-    if env.get("PERSISTENCE_MODULE") == "eventsourcing.postgres":
-        with _advisory_lock(env):
+    if postgres is not None:
+        with postgres.one_opener_at_a_time(env):
             yield
     elif sys.platform != "win32" and "mode=memory" not in env.get("SQLITE_DBNAME", ""):
         with _lock_beside(env["SQLITE_DBNAME"]):
             yield
     else:  # an in-memory store belongs to one process
         yield
-
-
-@contextmanager
-def _advisory_lock(env: Mapping[str, str]) -> Iterator[None]:
-    """PostgreSQL's advisory lock ``_OPEN_LOCK``, held on a connection of its own."""
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=int(env["POSTGRES_PORT"]),
-                         dbname=env["POSTGRES_DBNAME"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"], autocommit=True,
-                         connect_timeout=CONNECT_TIMEOUT) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_OPEN_LOCK,))
-        try:
-            yield
-        finally:
-            conn.execute("SELECT pg_advisory_unlock(%s)", (_OPEN_LOCK,))
 
 
 @contextmanager
@@ -834,9 +868,6 @@ def _lock_beside(db_path: str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-_OPEN_LOCK = 0x6B69726F6B75  # "kiroku": one advisory lock key for every Kiroku store
 
 
 def outcomes_of(events: Sequence[Any]) -> list[list[Outcome]]:

@@ -33,16 +33,19 @@ moment of the first interval), whether or not the server has answered, on its ow
 connection. A tap due while the table's previous one is unanswered waits for it (one
 connection, as a phone has), and its latency runs from the moment it was due, not from when it
 could be sent: the queueing a slow server causes is counted, not hidden by a client that waits
-before asking (coordinated omission). A request unanswered after ``--timeout`` s counts as a
-timeout. A refused tap (4xx) sends its table on to its next match (the rest of that match would
-be refused for its version); a lost one (a timeout, a 5xx) sends its action again as the
-table's next tap, with the same ``expected_version``, which records it once. A connection the
-server closed while idle (its keep-alive timeout) is opened again for the next tap, and a
-request the server closed the connection on before answering is sent once more on a new one,
-as the seat's page does (the same ``expected_version``: it records once); both are counted.
-All connections are driven by one thread of this process through the operating system's
-readiness events (``selectors``), so its CPU and its own lateness (how late an idle table's tap
-went out: ``lag``) are printed, to show it is not the limit.
+before asking (coordinated omission). A table waits for every answer, however late, as a phone
+does (a client that gave up and asked again would send a slow server more work); an answer that
+came more than ``--timeout`` s after its request counts as a timeout instead of its status, and
+a request unanswered when the phase's wait for answers ends (``--timeout`` s after its counted
+window) as a timeout with an infinite latency. A refused tap (4xx) sends its table on to its
+next match (the rest of that match would be refused for its version); a lost one (unanswered, a
+5xx) sends its action again as the table's next tap, with the same ``expected_version``, which
+records it once. A connection the server closed while idle (its keep-alive timeout) is opened
+again for the next tap, and a request the server closed the connection on before answering is
+sent once more on a new one, as the seat's page does (the same ``expected_version``: it records
+once); both are counted. All connections are driven by one thread of this process through the
+operating system's readiness events (``selectors``), so its CPU and its own lateness (how late
+an idle table's tap went out: ``lag``) are printed, to show it is not the limit.
 
 Each phase runs ``--warm-up`` s (not counted; at least one interval, so that every table has
 tapped), then ``--seconds`` s counted (taps due in that window), then waits for their answers;
@@ -112,7 +115,6 @@ MIXES = ("post", "app", "page")
 PLAYOUTS = 8  # distinct playouts the tables record, in turn
 CREATORS = 4  # connections creating matches at once between phases
 AT_REST = 0.03  # a server using less than this CPU second in half a second is at rest
-SCAN = 0.25  # seconds between looks for requests past the timeout
 
 
 # ----- scenarios ------------------------------------------------------------------------------
@@ -394,7 +396,10 @@ class Phase:
 
 
 class Driver:
-    """Every table of a phase on its own connection, driven by this one thread."""
+    """Every table of a phase on its own connection, driven by this one thread. A table
+    waits for each answer however long it takes, as a phone does (a client that gave up and
+    asked again would send a slow server more work); an answer later than ``timeout`` after
+    its request counts as a timeout instead of its status class."""
 
     def __init__(self, port: int, tables: list[Table], counted_from: float, timeout: float
                  ) -> None:
@@ -486,7 +491,8 @@ class Driver:
         status, _, table.data = answer
         now = time.perf_counter()
         if table.due >= self.counted_from:
-            self.answers[f"{status // 100}xx"] += 1
+            late = now - table.sent_at > self.timeout
+            self.answers["timeout" if late else f"{status // 100}xx"] += 1
         if not 200 <= status < 300:
             self.fail(table, (now - table.due) * 1000, again=status >= 500)
             return
@@ -515,7 +521,7 @@ class Driver:
             self.timed_out(table)
 
     def timed_out(self, table: Table) -> None:
-        """The tap in flight is lost: a timeout."""
+        """The tap in flight is lost (its answer cut off, or never came): a timeout."""
         self.drop(table)
         if table.due >= self.counted_from:
             self.answers["timeout"] += 1
@@ -533,12 +539,6 @@ class Driver:
             table.slot.skip_match(table.step)
         table.busy = False
         self.start_next(table, time.perf_counter())
-
-    def scan(self, now: float) -> None:
-        """Time out every request unanswered for longer than the timeout."""
-        for table in self.tables:
-            if table.busy and now - table.sent_at > self.timeout:
-                self.timed_out(table)
 
     def give_up(self) -> None:
         """Every tap still in flight or queued at the end is a timeout."""
@@ -570,7 +570,7 @@ def run_phase(server: Server, scenario: Scenario, warm_up: float, seconds: float
     schedule = [(begin + rng.uniform(0, interval), n) for n in range(len(tables))]
     heapq.heapify(schedule)
     snapshot: tuple[dict[int, float] | None, float] | None = None
-    measured_from = next_scan = begin
+    measured_from = begin
     try:
         while True:
             now = time.perf_counter()
@@ -580,16 +580,13 @@ def run_phase(server: Server, scenario: Scenario, warm_up: float, seconds: float
                 due, n = heapq.heappop(schedule)
                 heapq.heappush(schedule, (due + interval, n))
                 driver.fire(tables[n], due, now)
-            if now >= next_scan:
-                driver.scan(now)
-                next_scan = now + SCAN
             if schedule[0][0] >= stop and snapshot is not None and driver.idle():
                 break
             if now > stop + timeout:
                 driver.give_up()
                 break
-            wake = min(next_scan, schedule[0][0] if schedule[0][0] < stop else next_scan,
-                       counted_from if snapshot is None else next_scan)
+            wake = min(schedule[0][0] if schedule[0][0] < stop else stop + timeout,
+                       counted_from if snapshot is None else stop + timeout)
             for key, _ in driver.chooser.select(max(0.0, wake - time.perf_counter())):
                 if key.fileobj is key.data.sock:  # (not a connection dropped meanwhile)
                     driver.readable(key.data)

@@ -110,7 +110,7 @@ def _check_match(kiroku: Kiroku, match_id: UUID,
     except _REPORTED as exc:
         return _Checked(None, error=_reported(exc))
     try:
-        return _Checked(report, beside.verify(kiroku, match_id))
+        return _Checked(report, beside.verify(kiroku, match_id, report.game))
     except _REPORTED as exc:
         return _Checked(report, error=_reported(exc))
 

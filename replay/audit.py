@@ -55,6 +55,9 @@ class AuditReport:
     failure: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
     drift: dict[str, Any] | None = None
+    # the game its creation names (None before one): what the checks beside the match ask
+    # (replay.beside), not set up again from the store; not part of the report's data
+    game: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data for JSON."""
@@ -99,6 +102,7 @@ def verify_walked(records: Sequence[dict[str, Any]], derived: Derived | None = N
         report.events += 1
     report.actions = walker.actions
     report.drift = walker.drift
+    report.game = walker.game
     if report.ok and report.drift is not None:
         report.ok = False
         report.failure = {"version": report.drift["version"], "event": report.drift["event"],

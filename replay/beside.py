@@ -37,8 +37,10 @@ from replay import variations as lines
 from replay.service import Kiroku
 
 
-def verify(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
-    """Check the match's variations, disputes and annotations; the first findings of each."""
+def verify(kiroku: Kiroku, match_id: UUID, game: str | None = None) -> dict[str, Any]:
+    """Check the match's variations, disputes and annotations; the first findings of each.
+    ``game``: the match's game where the caller knows it (the audit of its record just read
+    it), else read from the store."""
     variations = kiroku.variations.of_match(match_id)
     disputes = kiroku.disputes.of_match(match_id)
     # the match's record is read only to hold rulings to it: rebuilding the match for every
@@ -52,7 +54,7 @@ def verify(kiroku: Kiroku, match_id: UUID) -> dict[str, Any]:
     for dispute in disputes:
         failures += _rulings(records, dispute)
         failures += _remedies_beyond_rulings(records, dispute)
-    failures += _calls_without_disputes(kiroku, match_id, disputes)
+    failures += _calls_without_disputes(kiroku, match_id, disputes, game)
     failures += [_finding("annotation", str(a.id), "annotation_of_unknown_variation",
                           f"it annotates variation {a.variation}, which is not one of this "
                           "match's") for a in annotations
@@ -133,11 +135,13 @@ def _remedies_beyond_rulings(records: Sequence[dict[str, Any]],
     return found
 
 
-def _calls_without_disputes(kiroku: Kiroku, match_id: UUID,
-                            disputes: Sequence[Dispute]) -> list[dict[str, Any]]:
+def _calls_without_disputes(kiroku: Kiroku, match_id: UUID, disputes: Sequence[Dispute],
+                            game: str | None) -> list[dict[str, Any]]:
     """Each action that called a judge (the game's own dispute of a claim) that no dispute of
-    the match concerns. Only a game with such actions has its events read."""
-    ruleset = get_game(kiroku.recorder.creation(match_id).game)
+    the match concerns. Only a game with such actions has its events read. The game is read
+    from the match's creation only where the caller does not know it: that sets the match
+    up, which was a tenth of ``audit verify`` (issue 43)."""
+    ruleset = get_game(game or kiroku.recorder.creation(match_id).game)
     if not any(ruleset.calls_judge(kind) for kind in ruleset.action_types()):
         return []
     concerned = {v for d in disputes for v in d.concerns}

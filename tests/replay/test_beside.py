@@ -108,6 +108,9 @@ def test_an_action_that_called_a_judge_without_its_dispute_is_a_stray(kiroku: Ki
     kiroku.recorder.record(match_id, action, recorded_by=chen.recorded_by)  # no dispute
     [found] = beside.verify(kiroku, match_id)["failures"]
     assert (found["stream"], found["reason"]) == ("match", "call_without_dispute")
+    # as ``audit verify`` asks: with the game its audit of the record read (issue 43)
+    game = kiroku.audit(match_id).game
+    assert game == "grail" and beside.verify(kiroku, match_id, game)["failures"] == [found]
     assert beside.verify(kiroku, four_turns(kiroku))["ok"]  # a game that calls no judge
 
 

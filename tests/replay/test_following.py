@@ -24,7 +24,9 @@ from uuid import UUID
 import psycopg
 import pytest
 
+from ledger.identity import Role
 from replay.api import following as following_module
+from replay.api import live as live_module
 from replay.api.following import Following
 from replay.service import Kiroku
 from tests.conftest import POSTGRES_URL, drop_schema, postgres_schema
@@ -262,3 +264,23 @@ def test_a_stream_on_one_server_hears_an_action_recorded_through_another_on_post
                     assert next(events) == {"version": version, "positions": positions}
     finally:
         kiroku.close()
+
+
+def test_a_stream_ends_within_seconds_of_its_credential_revoked_by_another_process(
+        store: tuple[Kiroku, Server]) -> None:
+    """A judge follows a match on the server; this process (another server of the store)
+    revokes the judge's credential: the stream says so and ends within the recheck period,
+    though the match never moves."""
+    kiroku, server = store
+    match_id = _match(kiroku)
+    judge, token = kiroku.credentials.issue(Role.JUDGE, "Jo", issued_by="test")
+    with server.client(token) as client, client.stream(
+            "GET", f"/matches/{match_id}/live") as stream:
+        lines = stream.iter_lines()
+        assert next(line for line in lines if line.startswith("data:"))
+        kiroku.credentials.revoke(judge.credential_id, reason="test", revoked_by="test")
+        revoked_at = time.monotonic()
+        assert next(line for line in lines if line.startswith("event:")
+                    and line != "event: position") == "event: revoked"
+        assert time.monotonic() - revoked_at < live_module.RECHECK_CREDENTIAL_EVERY + 5
+        assert not any(line.startswith("event:") for line in lines)  # and the stream ended

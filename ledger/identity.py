@@ -20,14 +20,18 @@ up without a scan and can never be read back. Roles:
 - anyone without a credential is a spectator (public views under the match's policy).
 
 Revoking appends an event; a revoked token no longer authenticates. The HTTP service
-authenticates every request with ``Credentials.authenticate`` (replay.access decides what the
-caller may see and do); the command line acts as ``Identity.operator``.
+authenticates every request (replay.access decides what the caller may see and do): with
+``Credentials.recently_authenticated`` where this process read the credential from the store
+less than ``RECHECK_AFTER`` seconds ago, else with ``Credentials.authenticate``, which reads
+it; the command line acts as ``Identity.operator``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -42,6 +46,11 @@ from ledger.errors import LedgerError
 
 _NAMESPACE = uuid5(NAMESPACE_URL, "https://kiroku.invalid/credentials")
 NAME_LIMIT = 64
+RECHECK_AFTER = 1.0
+"""Seconds for which a credential this process read from the store is taken as read: a
+revocation saved by another process (another worker, another server on the store) is
+refused here at most this long after it; one saved by this process at once."""
+_CHECKED_KEPT = 10_000  # credential read-times kept before the stale ones are dropped
 
 RecordedBy = str | dict[str, str]
 """An event's author: an identity's ``{"id", "name", "role"}``, or a plain name in matches
@@ -198,8 +207,12 @@ class Credentials:
     """Issuing, authenticating and revoking credentials in an eventsourcing application's
     store (the Recorder's)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, recheck_after: float = RECHECK_AFTER) -> None:
         self.app = app
+        self.recheck_after = recheck_after
+        # when this process last read each credential from the store (time.monotonic)
+        self._checked: dict[UUID, float] = {}
+        self._checked_guard = threading.Lock()
 
     def issue(self, role: Role, name: str, *, issued_by: str, match_id: UUID | None = None,
               seat: int | None = None, tournament_id: UUID | None = None,
@@ -240,9 +253,11 @@ class Credentials:
         return credential, token
 
     def authenticate(self, token: str) -> Identity:
-        """The caller a bearer token stands for, or Unauthenticated."""
+        """The caller a bearer token stands for, as the store has it now (its credential read,
+        or fast-forwarded in the library's cache), or Unauthenticated."""
         if not token or len(token) > 200:
             raise Unauthenticated("Unknown or revoked credential.")
+        reading = time.monotonic()
         try:
             # the cached credential itself, not the library's deep copy of it (two fifths of
             # authenticating): nothing here changes it, and what a revocation fast-forwarded
@@ -254,7 +269,40 @@ class Credentials:
         if not isinstance(credential, Credential) or credential.revoked or (
                 not secrets.compare_digest(credential.token_hash, token_hash(token))):
             raise Unauthenticated("Unknown or revoked credential.")
+        self._read_at(credential.id, reading)
         return credential.identity()
+
+    def recently_authenticated(self, token: str) -> Identity | None:
+        """The caller a bearer token stands for, without reading the store: if this process
+        read its credential less than ``recheck_after`` seconds ago (``authenticate``) and the
+        library's cache of aggregates still holds it unrevoked; else None (``authenticate``
+        decides). A revocation saved in this process puts the revoked credential in that
+        cache (ledger.recorder), so it is refused here at once; one saved elsewhere, once
+        ``recheck_after`` has passed and the store is read again."""
+        if not token or len(token) > 200:
+            return None
+        found = credential_id(token)
+        read = self._checked.get(found)
+        cache = self.app.repository.cache
+        if read is None or cache is None or time.monotonic() - read >= self.recheck_after:
+            return None
+        try:
+            credential: Any = cache.get(found)
+        except KeyError:  # evicted since
+            return None
+        if not isinstance(credential, Credential) or credential.revoked or (
+                not secrets.compare_digest(credential.token_hash, token_hash(token))):
+            return None
+        return credential.identity()
+
+    def _read_at(self, credential: UUID, when: float) -> None:
+        """Note that ``credential`` was read from the store at ``when`` (``time.monotonic``);
+        past ``_CHECKED_KEPT`` credentials, those read too long ago to count are dropped."""
+        with self._checked_guard:
+            self._checked[credential] = when
+            if len(self._checked) > _CHECKED_KEPT:
+                fresh = time.monotonic() - self.recheck_after
+                self._checked = {k: t for k, t in self._checked.items() if t > fresh}
 
     def revoke(self, credential: UUID, *, reason: str, revoked_by: str) -> None:
         """Revoke a credential by its id; its token stops working at once."""

@@ -35,7 +35,7 @@ from replay.api.following import Following
 from replay.api.hardening import HardenedFastAPI
 from replay.api.heavy import HeavyReads, caller_share
 from replay.api.limits import BodyLimit
-from replay.api.wire import caller
+from replay.api.wire import authenticated
 from replay.service import Kiroku
 from replay.threads import threads_setting
 
@@ -59,7 +59,7 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
                     "as 'Authorization: Bearer TOKEN'; without one you are a spectator. "
                     "Answers documented as JSON, errors included, come as msgpack (the same "
                     "shapes) to 'Accept: application/msgpack'.",
-        dependencies=[Depends(caller)])  # a bad token is a 401 on every route
+        dependencies=[Depends(authenticated)])  # a bad token is a 401 on every route
     app.state.kiroku = kiroku
     app.state.threads = threads_setting(threads)
     app.state.heavy = HeavyReads(share=caller_share())  # heavy reads kept and bounded

@@ -60,20 +60,43 @@ async def service(request: Request) -> Kiroku:
     return kiroku
 
 
-async def caller(request: Request, kiroku: Annotated[Kiroku, Depends(service)],
-                 token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
-                 session: Annotated[str | None, Depends(session_cookie)]) -> Caller:
-    """The authenticated identity: by the Authorization header (401 for an unknown or revoked
+_CALLER = "kiroku.caller"  # where ``authenticated`` keeps the caller in the request's scope
+
+
+async def authenticated(request: Request,
+                        token: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)],
+                        session: Annotated[str | None, Depends(session_cookie)]) -> None:
+    """The application's own dependency, solved first on every route: the authenticated
+    identity, kept for ``caller``. By the Authorization header (401 for an unknown or revoked
     token, or a header that is not a bearer token), else by the session cookie (a session
     that no longer authenticates reads as no credential), else None (a spectator)."""
-    if token is None:
-        if request.headers.get("authorization"):
-            raise Unauthenticated("The Authorization header must be 'Bearer TOKEN'.")
-        if not session:
-            return None
-        return await _session_caller(request, kiroku, session)
-    identity: Identity = await run_in_threadpool(kiroku.credentials.authenticate,
-                                                 token.credentials)
+    kiroku: Kiroku = request.app.state.kiroku
+    found: Caller
+    if token is not None:
+        found = await _identity(kiroku, token.credentials)
+    elif request.headers.get("authorization"):
+        raise Unauthenticated("The Authorization header must be 'Bearer TOKEN'.")
+    else:
+        found = await _session_caller(request, kiroku, session) if session else None
+    request.scope[_CALLER] = found
+
+
+async def caller(request: Request) -> Caller:
+    """The caller ``authenticated`` found for this request. A dependency of its own, with no
+    dependencies of its own: FastAPI solves a cached dependency's dependencies again wherever
+    it is named, and most routes name the caller (issue 43: the dependencies were a tenth of
+    a request's time)."""
+    found: Caller = request.scope[_CALLER]
+    return found
+
+
+async def _identity(kiroku: Kiroku, token: str) -> Identity:
+    """The identity ``token`` stands for: on the event loop if this process read its
+    credential a moment ago (``Credentials.recently_authenticated``: no store read, no
+    hand-over to a thread), else read in the thread pool (Unauthenticated if refused)."""
+    identity = kiroku.credentials.recently_authenticated(token)
+    if identity is None:
+        identity = await run_in_threadpool(kiroku.credentials.authenticate, token)
     return identity
 
 
@@ -86,7 +109,7 @@ async def _session_caller(request: Request, kiroku: Kiroku, session: str) -> Cal
                         f"the header '{PAGE_HEADER}: 1' (Kiroku's pages send it); other clients "
                         "send 'Authorization: Bearer TOKEN'.")
     try:
-        identity: Identity = await run_in_threadpool(kiroku.credentials.authenticate, session)
+        identity = await _identity(kiroku, session)
     except Unauthenticated:
         return None
     return identity

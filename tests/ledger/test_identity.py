@@ -3,6 +3,7 @@ decide the viewer, revocation, and the first organiser of a fresh store. SQLite 
 
 from __future__ import annotations
 
+import time
 from uuid import uuid4
 
 import pytest
@@ -90,3 +91,52 @@ def test_a_credential_revoked_by_another_server_stops_working_here_at_once(
     finally:
         here.close()
         there.close()
+
+
+def test_a_credential_read_a_moment_ago_is_known_without_reading_the_store(
+        store_url: str) -> None:
+    """What the HTTP service asks first on every request (issue 43): the credential this
+    server read less than ``recheck_after`` seconds ago, taken from its memory. Another
+    server's revocation is not seen until then (which shows the store is not read), and is
+    refused once the time has passed."""
+    here, there = Kiroku.open(store_url), Kiroku.open(store_url)
+    try:
+        here.credentials.recheck_after = 0.5
+        issued, token = here.credentials.issue(Role.JUDGE, "Kato", issued_by="organiser")
+        assert here.credentials.recently_authenticated(token) is None  # never read here
+        assert here.credentials.authenticate(token) == issued
+        assert here.credentials.recently_authenticated(token) == issued
+        there.credentials.revoke(issued.credential_id, reason="left the event",
+                                 revoked_by="organiser")
+        revoked_at = time.monotonic()
+        assert here.credentials.recently_authenticated(token) == issued  # not read again yet
+        while here.credentials.recently_authenticated(token) is not None:
+            assert time.monotonic() - revoked_at < 0.5
+            time.sleep(0.01)
+        with pytest.raises(Unauthenticated):
+            here.credentials.authenticate(token)
+        assert here.credentials.recently_authenticated(token) is None
+    finally:
+        here.close()
+        there.close()
+
+
+def test_a_credential_revoked_by_this_server_is_not_known_from_memory(kiroku: Kiroku) -> None:
+    credentials = kiroku.credentials
+    issued, token = credentials.issue(Role.SEAT, "Ann", issued_by="organiser",
+                                      match_id=uuid4(), seat=1)
+    credentials.authenticate(token)
+    assert credentials.recently_authenticated(token) == issued
+    credentials.revoke(issued.credential_id, reason="lost phone", revoked_by="organiser")
+    assert credentials.recently_authenticated(token) is None
+    with pytest.raises(Unauthenticated):
+        credentials.authenticate(token)
+
+
+def test_only_a_token_itself_is_known_from_memory(kiroku: Kiroku) -> None:
+    credentials = kiroku.credentials
+    issued, token = credentials.issue(Role.JUDGE, "Kato", issued_by="organiser")
+    credentials.authenticate(token)
+    for wrong in ("", "x" * 500, token + "x", token[:-1]):
+        assert credentials.recently_authenticated(wrong) is None
+    assert credentials.recently_authenticated(token) == issued

@@ -82,23 +82,31 @@ def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option("--demo/--no-demo", default=True, show_default=True,
               help="Record one demo match first when the store is empty.")
-@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="Server processes on the one store (uvicorn's workers), one per core. "
-                   "Needs a database file or PostgreSQL. On SQLite their writes take turns "
-                   "on the file's write gate; on Linux each listens on a socket of its own "
-                   "(bench/RESULTS.md).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Server processes on the one store (uvicorn's workers) [default: one per "
+                   "core this process may run on, on a database file or PostgreSQL; 1 on an "
+                   "in-memory store, which processes cannot share]. On SQLite their writes "
+                   "take turns on the file's write gate; on Linux each listens on a socket "
+                   "of its own (bench/RESULTS.md).")
 @click.option("--threads", type=click.IntRange(1, MOST_THREADS), default=None,
               help=f"Threads each server process runs requests on [default: "
                    f"KIROKU_THREADS, else {DEFAULT_THREADS}]. Few is faster: the work "
                    "holds Python's interpreter lock (bench/RESULTS.md).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
+def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | None,
           threads: int | None) -> None:
     """Run the HTTP service (OpenAPI docs at /docs)."""
     import uvicorn
 
     from replay.api import create_app, serving
-    from replay.api.connections import HTTP, listening_socket, run_workers
+    from replay.api.connections import (
+        HEALTHCHECK_SECONDS,
+        HTTP,
+        default_workers,
+        in_memory,
+        listening_socket,
+        run_workers,
+    )
     from replay.api.heavy import HeavyShareSettingError, caller_share
 
     url = ctx.obj["db"]
@@ -107,7 +115,9 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
         caller_share()
     except (ThreadsSettingError, HeavyShareSettingError) as exc:
         raise click.UsageError(str(exc)) from None
-    if workers > 1 and url.startswith("sqlite") and ":memory:" in url:
+    if workers is None:
+        workers = default_workers(url)
+    elif workers > 1 and in_memory(url):
         raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "
                                "store cannot be shared between processes.")
     with service(ctx) as kiroku:
@@ -133,7 +143,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int,
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
-                            workers=workers, host=host, port=port, log_level="info", http=HTTP)
+                            workers=workers, host=host, port=port, log_level="info", http=HTTP,
+                            timeout_worker_healthcheck=HEALTHCHECK_SECONDS)
     try:
         sock = listening_socket(config)
     except OSError as exc:

@@ -1,7 +1,8 @@
-"""How the server takes its connections: uvicorn's HTTP/1.1 protocol with Nagle's algorithm
-off on every connection, in one process or in each of ``--workers``; and, for ``--workers``
-on Linux, a listening socket of each worker's own, so that the kernel spreads the
-connections across the workers.
+"""How the server takes its connections: uvicorn's HTTP/1.1 protocol on httptools (the C
+parser uvicorn itself picks when it is installed; h11, the pure-Python one, spent a ninth of a
+request's server time parsing: issue 43) with Nagle's algorithm off on every connection, in
+one process or in each of ``--workers``; and, for ``--workers`` on Linux, a listening socket
+of each worker's own, so that the kernel spreads the connections across the workers.
 
 asyncio turns Nagle's algorithm off (``TCP_NODELAY``) only on sockets whose protocol number
 says TCP. The listening socket that uvicorn binds itself for ``--workers`` has the protocol
@@ -23,20 +24,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import socket
 import sys
 from typing import Any, SupportsIndex
 
 from uvicorn import Config
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.supervisors import Multiprocess
+
+MOST_WORKERS = 64
+"""The most server processes ``kiroku serve`` runs (``--workers``' range in cli.main)."""
+
+HEALTHCHECK_SECONDS = 30
+"""How long uvicorn's supervisor waits for a worker process to answer its health check before
+it kills the worker as hung and starts another (uvicorn's ``timeout_worker_healthcheck``, 5 s
+by default). A worker answers from a thread it starts only once Python has started and
+imported uvicorn in it; on a loaded machine that took more than 5 s, so every worker was
+killed before it answered, and the next one too, for ever (issue 43, seen at a load average
+of 12 on 2 cores)."""
 
 HTTP = "replay.api.connections:PromptHTTPProtocol"
 """uvicorn's ``http`` setting for this protocol (an import string: workers import it)."""
 
 
-class PromptHTTPProtocol(H11Protocol):
-    """uvicorn's h11 protocol, setting ``TCP_NODELAY`` on each TCP connection it is given."""
+class PromptHTTPProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, setting ``TCP_NODELAY`` on each TCP connection it is
+    given."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
         """Nagle's algorithm off, then uvicorn's own handling of the new connection."""
@@ -44,6 +58,28 @@ class PromptHTTPProtocol(H11Protocol):
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)  # type: ignore[arg-type]
+
+
+def in_memory(url: str) -> bool:
+    """Whether ``url`` names an in-memory SQLite store (private to the process opening it)."""
+    return url.startswith("sqlite") and ":memory:" in url
+
+
+def cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it, which
+    a container's or ``taskset``'s limit narrows; else every core of the machine)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def default_workers(url: str) -> int:
+    """How many server processes ``kiroku serve`` runs on the store at ``url`` unless told:
+    one per core (``cores``) on a database file or PostgreSQL, as uvicorn's documentation
+    advises for its workers; one on an in-memory store, which no other process can open.
+    A process runs Python one thread at a time, so one process uses one core at most
+    (issue 43: the default server used half of this machine)."""
+    return 1 if in_memory(url) else min(cores(), MOST_WORKERS)
 
 
 SPREAD_BY_KERNEL = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")

@@ -52,18 +52,24 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[Server]:
+def serve(db_path: Path, *options: str, db_url: str | None = None,
+          default_workers: bool = False) -> Iterator[Server]:
     """Run ``kiroku serve`` on ``db_path`` (with ``options``, such as ``--workers 2``) until
     GET /games answers, yield it, then stop it. The organiser's token is the one a first start
     prints ("" when it printed none). With ``db_url`` (a PostgreSQL store) the server uses that
-    database instead, with the key file ``key_file_of`` names."""
+    database instead, with the key file ``key_file_of`` names. One server process unless
+    ``options`` say ``--workers``, or ``default_workers`` leaves the number to ``serve``."""
     port = _free_port()
     log_path = db_path.with_suffix(".log")
     db_url = db_url or "sqlite:///" + str(db_path)
     keys = key_file_of(db_path, db_url)
+    # one server process unless the test asks for more: what a test reads of the server's
+    # own state (its heavy-read shares, a revocation refused at once) is one process's
+    # (``kiroku serve`` runs one per core by default: tests/replay/test_serve_default.py)
+    workers = () if "--workers" in options or default_workers else ("--workers", "1")
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db", db_url,
                "--keys", keys, "serve", "--port", str(port),
-               "--no-demo", *options]
+               "--no-demo", *workers, *options]
     # the tests' callers read every channel of a match, one after another: they may take the
     # whole server's time (tests/replay/test_heavy_reads.py holds a caller to its share)
     env = {**os.environ, "KIROKU_HEAVY_SHARE": os.environ.get("KIROKU_HEAVY_SHARE", "1")}
@@ -72,7 +78,7 @@ def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[S
                                 env=env)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a loaded machine starts workers slowly
         while True:
             if proc.poll() is not None:
                 pytest.fail(f"the server exited with {proc.returncode}:\n"
@@ -83,7 +89,7 @@ def serve(db_path: Path, *options: str, db_url: str | None = None) -> Iterator[S
             except httpx.TransportError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer within 30 s:\n"
+                pytest.fail(f"the server did not answer within 60 s:\n"
                             f"{log_path.read_text(errors='replace')}")
             time.sleep(0.1)
         found = TOKEN_LINE.search(log_path.read_text(errors="replace"))

@@ -103,7 +103,7 @@ def test_serve_hands_its_threads_to_the_app_and_to_each_worker_process(
     monkeypatch.setattr(connections, "run_workers", lambda config, sock: served.append(
         (config.app, os.environ.get("KIROKU_THREADS"))))
     db = f"sqlite:///{tmp_path / 'k.db'}"
-    run_kiroku(db, "serve", "--no-demo", "--threads", "3")
+    run_kiroku(db, "serve", "--no-demo", "--threads", "3", "--workers", "1")
     run_kiroku(db, "serve", "--no-demo", "--threads", "5", "--workers", "2")
     (one, _), (workers, exported) = served
     assert isinstance(one, FastAPI) and one.state.threads == 3

@@ -53,7 +53,7 @@ from replay.service import Kiroku
 T = TypeVar("T")
 CHECK_EVERY = 0.5  # seconds between two looks at an in-memory store for the followed matches
 CHANGE_EVERY = 0.02  # seconds between two asks of an SQLite file whether it was written to
-LISTEN_AGAIN_AFTER = 1.0  # seconds before a lost PostgreSQL listener connects again
+START_AGAIN_AFTER = 1.0  # seconds before a failed source (a lost listener) starts again
 LOG_PAGE = 1000  # notifications read at once from the SQLite log
 
 _log = logging.getLogger("uvicorn.error")
@@ -197,40 +197,29 @@ class Following:
 
     # ----- the store's word that it was written to -------------------------------------------
     async def _watch(self) -> None:
-        """While anything is followed, what the store says of its appends (see the module)."""
+        """While anything is followed, what the store says of its appends (see the module);
+        a source that fails (the database unreachable, the file unreadable) starts again a
+        second later, looking at every followed match once it is back."""
         recorder = self.kiroku.recorder.recorder
-        if isinstance(recorder, _Notifying):
-            await self._listen(recorder)
-        elif (isinstance(recorder, SQLiteApplicationRecorder)
-              and not recorder.datastore.pool.is_sqlite_memory_mode):
-            await self._tail_sqlite(recorder, recorder.datastore.pool.db_name)
-        else:
-            await self._look_every_tick()
-
-    async def _listen(self, recorder: _Notifying) -> None:
-        """PostgreSQL: each append's notification noted (``ledger.pgwriters``), on a
-        connection of this process's own; connected again (and every followed match looked
-        at once it listens) after a lost connection."""
         while self._followed:
             try:
-                await recorder.listen(self._heard, lambda: self._look_at(*self._followed),
-                                      lambda: bool(self._followed))
-            except Exception:  # the database unreachable for now: listen again soon
-                _log.warning("live streams: not listening to the store for now",
+                if isinstance(recorder, _Notifying):
+                    await recorder.listen(self._heard, lambda: self._look_at(*self._followed),
+                                          lambda: bool(self._followed))
+                elif (isinstance(recorder, SQLiteApplicationRecorder)
+                      and not recorder.datastore.pool.is_sqlite_memory_mode):
+                    await self._tail_sqlite(recorder, recorder.datastore.pool.db_name)
+                else:
+                    await self._look_every_tick()
+            except Exception:
+                _log.warning("live streams: not hearing from the store for now",
                              exc_info=True)
-                await asyncio.sleep(LISTEN_AGAIN_AFTER)
+                await asyncio.sleep(START_AGAIN_AFTER)
 
     async def _tail_sqlite(self, recorder: SQLiteApplicationRecorder, path: str) -> None:
         """An SQLite file: the notification log read past where it was last read whenever
         the file's ``data_version`` changed (see the module)."""
-        try:
-            changes = await run_in_threadpool(_data_version_connection, path)
-        except sqlite3.Error:
-            _log.warning("live streams: cannot watch %s; looking every %ss instead", path,
-                         self.check_every, exc_info=True)
-            await self._look_every_tick()
-            return
-        with closing(changes):
+        with closing(await run_in_threadpool(_data_version_connection, path)) as changes:
             seen = _data_version(changes)
             head = await run_in_threadpool(recorder.max_notification_id)
             self._look_at(*self._followed)  # what was appended before the tail began
@@ -238,13 +227,12 @@ class Following:
                 await asyncio.sleep(self.change_every)
                 try:
                     now = _data_version(changes)
-                    if now == seen:
-                        continue
-                    seen = now
-                    head, latest = await run_in_threadpool(_log_since, recorder, head)
-                except Exception:  # the file unreadable for now: the next tick tries again
-                    _log.warning("live streams: the store could not be read", exc_info=True)
+                except sqlite3.OperationalError:  # busy for now: the next tick asks again
                     continue
+                if now == seen:
+                    continue
+                head, latest = await run_in_threadpool(_log_since, recorder, head)
+                seen = now  # once read: a failed read is retried from the same head
                 for match_id, version in latest.items():
                     self._note(match_id, version)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,6 +139,29 @@ def test_an_action_recorded_by_another_process_on_an_sqlite_file_wakes_its_strea
         assert _hears_another_process(hub, other_process, match_id) == (True, 3)
     finally:
         other_process.close()
+
+
+def test_a_source_that_fails_starts_again_and_misses_nothing(
+        kiroku: Kiroku, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first read of the SQLite log fails (as a full disk would make it): the hub's
+    source starts again and looks at the followed match, so the action is still heard."""
+    match_id = _match(kiroku)
+    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
+    read, failures = following_module._log_since, [sqlite3.OperationalError("disk I/O error")]
+
+    def failing_once(recorder: Any, head: int) -> tuple[int, dict[UUID, int]]:
+        if failures:
+            raise failures.pop()
+        return read(recorder, head)
+
+    monkeypatch.setattr(following_module, "_log_since", failing_once)
+    monkeypatch.setattr(following_module, "START_AGAIN_AFTER", 0.1)
+    hub = Following(kiroku, check_every=3600)
+    try:
+        assert _hears_another_process(hub, other_process, match_id) == (True, 3)
+    finally:
+        other_process.close()
+    assert not failures
 
 
 @pytest.fixture

@@ -25,18 +25,26 @@ tuples and engine states exact.
   tenth of recording an action's CPU, and inflating one a tenth of reading it); a match's
   creation and its snapshots are long and still deflated. A reader of formats 1 to 3
   refuses them instead of misreading.
+- Format 6 (written since issue 43): a match's creation of a shipped game, format 5's msgpack
+  deflated against that game's own dictionary (``CREATION_DICTIONARIES``: ``DICTIONARY``
+  then the msgpack of the game's sample card set, as it stood at issue 43), its index after
+  the format byte. A creation holds its decks and the definitions of their cards, which
+  repeat the sample set's: 1.8-7.3 KB in format 5, 0.65-1.3 KB so, and on a short match a
+  tenth to a fifth of the file. A reader of formats 1 to 5 refuses it instead of misreading.
 
 Every format is read, so a store keeps its older records as they were.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import uuid
 import zlib
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +55,9 @@ import engine
 from engine.core.contract import GameState
 from engine.registry import get_game
 
-PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED = 1, 2, 3, 4, 5
-FORMAT = WORDED  # what is written (WORDED_DEFLATED from DEFLATE_FROM bytes on)
-READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED)
+PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED = 1, 2, 3, 4, 5, 6
+FORMAT = WORDED  # what is written (from DEFLATE_FROM bytes on: formats 5 and 6)
+READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED)
 _UUID, _DATETIME, _TUPLE, _STATE, _HEX, _INSTANT, _TIME, _SHAPE, _WORD = 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 # The words format 2 is compressed against: event fields and the five games' action and
@@ -91,6 +99,29 @@ _WORD_MARKS = {word: msgpack.ExtType(_WORD, bytes([index])) for index, word in e
 # the five games: 117 and 147 bytes on average below 192, 122 and 149 deflated); from 256 on
 # (creations, snapshots, long actions) it saves a quarter to a half.
 DEFLATE_FROM = 256
+
+# Format 6's dictionaries, by their index (the byte after the format byte): each game's file in
+# ledger/data, made once (issue 43) as ``(DICTIONARY + _pack(sample_card_set(game).cards,
+# compact=True))[-32768:]``, and its SHA-256. Format 6 records can only be read with exactly
+# these bytes: never change a file or this list's order; a game's new cards need no new
+# dictionary (they are only deflated less), another game is appended.
+CREATION_DICTIONARIES: tuple[tuple[str, str], ...] = (
+    ("worldgainer", "c9553de681ef4ddd9960196000ae09838bf940a43ea0e4ac64de4558292f59e0"),
+    ("illuminati", "8ce61a4a66e7645cdf805b254b2b70c10d62113e2177f06dd862ccab566b0cf7"),
+    ("kami", "c711bb289866937176579942f8ff4dd8d07d2c94843434141d779f0ccedb72fe"),
+    ("grail", "2155f15dea38ce58d879ae552077516e995f0a15d0a75fa7bebdc25028d79331"),
+    ("edge", "075fb7f886d7725a5ac8bea6cd58cb119015a453b710b7d1a9daa58b6036ea4f"),
+)
+
+
+def creation_dictionary(game: str, sha256: str) -> bytes:
+    """Format 6's dictionary of ``game``, checked against its SHA-256."""
+    data = (Path(__file__).parent / "data" / f"creation-{game}.zdict").read_bytes()
+    if hashlib.sha256(data).hexdigest() != sha256:
+        raise UnknownStorageFormat(f"ledger/data/creation-{game}.zdict is not the dictionary "
+                                   "format 6 was written with")
+    return data
+
 
 # The maps format 3 stores as their values alone, by their keys in order, each at its fixed
 # index: the ledger's own (the fields of a match's events as ledger.mapper stores them, the
@@ -186,6 +217,23 @@ _DEFLATER = zlib.compressobj(6, zlib.DEFLATED, -12, 5, zlib.Z_DEFAULT_STRATEGY, 
 
 class UnknownStorageFormat(ValueError):
     """A stored record was written in a format this version cannot read."""
+
+
+_CREATION_INDEX = {game: index for index, (game, _) in enumerate(CREATION_DICTIONARIES)}
+
+
+@cache
+def _creation_zdict(index: int) -> bytes:
+    """Format 6's dictionary at ``index``, read when first needed (not by every command)."""
+    return creation_dictionary(*CREATION_DICTIONARIES[index])
+
+
+@cache
+def _creation_deflater(index: int) -> Any:
+    """A compressor with format 6's dictionary at ``index`` loaded, copied for each record (a
+    32 KiB window: the whole of a game's dictionary is in reach)."""
+    return zlib.compressobj(6, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY,
+                            _creation_zdict(index))
 
 
 def _micros(moment: datetime) -> bytes:
@@ -331,6 +379,25 @@ def _inflate(data: bytes) -> bytes:
     return unpacker.decompress(data) + unpacker.flush()
 
 
+def _inflate_creation(data: bytes) -> bytes:
+    """The msgpack of a format 6 record: its dictionary's index, then raw deflate."""
+    if len(data) < 2 or data[1] >= len(CREATION_DICTIONARIES):
+        raise UnknownStorageFormat(f"stored record in format 6 names dictionary "
+                                   f"{data[1:2].hex() or 'none'}, which this version does not know")
+    try:
+        unpacker = zlib.decompressobj(-15, zdict=_creation_zdict(data[1]))
+        return unpacker.decompress(data[2:]) + unpacker.flush()
+    except zlib.error as exc:
+        raise UnknownStorageFormat(f"stored record in format 6 does not inflate: {exc}") from None
+
+
+def _creation_of(obj: Any) -> int | None:
+    """The index of the dictionary of a match creation's game (None: not a creation of a
+    game that has one)."""
+    game = obj.get("game") if type(obj) is dict and "config" in obj else None
+    return _CREATION_INDEX.get(game) if isinstance(game, str) else None
+
+
 def payload(data: bytes) -> bytes:
     """The msgpack of a stored record, whatever its format (for tools and tests that look at
     or change stored bytes; format 1 holds what is returned, after its format byte)."""
@@ -342,6 +409,8 @@ def payload(data: bytes) -> bytes:
         except zlib.error as exc:
             raise UnknownStorageFormat(f"stored record in format {data[0]} does not inflate: "
                                        f"{exc}") from None
+    if data[:1] == bytes([CREATION_DEFLATED]):
+        return _inflate_creation(data)
     raise UnknownStorageFormat(f"stored record has format byte {data[:1]!r}, this version "
                                f"reads {', '.join(map(str, READ))}")
 
@@ -366,7 +435,7 @@ def stored_fields(data: bytes) -> Any:
 
 
 class MsgpackTranscoder(Transcoder):
-    """eventsourcing Transcoder writing versioned msgpack (formats 4 and 5, shaped, with
+    """eventsourcing Transcoder writing versioned msgpack (formats 4, 5 and 6, shaped, with
     words)."""
 
     def encode(self, obj: Any) -> bytes:
@@ -374,6 +443,10 @@ class MsgpackTranscoder(Transcoder):
         packed = _pack(obj, compact=True)
         if len(packed) < DEFLATE_FROM:
             return bytes([WORDED]) + packed
+        creation = _creation_of(obj)
+        if creation is not None:
+            packer = _creation_deflater(creation).copy()
+            return bytes([CREATION_DEFLATED, creation]) + packer.compress(packed) + packer.flush()
         return bytes([WORDED_DEFLATED]) + _deflate(packed)
 
     def decode(self, data: bytes) -> Any:

@@ -1,6 +1,8 @@
 """Issue 43: the whole SQLite file, not only what its rows hold. Snapshots are stored in a table
 with rowids, whose leaf pages keep a snapshot of a few KB whole; a store whose snapshots
-table was created by eventsourcing (WITHOUT ROWID, before issue 43) keeps it and works."""
+table was created by eventsourcing (WITHOUT ROWID, before issue 43) keeps it and works. A
+match's creation is deflated against its game's dictionary (format 6); a store's format 5
+creations still read and verify."""
 
 from __future__ import annotations
 
@@ -8,9 +10,22 @@ import sqlite3
 from pathlib import Path
 from uuid import UUID
 
+import pytest
 from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
 from engine import JUDGE
+from ledger.catalog import sample_decks
+from ledger.transcoder import (
+    CREATION_DEFLATED,
+    CREATION_DICTIONARIES,
+    GAMES_WITH_SHAPES,
+    WORDED_DEFLATED,
+    MsgpackTranscoder,
+    UnknownStorageFormat,
+    _deflate,
+    creation_dictionary,
+    payload,
+)
 from replay.service import Kiroku
 
 GRAIL = {"turn_limit": 30, "max_combat_rounds": 20}  # snapshots of 1-1.3 KB
@@ -90,3 +105,71 @@ def test_a_store_with_the_library_snapshots_table_keeps_it_and_works(tmp_path: P
     count, _, _ = _snapshot_pages(path)
     assert count >= 8
     _agrees_with_its_events(path, match_id)
+
+
+GAMES = {"worldgainer": (2, {}), "illuminati": (4, {"turn_limit": 8}),
+         "kami": (2, {"turn_limit": 40}), "grail": (3, GRAIL), "edge": (4, {"turn_limit": 30})}
+
+
+def _creation_row(path: Path, match_id: UUID) -> bytes:
+    with sqlite3.connect(path) as con:
+        (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
+                               "originator_version = 1", (match_id.hex,)).fetchall()
+    return bytes(blob)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_creation_is_deflated_against_its_games_dictionary(tmp_path: Path, game: str) -> None:
+    path = tmp_path / "k.db"
+    players, options = GAMES[game]
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        match_id = kiroku.new_match(game, [f"P{s}" for s in range(players)],
+                                    [list(sample_decks(game))[0]] * players, options=options,
+                                    seed=b"\x05" * 32)
+    finally:
+        kiroku.close()
+    blob = _creation_row(path, match_id)
+    as_format_5 = bytes([WORDED_DEFLATED]) + _deflate(payload(blob))
+    assert blob[0] == CREATION_DEFLATED and blob[1] == GAMES_WITH_SHAPES.index(game)
+    assert len(blob) < 1400 and len(blob) < len(as_format_5) * 0.7, (len(blob), len(as_format_5))
+    assert MsgpackTranscoder().decode(blob) == MsgpackTranscoder().decode(as_format_5)
+    fresh = Kiroku.open(f"sqlite:///{path}")
+    try:
+        report = fresh.audit(match_id)
+        assert report.ok, report.failure
+    finally:
+        fresh.close()
+
+
+def test_a_store_with_format_5_creations_still_reads_and_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    match_id = _grail_match(path)
+    blob = _creation_row(path, match_id)
+    with sqlite3.connect(path) as con:  # the creation as a store before issue 43 holds it
+        con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
+                    "originator_version = 1",
+                    (bytes([WORDED_DEFLATED]) + _deflate(payload(blob)), match_id.hex))
+    assert _creation_row(path, match_id)[0] == WORDED_DEFLATED
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        report = kiroku.audit(match_id)
+        assert report.ok, report.failure
+    finally:
+        kiroku.close()
+    _agrees_with_its_events(path, match_id)
+
+
+@pytest.mark.parametrize("record", [bytes([CREATION_DEFLATED]),
+                                    bytes([CREATION_DEFLATED, 200]) + b"\x01\x02",
+                                    bytes([CREATION_DEFLATED, 0]) + b"\xff" * 40])
+def test_a_format_6_record_that_does_not_read_is_refused_as_such(record: bytes) -> None:
+    with pytest.raises(UnknownStorageFormat):
+        MsgpackTranscoder().decode(record)
+
+
+def test_the_dictionaries_are_the_ones_format_6_was_written_with() -> None:
+    for game, sha256 in CREATION_DICTIONARIES:
+        assert creation_dictionary(game, sha256)
+    with pytest.raises(UnknownStorageFormat):
+        creation_dictionary("grail", "0" * 64)

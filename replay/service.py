@@ -3,12 +3,13 @@ export/import (read side). The CLI and the HTTP service are thin layers over thi
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import json
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -71,6 +72,29 @@ class SeatCredentials:
     seats: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class Window:
+    """Which of a match's events a read asks for: those up to version ``until`` (None: up to
+    the last one the audience may see), the last ``last`` of them (None: every one). A long
+    match's page reads its last moves first (``GET /matches/{id}/transcript?last=``), then
+    earlier ones on demand, instead of the whole match (issue 43)."""
+
+    until: int | None = None
+    last: int | None = None
+
+    @property
+    def whole(self) -> bool:
+        """Whether it asks for every event the audience may see."""
+        return self.until is None and self.last is None
+
+    def bounds(self, audience: Audience) -> tuple[int, int]:
+        """(after, upto): the window is the events with ``after < version <= upto``."""
+        upto = audience.version if self.until is None else min(self.until, audience.version)
+        after = 0 if self.last is None else max(0, upto - self.last)
+        return after, upto
+
+
+WHOLE = Window()
 MAX_SIMULATED_ACTIONS = 20_000
 
 
@@ -391,18 +415,48 @@ class Kiroku:
         state = self.recorder.position_of(match, audience.position(position))
         return list(get_game(match.game).to_act(state)) if state.result is None else []
 
-    def records(self, audience: Audience) -> list[dict[str, Any]]:
-        """Every event of the match as a record, filtered for the audience (a delayed
-        spectator gets the events up to the position it may see)."""
+    def records(self, audience: Audience, window: Window = WHOLE) -> list[dict[str, Any]]:
+        """Every event of the match (of ``window``) as a record, filtered for the audience (a
+        delayed spectator gets the events up to the position it may see)."""
         ruleset = get_game(audience.match.game)
         return [redact(to_record(e), audience.seen_as, ruleset)
-                for e in self._seen_events(audience)]
+                for e in self._seen_events(audience, window=window)]
 
-    def transcript(self, audience: Audience) -> list[str]:
-        """One line per event, as the audience may see it; undone actions stay, marked."""
-        records = [to_record(e) for e in self._seen_events(audience, shown=False)]
+    def transcript(self, audience: Audience, window: Window = WHOLE) -> list[str]:
+        """One line per event (of ``window``), as the audience may see it; undone actions
+        stay, marked. A window's lines are the whole transcript's lines of its events."""
+        after, upto = window.bounds(audience)
+        events = self._seen_events(audience, shown=False, window=window)
+        records = [to_record(e) for e in events]
         with corrupt_as_such(audience.match.id):
-            return transcript_lines(records, audience.seen_as)
+            if after == 0:
+                return transcript_lines(records, audience.seen_as)
+            return self._transcript_after(audience, after, records)
+
+    def transcript_window(self, audience: Audience, window: Window) -> dict[str, Any]:
+        """A window of the transcript, with where it starts: ``after``, the version of the
+        event before its first line, and ``positions_before``, how many of the live positions
+        the audience may see now were reached up to that event, so that a page numbers the
+        window's positions as it numbers the whole transcript's."""
+        after, _ = window.bounds(audience)
+        match = audience.match
+        lines = self.transcript(audience, window)
+        seen = match.live[:audience.positions]
+        return {"match_id": str(match.id), "lines": lines, "after": after,
+                "positions_before": bisect.bisect_right([e[0] for e in seen], after)}
+
+    def _transcript_after(self, audience: Audience, after: int,
+                          records: Sequence[Record]) -> list[str]:
+        """The transcript lines of ``records``, the events after version ``after``: the fold
+        is resumed at the match as it stood then (loaded from its snapshots, as any past
+        version), not replayed from the start."""
+        then = self.recorder.get_match(audience.match.id, after)
+        writer = _WindowWriter(get_game(then.game), audience.seen_as,
+                               lambda version: self.recorder.state_of(then.id, version))
+        writer.fold = Fold.resume(writer, then.game, then.config, then.setup_outcomes,
+                                  list(then.live), then.state)
+        writer.fold.feed_all(records)
+        return writer.lines
 
     def sentences(self, audience: Audience) -> dict[int, str]:
         """Each action in words, as the audience may see it, by event version (the
@@ -413,17 +467,37 @@ class Kiroku:
             Fold(writer).feed_all(records)
         return writer.sentences
 
-    def _seen_events(self, audience: Audience, *, shown: bool = True) -> list[Any]:
+    def _seen_events(self, audience: Audience, *, shown: bool = True,
+                     window: Window = WHOLE) -> list[Any]:
         """The match's events up to what the audience may see (spectators under a delay;
-        Forbidden while spectators are refused); with their commitments derived where they
-        are ``shown`` (records), else as stored (a transcript never shows them, and then
-        needs no seed: ledger.mapper)."""
+        Forbidden while spectators are refused), those of ``window``; with their commitments
+        derived where they are ``shown`` (records), else as stored (a transcript never shows
+        them, and then needs no seed: ledger.mapper)."""
         audience.watch()
         match_id = audience.match.id
+        after, last = window.bounds(audience)
+        if after > 0:
+            return self._events_between(match_id, after, last, shown)
         events = (self.recorder.stored_events(match_id) if shown
                   else self.recorder.events_as_stored(match_id))
-        last = audience.version
         return [e for e in events if e.originator_version <= last]
+
+    def _events_between(self, match_id: UUID, after: int, upto: int,
+                        shown: bool) -> list[Any]:
+        """The match's events after version ``after`` up to ``upto``, read from the store
+        alone (not the whole match), each linked to the one before it: the event at
+        ``after`` is read too, for its hash (``ledger.match.linked``)."""
+        if upto <= after:
+            return []
+        store = self.recorder.events if shown else self.recorder.repository.event_store
+        with corrupt_as_such(match_id):
+            found = list(store.get(match_id, gt=after - 1, lte=upto))
+        if not found or found[0].originator_version != after:
+            raise MatchNotFound(f"No match {match_id}.", match_id=str(match_id))
+        prev = str(vars(found[0])["hash"])
+        for event in found[1:]:
+            prev = link(event, prev)
+        return found[1:]
 
     # ----- audit -------------------------------------------------------------------------------
     def audit_seen(self, audience: Audience,
@@ -657,7 +731,8 @@ class _TranscriptWriter(Visitor):
     def undone(self, record: Record, voided: list[LiveAction], state: GameState) -> None:
         """Mark the voided actions' lines and say what was undone and why."""
         for entry in voided:
-            self.lines[self._line_of_seq[entry[1]]] += " [undone]"
+            if entry[1] in self._line_of_seq:  # a window's writer has no lines before it
+                self.lines[self._line_of_seq[entry[1]]] += " [undone]"
         seqs = ", ".join(f"#{s}" for s in record["seqs"])
         self.lines.append(f"{self._head(record)} undo of {record['count']} action(s) ({seqs}): "
                           f"{record['reason']}")
@@ -694,6 +769,24 @@ class _TranscriptWriter(Visitor):
         """A dispute no longer pauses the match."""
         self.lines.append(f"{self._head(record)} dispute {record['dispute_id']} no longer "
                           "pauses the match.")
+
+
+class _WindowWriter(_TranscriptWriter):
+    """The transcript writer of a fold resumed in the middle of a match: an undo back past
+    where it was resumed takes the position it returns to from the recorder (``state_of``, by
+    the version that reached it), and marks only the lines it wrote."""
+
+    def __init__(self, ruleset: Ruleset, viewer: Viewer,
+                 state_of: Callable[[int], GameState]) -> None:
+        super().__init__(ruleset, viewer)
+        self.state_of = state_of
+        self.fold: Fold | None = None
+
+    def restore(self, record: Record, position: int) -> GameState | None:
+        """A position before the one the fold resumed at, from the recorder."""
+        if self.fold is None or position >= self.fold.first_kept:
+            return None
+        return self.state_of(1 if position == 0 else self.fold.live[position - 1][0])
 
 
 def parse_export(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -538,10 +538,14 @@ class EventRecord(BaseModel):
 
 
 class TranscriptOut(_Shape):
-    """A match's transcript, one line per event."""
+    """A match's transcript, one line per event (of a window: with where it starts)."""
 
     match_id: str
     lines: list[str]
+    after: int | None = Field(default=None, description="A window's: the version of the "
+                              "event before its first line.")
+    positions_before: int | None = Field(default=None, description="A window's: the live "
+                                         "positions reached up to ``after``.")
 
 
 class AuditFailure(_Shape):

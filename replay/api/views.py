@@ -15,6 +15,7 @@ from replay.api.heavy import HeavyDep
 from replay.api.limits import Plain
 from replay.api.shapes import AuditOut, EventRecord, PositionOut, TranscriptOut
 from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, MatchId, respond
+from replay.service import Window
 
 router = APIRouter(tags=["replay"])
 JSONL = "application/x-ndjson"
@@ -29,26 +30,47 @@ def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Matc
     return respond(request, kiroku.view(kiroku.audience(match_id, caller, viewer), at))
 
 
+Until = Annotated[int | None, Query(ge=0, le=10_000_000, description=(
+    "Only the events up to this version (as the match stood then); the last the caller may "
+    "see if omitted."))]
+Last = Annotated[int | None, Query(ge=1, le=10_000, description=(
+    "Only the last this many of them: a long match read a window at a time."))]
+
+
 @router.get("/matches/{match_id}/events", response_model=list[EventRecord])
 async def events(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-                 viewer: AskedViewer, reads: HeavyDep) -> Response:
-    """Every event, filtered for the caller (a heavy read: ``replay.api.heavy``)."""
+                 viewer: AskedViewer, reads: HeavyDep, until: Until = None,
+                 last: Last = None) -> Response:
+    """Every event, filtered for the caller (``until`` and ``last``: a window of them; a
+    heavy read: ``replay.api.heavy``)."""
+    window = Window(until, last)
     async with reads.turn(request, caller) as turn:
         audience = await turn.light(kiroku.audience, match_id, caller, viewer)
-        return await turn.answer(("events", audience.sight),
-                                 lambda: respond(request, kiroku.records(audience)))
+        if window.whole:
+            return await turn.answer(("events", audience.sight),
+                                     lambda: respond(request, kiroku.records(audience)))
+        return await turn.answer(("events", audience.sight, window.bounds(audience)),
+                                 lambda: respond(request, kiroku.records(audience, window)))
 
 
 @router.get("/matches/{match_id}/transcript", response_model=TranscriptOut)
 async def transcript(request: Request, kiroku: KirokuDep, caller: CallerDep,
                      match_id: MatchId, viewer: AskedViewer, reads: HeavyDep,
                      annotated: Annotated[bool, Query(description="With the annotations and "
-                                                      "disputes the caller may read")] = False
-                     ) -> Response:
+                                                      "disputes the caller may read")] = False,
+                     until: Until = None, last: Last = None) -> Response:
     """One line per event, as the caller may see it (with ``viewer``: as that viewer would,
-    annotations included; a heavy read: ``replay.api.heavy``)."""
+    annotations included; a heavy read: ``replay.api.heavy``). With ``until`` or ``last``,
+    the lines of that window of events, as the transcript stood at its last one, with
+    ``after`` (the version before its first line) and ``positions_before`` (the live
+    positions reached up to it): a long match's page reads its last moves first."""
+    window = Window(until, last)
     async with reads.turn(request, caller) as turn:
         audience = await turn.light(kiroku.audience, match_id, caller, viewer)
+        if not window.whole and not annotated:
+            return await turn.answer(
+                ("transcript", audience.sight, window.bounds(audience)),
+                lambda: respond(request, kiroku.transcript_window(audience, window)))
         if annotated:  # what the caller may read beside the match: made for it alone
             return await turn.heavy(lambda: respond(request, {
                 "match_id": str(match_id),

@@ -53,7 +53,14 @@ const view = {
   // variations the caller may read, the match's disputes (null: the panel is not for this
   // caller), and what the board shows (to tell a step forward from a jump).
   line: null, variations: [], disputes: null, shown: null,
+  // The timeline's window: its last events read (more on demand), and where it starts
+  // ({after: the version before its first entry, positionsBefore: positions reached by then}).
+  timelineLast: 0, timeline: null,
 };
+
+// A long match's timeline reads the match's last events first, never the whole match to open
+// (issue 43): this many at a time, earlier ones on demand or when an earlier position is shown.
+const TIMELINE_STEP = 100;
 
 // ---- the URL hash: #at=12&as=seat:1, or #line=VID&at=3 in a variation (never a credential) ----
 
@@ -353,6 +360,7 @@ async function show(at) {
     renderBoard(answer, previous);
     say("");
     renderLines();
+    reachBack();
     if (ui.play) ui.play.hidden = true;
   } catch (error) {
     if (request !== view.request) return;
@@ -639,7 +647,8 @@ async function jumpToTurn(event) {
 
 async function loadTimeline() {
   if (embedded) return;
-  const params = { viewer: view.viewer };
+  view.timelineLast = Math.max(view.timelineLast, TIMELINE_STEP);
+  const params = { viewer: view.viewer, last: view.timelineLast };
   let events;
   let transcript;
   let variations;
@@ -653,6 +662,8 @@ async function loadTimeline() {
     ui.entries.replaceChildren(el("li", { class: "note" }, explain(error, "The timeline")));
     return;
   }
+  if (params.last !== view.timelineLast) return;  // a longer window was asked for meanwhile
+  view.timeline = { after: transcript.after || 0, positionsBefore: transcript.positions_before || 0 };
   const lines = new Map();
   for (const line of transcript.lines || []) {
     const found = /^v(\d+)\s+\S+\s+(.*)$/s.exec(line);
@@ -668,8 +679,13 @@ async function loadTimeline() {
       el("button", { type: "button", class: "entry", "data-line": v.variation_id,
                      title: `Open the variation "${v.name}" (${v.visibility}, by ${(v.author || {}).name || "?"})` },
         el("span", { class: "pos" }, "⎇"), " ", `${v.name} · ${v.line.length} action${v.line.length === 1 ? "" : "s"}`)));
-  let live = 0;
+  let live = view.timeline.positionsBefore;
   const items = [];
+  if (view.timeline.after > 0) {
+    const more = Math.min(TIMELINE_STEP, view.timeline.after);
+    items.push(el("li", { class: "note" }, el("button", { type: "button", class: "entry", "data-earlier": "" },
+      `Show ${more} earlier event${more === 1 ? "" : "s"} (${view.timeline.after} before these)`)));
+  }
   for (const event of events) {
     const text = lines.get(event.version) || label(event.event);
     if (event.event === "MatchCreated") {
@@ -693,6 +709,23 @@ async function loadTimeline() {
   ui.entries.replaceChildren(...items);
   markTimeline();
   updateControls();
+  reachBack();
+}
+
+// Read the timeline again with `more` events before its window.
+function readEarlier(more) {
+  view.timelineLast += more;
+  loadTimeline();
+}
+
+// When the position shown is before the timeline's window, read the timeline again from a
+// little before it.
+function reachBack() {
+  const t = view.timeline;
+  if (!t || t.after === 0 || view.line || view.position === null || !view.answer) return;
+  if (view.answer.position !== view.position || view.position > t.positionsBefore) return;
+  const wanted = view.version - view.answer.version + TIMELINE_STEP;
+  if (wanted > view.timelineLast) readEarlier(wanted - view.timelineLast);
 }
 
 // ---- annotations: the caller's readable ones of the position shown, and adding one ----
@@ -1538,6 +1571,10 @@ if (!embedded) {
   ui.mainLine.addEventListener("click", leaveLine);
   ui.turnForm.addEventListener("submit", jumpToTurn);
   ui.entries.addEventListener("click", (event) => {
+    if (event.target.closest("button[data-earlier]")) {
+      readEarlier(TIMELINE_STEP);
+      return;
+    }
     const branch = event.target.closest("button[data-line]");
     if (branch) {
       showLine(branch.dataset.line, 0);

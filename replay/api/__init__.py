@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 import anyio.to_thread
 from fastapi import Depends, FastAPI
 
+from engine import registry
 from replay.api import (
     actions,
     credentials,
@@ -87,6 +88,7 @@ def serving(app: FastAPI) -> FastAPI:
     server's full collections held up requests 70-195 ms under load; bench/gc_pauses.py).
     For ``kiroku serve`` and its workers only: frozen objects are never collected, so a
     process that builds many applications (the tests) must not call it each time."""
+    registry.games()  # every game imported now, not by the first GET /games (issue 43)
     gc.collect()
     gc.freeze()
     return app

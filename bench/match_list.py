@@ -1,6 +1,7 @@
 """Issue 16's match list figures: what a list read costs as matches and events are added.
 
-    python bench/match_list.py [--quick] [--matches 1000] [--reads 50]
+    python bench/match_list.py [--quick] [--matches 1000] [--reads 50] [--events 100000]
+                               [--baseline TREE]
 
 On one SQLite store, in one run:
 - ``read model``: ``Kiroku.find_matches`` (what ``GET /matches``, the list page and
@@ -15,13 +16,22 @@ On one SQLite store, in one run:
   what lies beside a match read), through the streams' read model and by scanning every
   annotation in the log as they were found before it, side by side;
 - the first read on a store whose list was never built (a store from before the read model,
-  or one whose list table was dropped): the one-off catching up, per match.
+  or one whose list table was dropped): the one-off catching up, per match;
+- the first read after ``--events`` more events were stored since the list's last read
+  (issue 43: actions recorded by other servers, or while no one read the list): a fresh process
+  opens the store (a copy of it, each time) and reads the first page, the list catching up on
+  what was stored meanwhile; medians of three, CPU time (``time.process_time``) and wall. With
+  ``--baseline TREE`` (another checkout, such as the starting commit) that tree's code reads
+  the same store too, in turn: before and after in one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -160,16 +170,85 @@ def rebuild(url: str, matches: int) -> None:
     kiroku.close()
 
 
+FIRST_READ = """
+import json, sys, time
+sys.path.insert(0, {tree!r})
+from replay.service import Kiroku
+kiroku = Kiroku.open({url!r})
+cpu, wall = time.process_time(), time.perf_counter()
+kiroku.find_matches(limit={page})
+print(json.dumps([time.process_time() - cpu, time.perf_counter() - wall]))
+kiroku.close()
+"""
+FIRST_READ_TARGET_MS = 200.0  # issue 43: the first list read after 100,000 stored events
+
+
+def first_read(tree: Path, db: Path, folder: Path) -> tuple[float, float]:
+    """The first list read of a fresh process of ``tree``'s code on a copy of ``db``: its
+    CPU and wall milliseconds."""
+    copy = folder / "first.db"
+    for suffix in ("", ".keys"):
+        shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
+    code = FIRST_READ.format(tree=str(tree), url=f"sqlite:///{copy}", page=PAGE)
+    out = subprocess.run([sys.executable, "-c", code], cwd=tree, check=True,
+                         capture_output=True, text=True).stdout
+    cpu, wall = json.loads(out.strip().splitlines()[-1])
+    for suffix in ("", ".keys", "-wal", "-shm"):
+        Path(f"{copy}{suffix}").unlink(missing_ok=True)
+    return cpu * 1000, wall * 1000
+
+
+def after_events(folder: Path, matches: int, events: int, trees: list[tuple[str, Path]],
+                 repeats: int = 3) -> None:
+    """The first list read after ``events`` more events were stored since its last read, by
+    each tree's code in turn (medians of ``repeats``)."""
+    db = folder / "after.db"
+    kiroku = Kiroku.open(f"sqlite:///{db}")
+    fill(kiroku, matches)
+    kiroku.find_matches(limit=PAGE)  # the list is up to date here
+    recorded = add_actions(kiroku, events)
+    stored = kiroku.recorder.recorder.max_notification_id()  # type: ignore[attr-defined]
+    kiroku.close()
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in trees}
+    for _ in range(repeats):
+        for name, tree in trees:
+            times[name].append(first_read(tree, db, folder))
+    for name, _ in trees:
+        cpu = statistics.median(t[0] for t in times[name])
+        wall = statistics.median(t[1] for t in times[name])
+        print(f"{name}: first list read after {recorded} actions stored since the last read "
+              f"({stored} events in all): CPU {cpu:.0f} ms, wall {wall:.0f} ms "
+              f"(target <= {FIRST_READ_TARGET_MS:.0f} ms: "
+              f"{'met' if wall <= FIRST_READ_TARGET_MS else 'NOT MET'})")
+
+
+def tree_name(tree: Path, fallback: str) -> str:
+    """The tree's commit, short, with ``fallback`` (its role) before it."""
+    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+                           capture_output=True, text=True)
+    commit = found.stdout.strip()
+    return f"{fallback} ({commit})" if commit else fallback
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     parser.add_argument("--matches", type=int, default=1000)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--reads", type=int, default=50)
+    parser.add_argument("--events", type=int, default=100_000,
+                        help="events stored before the first list read after them")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="another Kiroku tree, whose first list read is measured too")
     args = parser.parse_args()
     matches = 100 if args.quick else args.matches
     actions = 1000 if args.quick else args.actions
     reads = 10 if args.quick else args.reads
+    events = 1000 if args.quick else args.events
+    trees = [(tree_name(Path(__file__).resolve().parent.parent, "this tree"),
+              Path(__file__).resolve().parent.parent)]
+    if args.baseline is not None:
+        trees.append((tree_name(args.baseline.resolve(), "baseline"), args.baseline.resolve()))
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{tmp}/list.db"
         kiroku = Kiroku.open(url)
@@ -182,6 +261,7 @@ def main() -> None:
         total = len(kiroku.find_matches(limit=None))
         kiroku.close()
         rebuild(url, total)
+        after_events(Path(tmp), matches, events, trees, 1 if args.quick else 3)
 
 
 if __name__ == "__main__":

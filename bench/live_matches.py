@@ -189,9 +189,10 @@ def main() -> None:
         for _ in range(args.repeats):
             for count in counts:
                 for name, tree in trees:
-                    results.setdefault((name, count), []).append(
-                        measure(tree, plays_file, count, args.rounds, args.at_least,
-                                folder))
+                    run = measure(tree, plays_file, count, args.rounds, args.at_least, folder)
+                    results.setdefault((name, count), []).append(run)
+                    print(f"  {count:,} live, {name}: {run['cpu_us']:.0f} us CPU an action, "
+                          f"RSS {run['rss_after']:.0f} MiB", flush=True)
     report(trees, counts, results)
     print(f"({time.perf_counter() - began:.0f} s in all)")
 

@@ -411,7 +411,7 @@ def measure(db: Path, tid: str, rounds: int, repeats: int, cold_repeats: int, po
     for repeat in range(cold_repeats):
         for name in names:
             port = free_port()
-            with kiroku_server(db, port, 1) as process:
+            with kiroku_server(BENCH.parent, db, port, 1) as process:
                 ready(port, process)
                 event = Event(port, process.pid, tid, rounds)
                 if name == "one page load":
@@ -423,7 +423,7 @@ def measure(db: Path, tid: str, rounds: int, repeats: int, cold_repeats: int, po
         print(f"  cold, repeat {repeat + 1} of {cold_repeats} done", flush=True)
     figures: dict[str, Figures] = {}
     port = free_port()
-    with kiroku_server(db, port, 1) as process:
+    with kiroku_server(BENCH.parent, db, port, 1) as process:
         ready(port, process)
         event = Event(port, process.pid, tid, rounds)
         for name in names:

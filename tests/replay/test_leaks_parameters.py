@@ -4,12 +4,12 @@ parameters, as every caller.
 The routes are the OpenAPI document's own: every GET whose path names a match, or one of the
 match's disputes, variations or annotations, and the live stream. Each is called, over a real
 ``kiroku serve``, with every combination of its query parameters' probe values (``viewer``,
-``annotated``, ``at``, ``format``, ``seat``) and both answer formats (JSON and msgpack), by a
-spectator, each seat and an organiser. What an answer may name is what the narrower of the
-caller's view and the asked one may know (an organiser asking for the spectator's view gets a
-spectator's answer); a request for a wider view is refused, and its refusal may name only
-what the caller may know. A route or a parameter the scanner has no probe values for fails the
-test: a new door joins the scanner the day it opens.
+``annotated``, ``at``, ``format``, ``seat``, a window's ``until`` and ``last``) and both answer
+formats (JSON and msgpack), by a spectator, each seat and an organiser. What an answer may name
+is what the narrower of the caller's view and the asked one may know (an organiser asking for
+the spectator's view gets a spectator's answer); a request for a wider view is refused, and its
+refusal may name only what the caller may know. A route or a parameter the scanner has no probe
+values for fails the test: a new door joins the scanner the day it opens.
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ PROBES: dict[str, list[str | None]] = {
     "at": [None, "0", "MID", "END"],
     "format": [None, "jsonl", "msgpack"],
     "seat": [None, "1", "2"],
+    "until": [None, "4"],  # a window of the events (versions)
+    "last": [None, "3"],
 }
 ACCEPTS = ("application/json", "application/msgpack")
 IDS = ("{match_id}", "{dispute_id}", "{variation_id}", "{annotation_id}")

@@ -8,9 +8,10 @@ and records, in the same transaction, the notification it has processed. A view 
 therefore never applied twice, nor skipped, even with several servers on one database.
 
 What keeps it in step is ``MatchList.catch_up``, called before every read: it processes the
-notifications stored since the view's tracking position, so a list read just after a match
-was created (by this server or another) shows it. The library's ``ProjectionRunner`` does
-not fit here: it follows an application by subscription, which its SQLite recorder does not
+notifications stored since the view's tracking position (a page of them per transaction, each
+change still written with its own tracking: ``MatchListView.batch``), so a list read just after
+a match was created (by this server or another) shows it. The library's ``ProjectionRunner``
+does not fit here: it follows an application by subscription, which its SQLite recorder does not
 offer, and a runner in the background would show a match created a moment ago only after it
 caught up. A catch-up reads up to the log's settled head, below which no notification is still
 to commit: on SQLite the log's head (one writer at a time), on PostgreSQL, where writers insert
@@ -28,6 +29,8 @@ from __future__ import annotations
 import json
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import date
 from functools import singledispatchmethod
@@ -220,14 +223,71 @@ class MatchListView(TrackingRecorder, ABC):
 
     SQL: _Statements
     NO_LIMIT: Any
+    _batches: threading.local  # each thread's transaction of a batch under way (``batch``)
 
     @abstractmethod
+    def _transaction(self, commit: bool) -> AbstractContextManager[Any]:
+        """A transaction of the view's database: its cursor."""
+
+    @abstractmethod
+    def _execute(self, cursor: Any, sql: str, params: list[Any]) -> None:
+        """Run one of ``SQL``'s statements on ``cursor``."""
+
+    @abstractmethod
+    def _insert_tracking(self, cursor: Any, tracking: Tracking) -> None:
+        """Record ``tracking`` on ``cursor`` (the library's tracking recorder's own)."""
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within, this thread's changes (each with its tracking, as always) are written in
+        one transaction, committed at the end: a catch-up writes a page of notifications at
+        once, not one transaction (and one commit) each. A tracking refused (another server
+        recorded one of them first) rolls the whole batch back."""
+        if not hasattr(self, "_batches"):
+            self._batches = threading.local()
+        with self._transaction(commit=True) as cursor:
+            self._batches.cursor = cursor
+            try:
+                yield
+            finally:
+                self._batches.cursor = None
+
+    def _batch(self) -> Any | None:
+        """The cursor of this thread's batch under way, if any."""
+        batches = getattr(self, "_batches", None)
+        return getattr(batches, "cursor", None) if batches is not None else None
+
     def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
-        """Run one of ``SQL``'s statements and record ``tracking``, in one transaction."""
+        """Run one of ``SQL``'s statements and record ``tracking``, in one transaction (the
+        batch's, if one is under way)."""
+        cursor = self._batch()
+        if cursor is not None:
+            self._execute(cursor, sql, params)
+            self._insert_tracking(cursor, tracking)
+            return
+        with self._transaction(commit=True) as cursor:
+            self._execute(cursor, sql, params)
+            self._insert_tracking(cursor, tracking)
 
-    @abstractmethod
     def _select(self, sql: str, params: list[Any]) -> list[Any]:
-        """The rows one of ``SQL``'s queries finds."""
+        """The rows one of ``SQL``'s queries finds (in the batch under way, if any: it sees
+        the batch's own changes)."""
+        cursor = self._batch()
+        if cursor is not None:
+            self._execute(cursor, sql, params)
+            return list(cursor.fetchall())
+        with self._transaction(commit=False) as cursor:
+            self._execute(cursor, sql, params)
+            return list(cursor.fetchall())
+
+    def track(self, tracking: Tracking) -> None:
+        """Record ``tracking`` alone: its notification changes nothing here (in the batch
+        under way, if any)."""
+        cursor = self._batch()
+        if cursor is None:
+            self.insert_tracking(tracking)
+        else:
+            self._insert_tracking(cursor, tracking)
 
     def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
         """A match was created (its row, placed in the list by ``tracking``)."""
@@ -248,7 +308,7 @@ class MatchListView(TrackingRecorder, ABC):
         end in the list with it (``entered``), so the list says what the round says."""
         rows = self._select(self.SQL.table_games, [tournament_id, round_number, table])
         if not rows:
-            self.insert_tracking(tracking)
+            self.track(tracking)
             return
         players = json.loads(rows[0]["seating"])["players"]
         seats = [n for n, p in enumerate(players, start=1) if p in winners]
@@ -312,15 +372,11 @@ class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
                 *(s.format(t=TABLE, s=STREAMS, by_time=f"{TABLE}_by_time",
                            by_seating=f"{TABLE}_by_seating") for s in self.SQL.create)]
 
-    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            c.execute(sql.format(t=TABLE, s=STREAMS), params)
-            self._insert_tracking(c, tracking)
+    def _transaction(self, commit: bool) -> AbstractContextManager[Any]:
+        return self.datastore.transaction(commit=commit)
 
-    def _select(self, sql: str, params: list[Any]) -> list[Any]:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(sql.format(t=TABLE, s=STREAMS), params)
-            return list(c.fetchall())
+    def _execute(self, cursor: Any, sql: str, params: list[Any]) -> None:
+        cursor.execute(sql.format(t=TABLE, s=STREAMS), params)
 
 
 class MatchListProjection(Projection[MatchListView]):
@@ -333,7 +389,7 @@ class MatchListProjection(Projection[MatchListView]):
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         """An event the list ignores: only its tracking is recorded."""
-        self.view.insert_tracking(tracking)
+        self.view.track(tracking)
 
     @process_event.register
     def _created(self, event: Match.Created, tracking: Tracking) -> None:
@@ -415,9 +471,9 @@ class KeptInStep:
 
     def catch_up(self) -> None:
         """Process every event of the projection's topics stored since the view's position
-        (each with its tracking, in one transaction). Another server catching up at the same
-        moment may record some of them first: its tracking then refuses ours, and this picks
-        up after its position."""
+        (each change with its tracking, a page of them in one transaction). Another server
+        catching up at the same moment may record some of them first: its tracking then
+        refuses ours, the page is rolled back whole, and this picks up after its position."""
         with self._catching_up:
             head = settled_head(self.app.recorder)
             while True:
@@ -431,16 +487,22 @@ class KeptInStep:
                     continue
 
     def _process(self, done: int, head: int) -> None:
+        """Process the notifications after ``done`` up to ``head``, a page of them in each
+        transaction (``MatchListView.batch``): one commit per notification was most of a
+        first read after thousands of matches were stored (issue 43)."""
         last = done
         while True:
             page = self.app.recorder.select_notifications(
                 last + 1, PAGE, stop=head, topics=self.projection.topics)
-            for notification in page:
-                # a read model never shows commitments: read as stored
-                event = self.app.repository.event_store.mapper.to_domain_event(notification)
-                self.projection.process_event(event, Tracking(self.tracking_name,
-                                                              notification.id))
-                last = notification.id
+            with self.view.batch():
+                for notification in page:
+                    # a read model never shows commitments: read as stored
+                    event = self.app.repository.event_store.mapper.to_domain_event(
+                        notification)
+                    self.projection.process_event(event, Tracking(self.tracking_name,
+                                                                  notification.id))
+            if page:
+                last = page[-1].id
             if len(page) < PAGE:
                 break
         if head - last >= SKIP_AHEAD:

@@ -10,11 +10,10 @@ about a tenth of a second to import, which every command on an SQLite file paid 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
@@ -48,15 +47,11 @@ class PostgresMatchListView(PostgresTrackingRecorder, MatchListView):
                                by_time=Identifier(f"{self.table_name}_by_time"),
                                by_seating=Identifier(f"{self.table_name}_by_seating"))
 
-    def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(self._sql(sql), params)
-            self._insert_tracking(curs, tracking)
+    def _transaction(self, commit: bool) -> AbstractContextManager[Any]:
+        return self.datastore.transaction(commit=commit)
 
-    def _select(self, sql: str, params: list[Any]) -> list[Any]:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._sql(sql), params)
-            return list(curs.fetchall())
+    def _execute(self, cursor: Any, sql: str, params: list[Any]) -> None:
+        cursor.execute(self._sql(sql), params)
 
 
 @contextmanager

@@ -94,6 +94,43 @@ def test_a_change_to_the_list_is_refused_with_a_tracking_already_recorded(
     assert view.ids_starting("0000") == []
 
 
+def test_a_batch_of_changes_is_written_whole_or_not_at_all(kiroku: Kiroku) -> None:
+    """Issue 43: a catch-up writes a page of notifications in one transaction, each change
+    with its tracking; one tracking refused (another server recorded it first) rolls back
+    every change of the batch, so none is applied twice."""
+    _match(kiroku)
+    kiroku.find_matches()
+    view = kiroku.recorder.match_list.view
+    done = view.max_tracking_id(kiroku.recorder.name)
+    assert done is not None
+    fresh = ListedMatch(UUID(int=8), "worldgainer", ["Eve", "Mal"], "2026-01-01T00:00:00",
+                        None, False, None)
+    with pytest.raises(IntegrityError), view.batch():
+        view.match_created(fresh, Tracking(kiroku.recorder.name, done + 1000))
+        view.result_changed(fresh.match_id, {"winners": [1]},
+                            Tracking(kiroku.recorder.name, done))
+    assert view.ids_starting("0000") == []
+    assert view.max_tracking_id(kiroku.recorder.name) == done
+    with view.batch():  # a batch that records nothing twice is written whole
+        view.match_created(fresh, Tracking(kiroku.recorder.name, done + 1000))
+        view.track(Tracking(kiroku.recorder.name, done + 1001))
+    assert view.ids_starting("0000") == [fresh.match_id]
+    assert view.max_tracking_id(kiroku.recorder.name) == done + 1001
+
+
+def test_a_catch_up_of_many_pages_lists_every_match_once(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ledger.matchlist, "PAGE", 2)
+    ids = [_match(kiroku, (f"P{n}a", f"P{n}b")) for n in range(5)]
+    for match_id in ids[1::2]:
+        kiroku.record(match_id, {"type": "concede", "seat": 1}, recorded_by="P1")
+    reads = _Reads(kiroku, monkeypatch)
+    listed = kiroku.find_matches()
+    assert [m["match_id"] for m in listed] == [str(i) for i in ids]
+    assert [m["status"] for m in listed] == ["live", "ended", "live", "ended", "live"]
+    assert (reads.calls, reads.rows) == (4, 7)  # pages of 2: 2, 2, 2, 1
+
+
 def test_once_caught_up_a_list_read_reads_no_events(kiroku: Kiroku,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ledger.matchlist, "SKIP_AHEAD", 10)

@@ -137,7 +137,7 @@ def report_command(url: str, empty: str, jobs: str, matches: int, actions: int,
     print(f"kiroku audit verify{label} ({os.cpu_count()} core(s)): {wall:.2f} s wall, "
           f"{actions / wall:,.0f} actions/s ({verdict(actions / wall)}), of which "
           f"{start:.2f} s on an empty store (runs {runs(walls, '.2f')} s); {beyond}")
-    if based:
+    if based and baseline is not None:
         base = statistics.median(based)
         print(f"  baseline {baseline[0]}: {base:.2f} s wall, {actions / base:,.0f} actions/s (runs "
               f"{runs(based, '.2f')} s); this tree x{base / wall:.2f} its rate")

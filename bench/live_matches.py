@@ -157,9 +157,9 @@ def report(trees: list[tuple[str, Path]], counts: list[int],
 def main() -> None:
     """Parse the arguments, measure, print."""
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        tree, plays_file, count, rounds, at_least, db = sys.argv[2:8]
-        print(json.dumps(child(Path(tree), Path(plays_file), int(count), int(rounds),
-                               int(at_least), Path(db))))
+        given = sys.argv[2:8]
+        print(json.dumps(child(Path(given[0]), Path(given[1]), int(given[2]), int(given[3]),
+                               int(given[4]), Path(given[5]))))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")

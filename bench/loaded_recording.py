@@ -55,7 +55,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-from http_load import cpu_seconds, create_matches, request, server, wait_ready  # noqa: E402
+from http_load import cpu_seconds, create_matches, request, started, wait_ready  # noqa: E402
 from scale import percentile  # noqa: E402
 from table_taps import read_answer  # noqa: E402
 
@@ -108,6 +108,16 @@ print(json.dumps([str(match_id), token]))
                          capture_output=True, text=True).stdout
     match_id, token = json.loads(out.strip().splitlines()[-1])
     return str(match_id), str(token)
+
+
+def server(imports: str, app_expr: str, port: int) -> Any:
+    """``uvicorn.run(app_expr)`` after ``imports`` in a subprocess (this folder importable),
+    stopped on exit: one process, as ``kiroku serve`` ran before issue 43 made it start a
+    worker per core (this bench's figure is one process's: what its heavy reads and live
+    streams cost the recording beside them)."""
+    code = (f"import sys; sys.path.insert(0, {str(BENCH)!r}); import uvicorn; {imports}; "
+            f"uvicorn.run({app_expr}, host='127.0.0.1', port={port}, log_level='warning')")
+    return started([sys.executable, "-c", code], BENCH.parent)
 
 
 @contextmanager

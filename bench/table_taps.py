@@ -5,10 +5,10 @@ FastAPI endpoint in the same run.
                                [--repeats 3]
 
 Two real servers run at once, as bench/http_load.py starts them: Kiroku as ``kiroku serve``
-runs it (one process, ``serving(create_app(...))``) and the bare app (one SQLite INSERT per
-POST). Each of ``--tables`` tables records its own World Gainer match (a known random playout,
-its chance outcomes entered at the table) the way a seat's page does: every tap is
-``POST /matches/{id}/actions`` with the session cookie and the page's header
+starts it by default (its worker processes, one per core since issue 43) and the bare app
+(one SQLite INSERT per POST). Each of ``--tables`` tables records its own World Gainer match
+(a known random playout, its chance outcomes entered at the table) the way a seat's page
+does: every tap is ``POST /matches/{id}/actions`` with the session cookie and the page's header
 (``X-Kiroku-Page: 1``) and the version it was made on (``expected_version``), on the table's
 own keep-alive connection; the one tap of a table's seat that enters the other seat's draw goes
 with the organiser's credential instead, as a judge would record it. The tables tap at the
@@ -163,7 +163,7 @@ def measure(folder: Path, tables: int, taps: int, repeats: int, interval: float
     setup.close()
     k_port, b_port = free_port(), free_port()
     results: dict[str, list[Phase]] = {"Kiroku": [], "bare": []}
-    with kiroku_server(db, k_port, 1) as k_proc, \
+    with kiroku_server(BENCH.parent, db, k_port, None) as k_proc, \
             bare_server(folder / "bare.db", b_port, 1) as b_proc:
         wait_ready(k_port, "/games", k_proc)
         wait_ready(b_port, "/ready", b_proc)

@@ -1,6 +1,6 @@
 """Issue 43's storage figure: the whole SQLite file, bytes an action, every game, short and long.
 
-    python bench/stored_bytes.py [--quick] [--short 20] [--long 2000] [--baseline TREE]
+    python bench/file_bytes.py [--quick] [--short 20] [--long 2000] [--baseline TREE]
 
 For each game, two stores, each a file of its own:
 

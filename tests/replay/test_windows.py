@@ -27,31 +27,43 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Se
     yield from served_store(tmp_path_factory, "windows")
 
 
-def _act(kiroku: Kiroku, match_id: UUID, count: int, rng: random.Random) -> None:
+def _act(kiroku: Kiroku, match_id: UUID, count: int, rng: random.Random) -> bool:
     """``count`` legal actions, each by the seat to act: every other one ends the turn (a
-    card drawn out of the other seat's sight), the others are random (no concession)."""
+    card drawn out of the other seat's sight), the others are random (no concession);
+    False if the match ended before (its shuffles come from its own random seed)."""
     ruleset = get_game("worldgainer")
     for n in range(count):
         state = kiroku.recorder.get_match(match_id).state
+        if not ruleset.to_act(state):
+            return False
         seat = ruleset.to_act(state)[0]
         legal = [a for a in ruleset.legal_actions(state, seat) if a.type != "concede"]
         ends = [a for a in legal if a.type == "end_turn"]
         action = ends[0] if ends and n % 2 else rng.choice(legal)
         kiroku.record(match_id, action.model_dump(mode="json"), recorded_by="P")
+    return True
 
 
 def _match(kiroku: Kiroku, **options: Any) -> tuple[UUID, dict[int, str]]:
     """A closed World Gainer match whose events hold undos of a few actions and of many (back
-    past most windows' starts) and a dispute's pause and resumption; its seats' tokens."""
-    match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"],
-                                ["solar_vanguard", "pleiades_bloom"], replay_policy="closed",
-                                options={"first_player": 1, **options})
-    rng = random.Random(7)
-    _act(kiroku, match_id, 30, rng)
-    kiroku.undo(match_id, 3, reason="misclick", recorded_by="judge")
-    _act(kiroku, match_id, 12, rng)
-    kiroku.undo(match_id, None, to_position=20, reason="ruling", recorded_by="judge")
-    _act(kiroku, match_id, 15, rng)
+    past most windows' starts) and a dispute's pause and resumption; its seats' tokens. A
+    match that a random line ends too soon is set aside for another."""
+    for _ in range(20):
+        match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"],
+                                    ["solar_vanguard", "pleiades_bloom"],
+                                    replay_policy="closed",
+                                    options={"first_player": 1, **options})
+        rng = random.Random(7)
+        if not _act(kiroku, match_id, 30, rng):
+            continue
+        kiroku.undo(match_id, 3, reason="misclick", recorded_by="judge")
+        if not _act(kiroku, match_id, 12, rng):
+            continue
+        kiroku.undo(match_id, None, to_position=20, reason="ruling", recorded_by="judge")
+        if _act(kiroku, match_id, 15, rng):
+            break
+    else:
+        raise AssertionError("20 matches in a row ended too soon")
     seats = kiroku.seat_credentials(match_id, Identity.operator())
     return match_id, {s["seat"]: s["token"] for s in seats}
 

@@ -66,6 +66,7 @@ TARGET_P99_MS = 100.0  # issue 41: loaded recording p99 at most 100 ms
 LOAD_LEAD = 1.0  # seconds the load runs on once under way, before the seat starts
 LOAD_STARTS = 120.0  # seconds the load may take to get under way at most
 WARM_UP = 3.0  # seconds of recording first, to warm the server
+RATE_FLOOR = 1000.0  # actions/s prepared for at least, before a phase has shown the rate
 AT_REST = 0.03  # a server using less than this CPU second in half a second is at rest
 PHASES = ("alone", "loaded")
 Script = tuple[list[Any], list[tuple[dict[str, Any], list[Any], bool]]]
@@ -272,8 +273,10 @@ def run_phase(served: Served, loaded: bool, seconds: float, audits: int,
 
 # ----- the run --------------------------------------------------------------------------------
 def ready_for(served: Served, scripts: list[Script], seconds: float) -> None:
-    """Enough actions prepared for a phase of ``seconds``, at twice the fastest rate seen."""
-    needed = int(max(served.fastest, 200.0) * 2 * seconds) + 200
+    """Enough actions prepared for a phase of ``seconds``, at twice the fastest rate seen
+    (and at least ``RATE_FLOOR``: one server process now records faster than 466 a second,
+    which ran the first warm-up out of actions)."""
+    needed = int(max(served.fastest, RATE_FLOOR) * 2 * seconds) + 200
     add_steps(served, scripts, needed - (len(served.steps) - served.done))
 
 

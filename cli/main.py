@@ -102,6 +102,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
     from replay.api.connections import (
         HEALTHCHECK_SECONDS,
         HTTP,
+        KEEP_ALIVE_SECONDS,
         default_workers,
         in_memory,
         listening_socket,
@@ -135,7 +136,7 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
                    + (f", {workers} worker processes" if workers > 1 else ""))
         if workers == 1:
             uvicorn.run(serving(create_app(kiroku, threads)), host=host, port=port,
-                        log_level="info", http=HTTP)
+                        log_level="info", http=HTTP, timeout_keep_alive=KEEP_ALIVE_SECONDS)
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url
@@ -144,7 +145,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
                             workers=workers, host=host, port=port, log_level="info", http=HTTP,
-                            timeout_worker_healthcheck=HEALTHCHECK_SECONDS)
+                            timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
+                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
     try:
         sock = listening_socket(config)
     except OSError as exc:

@@ -44,6 +44,13 @@ imported uvicorn in it; on a loaded machine that took more than 5 s, so every wo
 killed before it answered, and the next one too, for ever (issue 43, seen at a load average
 of 12 on 2 cores)."""
 
+KEEP_ALIVE_SECONDS = 75
+"""How long an idle keep-alive connection stays open (uvicorn's ``timeout_keep_alive``, 5 s by
+default; 75 s is nginx's default). A table's phone records an action every few seconds to a
+minute: closed after 5 s idle, it opened a new TCP connection (and, behind a TLS proxy, a new
+handshake) for most taps (issue 43: 10 reconnects in 4,000 taps at one tap in 5 s a table).
+An idle connection costs the server a socket and a few KiB, never a thread."""
+
 HTTP = "replay.api.connections:PromptHTTPProtocol"
 """uvicorn's ``http`` setting for this protocol (an import string: workers import it)."""
 

@@ -6,6 +6,7 @@ the same store within ``RECHECK_AFTER`` seconds, by the one that revoked it at o
 from __future__ import annotations
 
 import os
+import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,39 @@ def test_a_default_server_runs_a_process_per_core_and_records(tmp_path: Path) ->
         for _ in range(8):  # new connections, spread across the workers by the kernel
             with server.client(made.json()["token"]) as judge:
                 assert judge.get("/me").json()["role"] == "judge"
+
+
+def _get_games(connection: socket.socket) -> bytes:
+    """``GET /games`` on an open keep-alive connection; the answer's status line ('' if the
+    server had closed the connection)."""
+    connection.sendall(b"GET /games HTTP/1.1\r\nhost: kiroku\r\n\r\n")
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return b""
+        answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    while len(body) < length:
+        body += connection.recv(65536)
+    return head.split(b"\r\n")[0]
+
+
+@pytest.mark.parametrize("options", [(), ("--workers", "1")], ids=["default", "one-process"])
+def test_an_idle_connection_outlives_uvicorns_five_seconds(tmp_path: Path,
+                                                            options: tuple[str, ...]) -> None:
+    """A table's phone that taps every few seconds keeps its connection: idle for longer than
+    uvicorn's default keep-alive (5 s), it is still open and answers."""
+    idle = 6.0
+    assert connections.KEEP_ALIVE_SECONDS > idle
+    for server in serve(tmp_path / "k.db", *options, default_workers=not options):
+        port = int(server.base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+            assert _get_games(connection) == b"HTTP/1.1 200 OK"
+            time.sleep(idle)
+            assert _get_games(connection) == b"HTTP/1.1 200 OK"
 
 
 def _me(server: Server, token: str) -> int:

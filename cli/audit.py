@@ -21,7 +21,7 @@ from uuid import UUID
 import click
 import msgpack
 
-from cli import render
+from cli import bars
 from cli.common import find_match, service
 from engine.core.errors import ActionError
 from ledger.errors import LedgerError
@@ -165,7 +165,7 @@ def _check_every(kiroku: Kiroku, store: dict[str, Any], every: list[UUID],
     """Every match checked, by the ``workers`` of ``pool`` or here, the progress bar advancing
     as each is done; the results in list order."""
     checked: list[_Checked | None] = [None] * len(every)
-    with render.progress() as bar:
+    with bars.progress() as bar:
         task = bar.add_task("verifying", total=len(every))
         found: Iterable[tuple[int, _Checked]]
         if pool is None or len(every) < 2:

@@ -13,8 +13,10 @@ from uuid import UUID
 import click
 
 from engine.core.errors import ActionError
+from engine.core.viewer import Viewer
 from ledger.errors import LedgerError, MatchNotFound
 from ledger.settings import SettingsError
+from replay.audience import Audience
 from replay.ids import resolve_id
 from replay.service import Kiroku
 
@@ -61,3 +63,21 @@ def find_match(kiroku: Kiroku, text: str) -> UUID:
     """A match id, or the first characters (4 or more) of exactly one, as over HTTP."""
     return resolve_id(text, lambda: kiroku.match_ids(text),
                       ("match", "matches"), MatchNotFound)
+
+
+def as_viewer(text: str) -> Viewer:
+    """``--as``: judge, spectator or seat:N, or a usage error naming the option."""
+    try:
+        return Viewer.parse(text)
+    except ActionError as exc:
+        raise click.BadParameter(exc.message, param_hint="--as") from None
+
+
+def seen_as(kiroku: Kiroku, match_id: UUID, viewer: str = "judge") -> Audience:
+    """The operator's audience for a match, narrowed to ``--as``."""
+    return kiroku.seen_by(match_id, as_viewer(viewer))
+
+
+def outcome_value(text: str) -> Any:
+    """An ``--outcome`` as entered: a whole number where it is one, else the text."""
+    return int(text) if text.lstrip("-").isdigit() else text

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console, Group
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.status import Status
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
 from engine.core.contract import Ruleset
 from engine.core.reasons import Reason
+
+if TYPE_CHECKING:
+    from rich.status import Status  # Console.status imports it when a spinner is shown
 
 # keys every game's view has that the header already says (or that only scripts need)
 _HEADER_KEYS = {"game", "players", "turn", "active", "eliminated", "options", "result",
@@ -34,15 +35,6 @@ def console() -> Console:
     """The console commands print to: plain text when the output is not a terminal (a pipe,
     a file, a test), at a width that keeps lines whole."""
     return Console(highlight=False, soft_wrap=False, width=110)
-
-
-def progress(err: Console | None = None) -> Progress:
-    """A progress bar on standard error (or ``err``), shown on a terminal only; what a command
-    prints to standard output meanwhile appears above the bar."""
-    err = err or Console(stderr=True)
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeRemainingColumn(), console=err, disable=not err.is_terminal,
-                    transient=True)
 
 
 def status(what: str) -> Status:

@@ -25,6 +25,7 @@ from engine.core.contract import GameState, Ruleset
 from engine.core.errors import ActionError, IllegalAction
 from engine.core.viewer import Viewer
 from engine.registry import get_game
+from ledger import topics as topics  # registers "kiroku:": other aggregates' modules on demand
 from ledger.chain import GENESIS
 from ledger.errors import MatchPaused
 from ledger.fold import Fold, LiveAction, Owned, Record, Visitor

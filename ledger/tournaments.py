@@ -20,20 +20,20 @@ import copy
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
-from uuid import UUID, uuid4, uuid5
+from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Cache
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from ledger.errors import ConcurrentAppend, LedgerError
+from ledger.seatings import find_seating, seating_id
 
 DECKLIST_POLICIES = ("closed", "open")
 TIEBREAKER_PROFILES = ("mtr", "pokemon")  # replay.standings computes each
 NAME_LIMIT = 80
 REASON_LIMIT = 500
 
-_SEATINGS = UUID("6b6f7269-6b75-4000-8000-736561746e67")
 
 
 class TournamentRefused(LedgerError):
@@ -337,11 +337,6 @@ class Seating(Aggregate):
             other.tournament_id, other.round, other.table)
 
 
-def seating_id(match_id: UUID) -> UUID:
-    """The id of a match's seating (derived, so it is found without a search)."""
-    return uuid5(_SEATINGS, str(match_id))
-
-
 class Tournaments:
     """Tournaments and seatings in an eventsourcing application's store (the Recorder's)."""
 
@@ -406,11 +401,7 @@ class Tournaments:
 
     def seating(self, match_id: UUID) -> Seating | None:
         """Where a match sits, or None for a match outside any tournament."""
-        try:
-            found: Any = self.app.repository.get(seating_id(match_id))
-        except AggregateNotFoundError:
-            return None
-        return found if isinstance(found, Seating) else None
+        return find_seating(self.app, match_id)
 
     def all_ids(self) -> Iterator[UUID]:
         """Every tournament's id, oldest first."""

@@ -24,11 +24,14 @@ no credential           a spectator: public views under each match's policy
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from ledger.errors import Forbidden
 from ledger.identity import Identity, Role, Unauthenticated
-from ledger.tournaments import Tournament
+
+if TYPE_CHECKING:  # a match's reader never loads a tournament's module (issue 43)
+    from ledger.tournaments import Tournament
 
 Caller = Identity | None
 """An authenticated identity, or None: no credential, a spectator."""

@@ -12,13 +12,14 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import msgpack
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import get_topic
+from eventsourcing.utils import get_topic, resolve_topic
 
 from engine.core.contract import GameState, Ruleset
 from engine.core.effects import Effect
@@ -26,10 +27,8 @@ from engine.core.errors import ActionError, SetupError
 from engine.core.reasons import KernelReason
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
-from ledger.annotations import Annotations
 from ledger.catalog import Deck, resolve_deck, sample_card_set, sample_decks
 from ledger.chain import GENESIS
-from ledger.disputes import Disputes, author
 from ledger.errors import Forbidden, ImportRejected, MatchNotFound
 from ledger.fold import Fold, LiveAction, Record, Visitor, replay_step
 from ledger.identity import Credential, Credentials, Identity, RecordedBy, Role, author_name
@@ -39,14 +38,19 @@ from ledger.mapper import Derived
 from ledger.match import MATCH_TOPICS, Match, commits, link, linked
 from ledger.matchlist import SIMULATOR, ListedMatch, MatchQuery
 from ledger.recorder import Appending, MatchSummary, NewMatch, Recorded, Recorder, Then, now
-from ledger.signin import SignInLinks
-from ledger.tournaments import Tournaments
-from ledger.variations import Variations
+from ledger.seatings import find_seating
 from replay.access import Caller
 from replay.audience import Audience
 from replay.audit import AuditReport, check_receipts, verify_records, verify_walked
 from replay.reasons import ServiceReason as R
 from replay.records import NAME_TO_CLASS, redact, to_record
+
+if TYPE_CHECKING:
+    from ledger.annotations import Annotations
+    from ledger.disputes import Disputes
+    from ledger.signin import SignInLinks
+    from ledger.tournaments import Tournaments
+    from ledger.variations import Variations
 
 EXPORT_FORMAT = "kiroku-match/1"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -96,6 +100,14 @@ class Window:
 
 WHOLE = Window()
 MAX_SIMULATED_ACTIONS = 20_000
+# The service's parts that a command on a match may never use, by topic (eventsourcing's
+# "module:attribute"): each module is imported, and its part built on the recorder, the first
+# time the part is used, so that ``kiroku match show`` does not build the event classes of
+# tournaments, disputes, annotations, variations and sign-in desks (issue 43).
+PARTS = {"annotations": "ledger.annotations:Annotations", "disputes": "ledger.disputes:Disputes",
+         "variations": "ledger.variations:Variations",
+         "tournaments": "ledger.tournaments:Tournaments", "links": "ledger.signin:SignInLinks"}
+DISPUTE_AUTHOR = "ledger.disputes:author"
 
 
 class Kiroku:
@@ -104,11 +116,35 @@ class Kiroku:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.credentials = Credentials(recorder)
-        self.annotations = Annotations(recorder)
-        self.disputes = Disputes(recorder)
-        self.variations = Variations(recorder)
-        self.tournaments = Tournaments(recorder)
-        self.links = SignInLinks(recorder, self.credentials)
+
+    # the parts named in PARTS, each built when first used
+    @cached_property
+    def annotations(self) -> Annotations:
+        """A match's annotations (``ledger.annotations``)."""
+        return self._part("annotations")
+
+    @cached_property
+    def disputes(self) -> Disputes:
+        """Disputes and their dockets (``ledger.disputes``)."""
+        return self._part("disputes")
+
+    @cached_property
+    def variations(self) -> Variations:
+        """A match's variations (``ledger.variations``)."""
+        return self._part("variations")
+
+    @cached_property
+    def tournaments(self) -> Tournaments:
+        """Tournaments and seatings (``ledger.tournaments``)."""
+        return self._part("tournaments")
+
+    @cached_property
+    def links(self) -> SignInLinks:
+        """Sign-in desks and links (``ledger.signin``), on the service's credentials."""
+        return self._part("links", self.credentials)
+
+    def _part(self, name: str, *more: Any) -> Any:
+        return resolve_topic(PARTS[name])(self.recorder, *more)
 
     @classmethod
     def open(cls, url: str | None = None, *, keys: str | None = None) -> Kiroku:
@@ -180,7 +216,8 @@ class Kiroku:
                 claim=f"Seat {seat} disputes a claim in the game (the dispute recorded at "
                       f"version {version}); a judge rules on it.", concerns=[version],
                 pause=False, opened_by={**who, "seat": seat}, recorded_at=now())
-            appending.keep_paused(docket.pausing, author(dispute.opened_by))
+            appending.keep_paused(docket.pausing,
+                                  resolve_topic(DISPUTE_AUTHOR)(dispute.opened_by))
             return [*also, dispute, docket]
 
         return with_dispute
@@ -283,7 +320,7 @@ class Kiroku:
             return self._seat_in_series(caller, match_id)
         if caller is None or caller.role != Role.PLAYER or caller.match_id is not None:
             return caller
-        seating = self.tournaments.seating(match_id)
+        seating = find_seating(self.recorder, match_id)
         if seating is None or seating.tournament_id != str(caller.tournament_id) or (
                 str(caller.player_id) not in seating.players):
             return caller
@@ -294,8 +331,8 @@ class Kiroku:
         """A seat credential of one game of a table's series as the same seat of another game
         of it (the same event, round, table and players); elsewhere unchanged."""
         assert caller.match_id is not None
-        asked = self.tournaments.seating(match_id)
-        own = self.tournaments.seating(caller.match_id) if asked is not None else None
+        asked = find_seating(self.recorder, match_id)
+        own = find_seating(self.recorder, caller.match_id) if asked is not None else None
         if asked is None or own is None or not own.same_table(asked) or (
                 own.players != asked.players):
             return caller
@@ -313,7 +350,7 @@ class Kiroku:
         itself (a spectator of a match that refuses them: as of setup)."""
         match = audience.match
         ruleset = get_game(match.game)
-        seating = self.tournaments.seating(match.id)
+        seating = find_seating(self.recorder, match.id)
         state = self.recorder.position_of(match, audience.positions)
         return {"match_id": str(match.id), "game": match.game,
                 "ruleset_version": match.ruleset_version, "players": match.players,

@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner, Result
 from rich.console import Console
 
-from cli import render
+from cli import bars
 from cli.main import main
 
-SHOWN = render.progress  # the command line's own progress bar, before a test replaces it
+SHOWN = bars.progress  # the command line's own progress bar, before a test replaces it
 
 
 @pytest.fixture(autouse=True)
@@ -41,5 +41,5 @@ def progress_screen(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
     runner is not a terminal, so they would draw nothing)."""
     screen = io.StringIO()
     terminal = Console(file=screen, force_terminal=True, width=100)
-    monkeypatch.setattr(render, "progress", lambda: SHOWN(terminal))
+    monkeypatch.setattr(bars, "progress", lambda: SHOWN(terminal))
     return screen

@@ -11,11 +11,18 @@ import sys
 from pathlib import Path
 
 from tests.cli.conftest import kiroku
+from tests.cli.test_tournament_cli import first_word, register
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = ("psycopg", "psycopg_pool", "eventsourcing.postgres", "ledger.postgres",
             "ledger.pgwriters")
-OTHER_COMMANDS = ("cli.audit", "cli.tournaments", "replay.tournaments", "multiprocessing.pool")
+OTHER_COMMANDS = ("cli.audit", "cli.tournaments", "replay.tournaments", "multiprocessing.pool",
+                  "cli.notes", "cli.simulate", "cli.bars", "rich.progress")
+# what lies beside matches: imported when a command or a stored event needs it (ledger.topics,
+# replay.service.PARTS), not by a command on a match of a store that holds none (issue 43)
+BESIDE = ("ledger.tournaments", "ledger.disputes", "ledger.annotations", "ledger.variations",
+          "ledger.signin", "replay.annotations", "replay.disputes", "replay.study",
+          "replay.variations")
 
 
 def _imported(*args: str) -> tuple[set[str], str]:
@@ -40,8 +47,8 @@ def test_a_match_command_on_sqlite_imports_no_postgresql_nor_other_commands(db: 
                  ["match", "act", match_id, '{"type": "end_turn", "seat": 1}']):
         modules, said = _imported("--db", db, *args)
         assert said.strip(), args  # the command ran
-        assert not modules & {*POSTGRES, *OTHER_COMMANDS}, (args, modules & {*POSTGRES,
-                                                                              *OTHER_COMMANDS})
+        unwanted = {*POSTGRES, *OTHER_COMMANDS, *BESIDE}
+        assert not modules & unwanted, (args, modules & unwanted)
         games = {m.split(".")[1] for m in modules if m.startswith("engine.")} - {
             "core", "registry"}
         assert games <= {"worldgainer"}, games
@@ -55,3 +62,33 @@ def test_the_commands_imported_when_asked_for_still_run(db: str) -> None:
     assert "cli.tournaments" in modules and "Run a tournament" in said, said
     _, said = _imported("--help")
     assert "audit" in said and "tournament" in said
+
+
+def test_a_match_command_reads_a_store_that_holds_what_lies_beside_matches(db: str) -> None:
+    match_id = _match(db)
+    kiroku(db, "annotate", match_id, "--text", "a note", "--at", "0")
+    kiroku(db, "dispute", "open", match_id, "--claim", "wrong count")
+    kiroku(db, "variation", "start", match_id, "--name", "line", "--at", "0")
+    # a fresh process, on a store whose log holds them: the match reads as before
+    modules, said = _imported("--db", db, "match", "show", match_id[:8])
+    assert f"match {match_id}" in said and "Aiko" in said, said
+    assert not modules & {"ledger.tournaments", "cli.notes"}, modules
+    _, said = _imported("--db", db, "dispute", "list", match_id)
+    assert "wrong count" in said, said
+
+
+def test_a_seated_match_shows_its_tournament_from_a_fresh_process(db: str,
+                                                                  tmp_path: Path) -> None:
+    tid = first_word(kiroku(db, "tournament", "new", "Kiroku Cup", "--game", "worldgainer"))
+    register(db, tid, "1001", "1002")
+    pairings = tmp_path / "round1.csv"
+    pairings.write_text("Table,Player 1,Player 1 Decklist,Player 2,Player 2 Decklist\r\n"
+                        "1,1001,Solar Vanguard,1002,Pleiades Bloom\r\n", encoding="utf-8")
+    kiroku(db, "tournament", "pair", tid, "--csv", str(pairings))
+    [line] = kiroku(db, "match", "list", "--tournament", tid).stdout.splitlines()
+    match_id = line.split()[0]
+    # the seating is read through the library's repository: its topic imports the
+    # tournaments' module then (ledger.topics), and the summary names the table as before
+    modules, said = _imported("--db", db, "match", "show", match_id, "--json")
+    assert json.loads(said)["tournament"]["table"] == 1, said
+    assert "ledger.tournaments" in modules and "cli.tournaments" not in modules

@@ -34,19 +34,18 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import date
 from functools import singledispatchmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
-from ledger.annotations import Annotation
-from ledger.disputes import Dispute
 from ledger.identity import Credential
 from ledger.match import MATCH_TOPICS, Match
-from ledger.tournaments import Seating, Tournament
-from ledger.variations import Variation
+
+if TYPE_CHECKING:
+    from ledger.tournaments import Seating, Tournament
 
 SIMULATOR = "simulator"  # the recorded_by of the matches Kiroku.simulate records
 PAGE = 500  # notifications read at a time while catching up
@@ -57,15 +56,24 @@ TABLE = "match_list"
 STREAMS = "streams"  # (match, kind, stream) in the order they were started
 # the streams kept, by the topic of the event that starts one: their kind, and whether each is
 # listed by its match (else store-wide, under the match id "")
+# The topics of other aggregates' events are named here, not read from their classes, so that
+# a process that reads matches only never imports those modules (ledger.topics, issue 43);
+# tests/ledger/test_topics.py checks each against its class.
+ANNOTATION_ADDED = "kiroku:AnnotationAdded/1"  # ledger.annotations: Annotation.Created
+VARIATION_STARTED = "kiroku:VariationStarted/1"  # ledger.variations: Variation.Created
+TOURNAMENT_CREATED = "kiroku:TournamentCreated/1"  # ledger.tournaments: Tournament.Created
+MATCH_SEATED = "kiroku:MatchSeated/1"  # ledger.tournaments: Seating.Created
+TABLE_RESULT_ENTERED = "kiroku:TableResultEntered/1"  # ledger.tournaments: ResultEntered
+DISPUTE_OPENED = "kiroku:DisputeOpened/1"  # ledger.disputes: Dispute.Created
 STREAM_KINDS: dict[str, tuple[str, bool]] = {
-    Annotation.Created.TOPIC: ("annotation", True),
-    Variation.Created.TOPIC: ("variation", True),
-    Tournament.Created.TOPIC: ("tournament", False),
+    ANNOTATION_ADDED: ("annotation", True),
+    VARIATION_STARTED: ("variation", True),
+    TOURNAMENT_CREATED: ("tournament", False),
     Credential.Created.TOPIC: ("credential", False),
 }
 # disputes, store-wide (found by a prefix of their id), in a read model tracked apart: it began
 # after the one above, so a store's older disputes are read into it from the start of the log
-DISPUTE_KINDS: dict[str, tuple[str, bool]] = {Dispute.Created.TOPIC: ("dispute", False)}
+DISPUTE_KINDS: dict[str, tuple[str, bool]] = {DISPUTE_OPENED: ("dispute", False)}
 
 
 @dataclass(frozen=True)
@@ -384,12 +392,20 @@ class MatchListProjection(Projection[MatchListView]):
 
     name = "match_list"
     topics = (MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"],
-              Seating.Created.TOPIC, Tournament.ResultEntered.TOPIC)
+              MATCH_SEATED, TABLE_RESULT_ENTERED)
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """An event the list ignores: only its tracking is recorded."""
-        self.view.track(tracking)
+        """A tournament's event the list follows, found by its topic (the list does not
+        import the tournament's module for its class); else an event the list ignores: only
+        its tracking is recorded."""
+        topic = getattr(domain_event, "TOPIC", None)
+        if topic == MATCH_SEATED:
+            self._seated(domain_event, tracking)
+        elif topic == TABLE_RESULT_ENTERED:
+            self._table_result(domain_event, tracking)
+        else:
+            self.view.track(tracking)
 
     @process_event.register
     def _created(self, event: Match.Created, tracking: Tracking) -> None:
@@ -407,14 +423,12 @@ class MatchListProjection(Projection[MatchListView]):
     def _reopened(self, event: Match.Reopened, tracking: Tracking) -> None:
         self.view.result_changed(event.originator_id, None, tracking)
 
-    @process_event.register
     def _seated(self, event: Seating.Created, tracking: Tracking) -> None:
         self.view.match_seated(UUID(event.match_id), {
             "tournament_id": event.tournament_id, "tournament": event.tournament,
             "round": event.round, "table": event.table, "game": event.game,
             "players": list(event.players)}, tracking)
 
-    @process_event.register
     def _table_result(self, event: Tournament.ResultEntered, tracking: Tracking) -> None:
         self.view.table_closed(str(event.originator_id), event.round, event.table,
                                list(event.winners), event.drawn, tracking)

@@ -226,6 +226,22 @@ export function clock(date = new Date()) {
     .map((n) => String(n).padStart(2, "0")).join(":");
 }
 
+// `refresh`, whose failure leaves what the last good reading drew on screen and says since
+// when (`page.lastGood`) in `updated`; `neverShown(error)` when no reading has succeeded yet.
+export function guarded(refresh, page, updated, neverShown) {
+  return async () => {
+    try {
+      await refresh();
+    } catch (error) {
+      if (page.lastGood) {
+        setText(updated, `not updated since ${clock(page.lastGood)}: ${error.message}`);
+      } else {
+        neverShown(error);
+      }
+    }
+  };
+}
+
 // Call `tick` now and then every POLL_MS while the page is visible (one at a time).
 export function poll(tick) {
   let timer = null;
@@ -368,18 +384,10 @@ async function refresh() {
   document.body.dataset.updates = String(page.updates);
 }
 
-async function tick() {
-  try {
-    await refresh();
-  } catch (error) {
-    if (page.lastGood) {
-      setText(ui.updated, `not updated since ${clock(page.lastGood)}: ${error.message}`);
-    } else {
-      setText(ui.name, "Event not shown");
-      setText(ui.message, `Could not show this event: ${error.message}`);
-    }
-  }
-}
+const tick = guarded(refresh, page, ui.updated, (error) => {
+  setText(ui.name, "Event not shown");
+  setText(ui.message, `Could not show this event: ${error.message}`);
+});
 
 function start() {
   page.selected = chosenRound();

@@ -8,8 +8,8 @@
 
 import { ApiError, api, el } from "/static/common.js";
 import {
-  bestOf, clock, currentMatchId, eventStatus, gameScore, gamesOf, measureName, measureText,
-  measures, patch, poll, record, setText, tournamentRef, watchLinks,
+  bestOf, clock, currentMatchId, eventStatus, gameScore, gamesOf, guarded, measureName,
+  measureText, measures, patch, poll, record, setText, tournamentRef, watchLinks,
 } from "/static/event.js";
 
 const $ = (id) => document.getElementById(id);
@@ -372,17 +372,9 @@ async function refresh() {
   document.body.dataset.updates = String(Number(document.body.dataset.updates || 0) + 1);
 }
 
-async function tick() {
-  try {
-    await refresh();
-  } catch (error) {
-    if (page.lastGood) {
-      setText(ui.updated, `not updated since ${clock(page.lastGood)}: ${error.message}`);
-    } else {
-      setText(ui.message, `Could not show this event: ${error.message}`);
-    }
-  }
-}
+const tick = guarded(refresh, page, ui.updated, (error) => {
+  setText(ui.message, `Could not show this event: ${error.message}`);
+});
 
 ui.actions.addEventListener("click", (event) => {
   const button = event.target.closest("#next-game");

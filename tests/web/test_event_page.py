@@ -348,3 +348,20 @@ def test_an_unknown_event_says_so(server: Server, phone: Watched) -> None:
     page.wait_for_selector("text=Could not show this event")
     assert "tournament" in page.inner_text("#message").lower()
     assert phone.external == []  # (its console notes the refused 404)
+
+
+def test_a_failed_reading_keeps_the_event_and_says_since_when(server: Server,
+                                                               phone: Watched) -> None:
+    """The server stops answering for a while: the event page keeps the event it showed and
+    says since when it is not updated, and why."""
+    patchy = make_event(server, "Patchy Cup", PLAYERS[:2])
+    page = phone.page
+    _opened(page, server.base, patchy.tournament_id)
+    busy = {"reason": "busy", "message": "Kiroku is busy: try again shortly."}
+    page.route("**/tournaments/**", lambda route: route.fulfill(status=503, json=busy))
+    page.evaluate("""() => document.dispatchEvent(new Event('visibilitychange'))""")
+    page.wait_for_selector("#updated:text('not updated since')")
+    assert "Kiroku is busy" in page.inner_text("#updated")
+    assert page.inner_text("#event-name") == "Patchy Cup"
+    assert phone.external == []  # (its console notes the refused readings)
+    patchy.organiser.close()

@@ -207,3 +207,24 @@ def test_the_page_without_a_session_says_how_to_sign_in(server: Server,
     assert page.get_attribute("#event-link", "href") == f"/events/{event.tournament_id}"
     event.organiser.close()
     phone.assert_clean()
+
+
+def test_a_failed_reading_keeps_the_page_and_says_since_when(server: Server,
+                                                              phone: Watched) -> None:
+    """The server stops answering for a while: the player's page keeps what it last showed
+    and says since when it is not updated, and why; back on its feet, the page updates."""
+    event = make_event(server, "Patchy Wifi", PLAYERS[:2])
+    page = _signed_in(phone, event, "Ann")
+    shown = page.inner_text("#who")
+    busy = {"reason": "busy", "message": "Kiroku is busy: try again shortly."}
+    page.route("**/tournaments/**", lambda route: route.fulfill(status=503, json=busy))
+    page.evaluate("""() => document.dispatchEvent(new Event('visibilitychange'))""")
+    page.wait_for_selector("#updated:text('not updated since')")
+    assert "Kiroku is busy" in page.inner_text("#updated")
+    assert page.inner_text("#who") == shown
+    page.unroute("**/tournaments/**")
+    page.evaluate("""() => document.dispatchEvent(new Event('visibilitychange'))""")
+    page.wait_for_function("() => document.getElementById('updated').textContent"
+                           ".startsWith('updated ')")
+    assert phone.external == []  # (its console notes the refused readings)
+    event.organiser.close()

@@ -50,11 +50,13 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
+from eventsourcing.utils import resolve_topic
 
 from ledger.chain import commitments
 from ledger.keys import KeyfileError
 from ledger.match import EVENT_NAMES
 from ledger.match import instant as instant  # re-exported: where it was
+from ledger.transcoder import MsgpackTranscoder, Wanted
 
 # The seed of one segment of a match (match id, segment), or None where the store holds none.
 SeedOf = Callable[[UUID, int], "bytes | None"]
@@ -149,6 +151,34 @@ class MatchMapper(Mapper[UUID]):
             fields["commitments"] = self._derived(event.originator_id,
                                                   event.originator_version, fields)
         return event
+
+    def fields_of(self, stored_event: StoredEvent, wanted: Wanted) -> dict[str, Any] | None:
+        """Only the fields ``wanted`` of the event ``stored_event`` holds, each read as
+        ``to_domain_event`` reads it (after the library's cipher and compressor, where set),
+        without building the others (``MsgpackTranscoder.decode_fields``): for a read model
+        that needs a few fields of a long event. They are the fields as stored: what the store
+        leaves out of a match's events (``prev_hash``, a ``timestamp`` that ``recorded_at``
+        says) is not among them, nor are commitments derived. None where the event must be
+        read whole instead: a transcoder that reads no fields apart, or an event stored by an
+        earlier version of its class, which the library upcasts as it reads it."""
+        if not isinstance(self.transcoder, MsgpackTranscoder):
+            return None
+        try:
+            state = stored_event.state
+            if self.cipher:
+                state = self.cipher.decrypt(state)
+            if self.compressor:
+                state = self.compressor.decompress(state)
+            fields = self.transcoder.decode_fields(state, {**wanted, "class_version": None})
+        except Exception as exc:  # as the library's to_domain_event reports it
+            raise MapperDeserialisationError(
+                f"Failed to deserialise state of stored event with topic "
+                f"'{stored_event.topic}', originator_id '{stored_event.originator_id}' and "
+                f"originator_version {stored_event.originator_version}: {exc}") from exc
+        stored_version = fields.pop("class_version", 1)
+        if stored_version != getattr(resolve_topic(stored_event.topic), "class_version", 1):
+            return None
+        return fields
 
     def _sealed_segment(self, match_id: UUID, version: int,
                         fields: dict[str, Any]) -> int | None:

@@ -37,12 +37,20 @@ from functools import singledispatchmethod
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
+from eventsourcing.persistence import (
+    IntegrityError,
+    Mapper,
+    Notification,
+    Tracking,
+    TrackingRecorder,
+)
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 
 from ledger.identity import Credential
+from ledger.mapper import MatchMapper
 from ledger.match import MATCH_TOPICS, Match
+from ledger.transcoder import Wanted
 
 if TYPE_CHECKING:
     from ledger.tournaments import Seating, Tournament
@@ -151,6 +159,15 @@ class _Statements:
             "listed_at = excluded.listed_at, game = excluded.game, players = excluded.players, "
             "players_folded = excluded.players_folded, created_at = excluded.created_at, "
             "simulated = excluded.simulated")
+        # a creation and, later in the same batch, its result (``MatchListView.batch``): the
+        # creation's upsert, then the result's update, in one statement
+        self.created_with_result = self._marks(
+            "INSERT INTO {t} (match_id, listed_at, game, players, players_folded, created_at, "
+            "simulated, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO "
+            "UPDATE SET listed_at = excluded.listed_at, game = excluded.game, "
+            "players = excluded.players, players_folded = excluded.players_folded, "
+            "created_at = excluded.created_at, simulated = excluded.simulated, "
+            "result = excluded.result")
         self.result = self._marks("UPDATE {t} SET result = ? WHERE match_id = ?")
         self.table_games = self._marks(
             "SELECT seating FROM {t} WHERE tournament_id = ? AND round = ? AND "
@@ -224,6 +241,20 @@ def _listed(row: Any) -> ListedMatch:
                        bool(row["simulated"]), seating)
 
 
+class _Batch:
+    """A batch of the view's changes under way (``MatchListView.batch``): its transaction's
+    cursor; by tracking name, the last tracking given and the last written; the rows of the
+    matches created in it not yet written, by match id, and the result each was given since
+    (if it was)."""
+
+    def __init__(self, cursor: Any) -> None:
+        self.cursor = cursor
+        self.given: dict[str, Tracking] = {}
+        self.written: dict[str, int] = {}
+        self.created: dict[str, list[Any]] = {}
+        self.results: dict[str, str | None] = {}
+
+
 class MatchListView(TrackingRecorder, ABC):
     """The match list's table, written only with the tracking of the event that changed it;
     each database gives its statements (``SQL``), its way to write and read them, and what
@@ -254,24 +285,74 @@ class MatchListView(TrackingRecorder, ABC):
         if not hasattr(self, "_batches"):
             self._batches = threading.local()
         with self._transaction(commit=True) as cursor:
-            self._batches.cursor = cursor
+            batch = self._batches.current = _Batch(cursor)
             try:
                 yield
+                self._flush(batch)
+                for name, tracking in batch.given.items():
+                    if batch.written.get(name) != tracking.notification_id:
+                        self._insert_tracking(cursor, tracking)
             finally:
-                self._batches.cursor = None
+                self._batches.current = None
 
-    def _batch(self) -> Any | None:
-        """The cursor of this thread's batch under way, if any."""
+    def _batch(self) -> _Batch | None:
+        """This thread's batch under way, if any."""
         batches = getattr(self, "_batches", None)
-        return getattr(batches, "cursor", None) if batches is not None else None
+        return getattr(batches, "current", None) if batches is not None else None
+
+    def _single_row_tracking(self) -> bool:
+        """Whether the library keeps one tracking row a name (its default): the highest
+        notification id, an insert refused unless its id is higher."""
+        return bool(getattr(getattr(self, "datastore", None), "single_row_tracking", False))
+
+    def _track_in(self, batch: _Batch, tracking: Tracking) -> None:
+        """Record ``tracking`` in ``batch``. With single-row tracking only a batch's first
+        tracking of a name is written at once, its last when the batch ends (issue 43: 5,200
+        upserts of one row were a fifth of a first list read). The first is refused if
+        another server recorded it or a later one, as ever; from then on the row is this
+        transaction's until it ends (SQLite's one writer, PostgreSQL's row lock), so each
+        later insert would be refused exactly when its id is not above the one before, which
+        is checked here instead: the row and the refusals are the library's, as if each had
+        been written."""
+        name = tracking.application_name
+        given = batch.given.get(name)
+        if given is None or not self._single_row_tracking():
+            self._insert_tracking(batch.cursor, tracking)
+            batch.written[name] = tracking.notification_id
+        elif tracking.notification_id <= given.notification_id:
+            raise IntegrityError(f"Failed to record tracking for {name} "
+                                 f"{tracking.notification_id}")
+        batch.given[name] = tracking
+
+    def _execute_many(self, cursor: Any, sql: str, rows: list[list[Any]]) -> None:
+        """Run one of ``SQL``'s statements on ``cursor`` once for each of ``rows``."""
+        for params in rows:
+            self._execute(cursor, sql, params)
+
+    def _flush(self, batch: _Batch) -> None:
+        """Write the rows of the matches created in ``batch`` and not yet written, with the
+        result each was given since, if any (before any other write or read of the batch,
+        so each statement still sees every change given before it)."""
+        if not batch.created:
+            return
+        plain = [row for match_id, row in batch.created.items()
+                 if match_id not in batch.results]
+        ended = [[*row, batch.results[match_id]] for match_id, row in batch.created.items()
+                 if match_id in batch.results]
+        batch.created, batch.results = {}, {}
+        if plain:
+            self._execute_many(batch.cursor, self.SQL.created, plain)
+        if ended:
+            self._execute_many(batch.cursor, self.SQL.created_with_result, ended)
 
     def _write(self, sql: str, params: list[Any], tracking: Tracking) -> None:
         """Run one of ``SQL``'s statements and record ``tracking``, in one transaction (the
         batch's, if one is under way)."""
-        cursor = self._batch()
-        if cursor is not None:
-            self._execute(cursor, sql, params)
-            self._insert_tracking(cursor, tracking)
+        batch = self._batch()
+        if batch is not None:
+            self._flush(batch)
+            self._execute(batch.cursor, sql, params)
+            self._track_in(batch, tracking)
             return
         with self._transaction(commit=True) as cursor:
             self._execute(cursor, sql, params)
@@ -280,10 +361,11 @@ class MatchListView(TrackingRecorder, ABC):
     def _select(self, sql: str, params: list[Any]) -> list[Any]:
         """The rows one of ``SQL``'s queries finds (in the batch under way, if any: it sees
         the batch's own changes)."""
-        cursor = self._batch()
-        if cursor is not None:
-            self._execute(cursor, sql, params)
-            return list(cursor.fetchall())
+        batch = self._batch()
+        if batch is not None:
+            self._flush(batch)
+            self._execute(batch.cursor, sql, params)
+            return list(batch.cursor.fetchall())
         with self._transaction(commit=False) as cursor:
             self._execute(cursor, sql, params)
             return list(cursor.fetchall())
@@ -291,24 +373,39 @@ class MatchListView(TrackingRecorder, ABC):
     def track(self, tracking: Tracking) -> None:
         """Record ``tracking`` alone: its notification changes nothing here (in the batch
         under way, if any)."""
-        cursor = self._batch()
-        if cursor is None:
+        batch = self._batch()
+        if batch is None:
             self.insert_tracking(tracking)
         else:
-            self._insert_tracking(cursor, tracking)
+            self._track_in(batch, tracking)
 
     def match_created(self, listed: ListedMatch, tracking: Tracking) -> None:
-        """A match was created (its row, placed in the list by ``tracking``)."""
-        self._write(self.SQL.created, [
-            str(listed.match_id), tracking.notification_id, listed.game,
-            json.dumps(listed.players), _folded(listed.players), listed.created_at,
-            listed.simulated], tracking)
+        """A match was created (its row, placed in the list by ``tracking``). In a batch the
+        row is written with the batch's other new rows, at once (``_flush``)."""
+        match_id = str(listed.match_id)
+        row = [match_id, tracking.notification_id, listed.game, json.dumps(listed.players),
+               _folded(listed.players), listed.created_at, listed.simulated]
+        batch = self._batch()
+        if batch is None:
+            self._write(self.SQL.created, row, tracking)
+            return
+        if match_id in batch.created:  # created twice in one batch: the first written first
+            self._flush(batch)
+        batch.created[match_id] = row
+        self._track_in(batch, tracking)
 
     def result_changed(self, match_id: UUID, result: dict[str, Any] | None,
                        tracking: Tracking) -> None:
-        """A match ended (``result``) or was reopened (None)."""
-        self._write(self.SQL.result, [json.dumps(result) if result else None, str(match_id)],
-                    tracking)
+        """A match ended (``result``) or was reopened (None). In a batch that created the
+        match and has not written its row yet, the row is written with its result (one
+        statement, not the creation's and the result's: issue 43)."""
+        stored = json.dumps(result) if result else None
+        batch = self._batch()
+        if batch is not None and str(match_id) in batch.created:
+            batch.results[str(match_id)] = stored
+            self._track_in(batch, tracking)
+            return
+        self._write(self.SQL.result, [stored, str(match_id)], tracking)
 
     def table_closed(self, tournament_id: str, round_number: int, table: int,
                      winners: list[str], drawn: bool, tracking: Tracking) -> None:
@@ -386,13 +483,71 @@ class SQLiteMatchListView(SQLiteTrackingRecorder, MatchListView):
     def _execute(self, cursor: Any, sql: str, params: list[Any]) -> None:
         cursor.execute(sql.format(t=TABLE, s=STREAMS), params)
 
+    def _execute_many(self, cursor: Any, sql: str, rows: list[list[Any]]) -> None:
+        cursor.executemany(sql.format(t=TABLE, s=STREAMS), rows)
 
-class MatchListProjection(Projection[MatchListView]):
+
+class ReadModel(Projection[MatchListView]):
+    """A projection into the match list's view, kept in step by ``KeptInStep``."""
+
+    def read(self, notification: Notification, mapper: Mapper[UUID]) -> Any:
+        """What ``process_event`` is given for ``notification``: its domain event."""
+        return mapper.to_domain_event(notification)
+
+
+def _listed_creation(match_id: UUID, game: str, players: list[str], recorded_at: str,
+                     recorded_by: Any) -> ListedMatch:
+    """The list's row of a match just created."""
+    return ListedMatch(match_id, game, players, recorded_at, None, recorded_by == SIMULATOR,
+                       None)
+
+
+@dataclass(frozen=True)
+class ListedEnd:
+    """What the list reads of a match's end (read in part: ``MatchListProjection.read``)."""
+
+    match_id: UUID
+    result: dict[str, Any]
+
+
+def _result(fields: Any) -> dict[str, Any]:
+    """A match's result as the list shows it, from its end's fields (or the event)."""
+    return {"winners": fields["winners"], "losers": fields["losers"],
+            "reason": fields["reason"], "drawn": fields["drawn"]}
+
+
+class MatchListProjection(ReadModel):
     """The events that change the match list, and what each changes."""
 
     name = "match_list"
     topics = (MATCH_TOPICS["created"], MATCH_TOPICS["ended"], MATCH_TOPICS["reopened"],
               MATCH_SEATED, TABLE_RESULT_ENTERED)
+    # what the list reads of the events it reads in part (``read``), by topic: of a match's
+    # creation not its decks, its options and the definitions of its cards (most of the
+    # bytes stored), of its end not its detail, its hash and its times (issue 43)
+    IN_PART: dict[str, Wanted] = {
+        MATCH_TOPICS["created"]: {"game": None, "config": {"players": None},
+                                  "recorded_by": None, "recorded_at": None},
+        MATCH_TOPICS["ended"]: {"winners": None, "losers": None, "reason": None,
+                                "drawn": None},
+    }
+
+    def read(self, notification: Notification, mapper: Mapper[UUID]) -> Any:
+        """A match's creation as the row it lists (``ListedMatch``), its end as the result
+        it lists (``ListedEnd``), only the fields the list shows read
+        (``MatchMapper.fields_of``: issue 43, decoding each creation's card set was most of
+        a first list read after thousands of matches); every other event whole."""
+        wanted = self.IN_PART.get(notification.topic)
+        fields = (mapper.fields_of(notification, wanted)
+                  if wanted is not None and isinstance(mapper, MatchMapper) else None)
+        if fields is None:
+            return mapper.to_domain_event(notification)
+        match_id = notification.originator_id
+        match_id = match_id if isinstance(match_id, UUID) else UUID(match_id)
+        if notification.topic == MATCH_TOPICS["ended"]:
+            return ListedEnd(match_id, _result(fields))
+        return _listed_creation(match_id, fields["game"], list(fields["config"]["players"]),
+                                fields["recorded_at"], fields["recorded_by"])
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -409,15 +564,21 @@ class MatchListProjection(Projection[MatchListView]):
 
     @process_event.register
     def _created(self, event: Match.Created, tracking: Tracking) -> None:
-        self.view.match_created(ListedMatch(
+        self.view.match_created(_listed_creation(
             event.originator_id, event.game, list(event.config["players"]), event.recorded_at,
-            None, event.recorded_by == SIMULATOR, None), tracking)
+            event.recorded_by), tracking)
+
+    @process_event.register
+    def _created_read_in_part(self, event: ListedMatch, tracking: Tracking) -> None:
+        self.view.match_created(event, tracking)
 
     @process_event.register
     def _ended(self, event: Match.Ended, tracking: Tracking) -> None:
-        self.view.result_changed(event.originator_id, {
-            "winners": event.winners, "losers": event.losers, "reason": event.reason,
-            "drawn": event.drawn}, tracking)
+        self.view.result_changed(event.originator_id, _result(vars(event)), tracking)
+
+    @process_event.register
+    def _ended_read_in_part(self, event: ListedEnd, tracking: Tracking) -> None:
+        self.view.result_changed(event.match_id, event.result, tracking)
 
     @process_event.register
     def _reopened(self, event: Match.Reopened, tracking: Tracking) -> None:
@@ -434,7 +595,7 @@ class MatchListProjection(Projection[MatchListView]):
                                list(event.winners), event.drawn, tracking)
 
 
-class StreamsProjection(Projection[MatchListView]):
+class StreamsProjection(ReadModel):
     """The events that start a stream that a list finds (``STREAM_KINDS``)."""
 
     name = STREAMS
@@ -471,7 +632,7 @@ class KeptInStep:
     """A read model of an application (the Recorder): a projection into its view, brought up
     to date before each read, its position tracked under ``tracking_name``."""
 
-    def __init__(self, app: Any, projection: Projection[MatchListView],
+    def __init__(self, app: Any, projection: ReadModel,
                  tracking_name: str) -> None:
         self.app = app
         self.projection = projection
@@ -508,13 +669,12 @@ class KeptInStep:
         while True:
             page = self.app.recorder.select_notifications(
                 last + 1, PAGE, stop=head, topics=self.projection.topics)
+            # a read model never shows commitments: read as stored
+            mapper = self.app.repository.event_store.mapper
             with self.view.batch():
                 for notification in page:
-                    # a read model never shows commitments: read as stored
-                    event = self.app.repository.event_store.mapper.to_domain_event(
-                        notification)
-                    self.projection.process_event(event, Tracking(self.tracking_name,
-                                                                  notification.id))
+                    self.projection.process_event(self.projection.read(notification, mapper),
+                                                  Tracking(self.tracking_name, notification.id))
             if page:
                 last = page[-1].id
             if len(page) < PAGE:

@@ -46,7 +46,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from eventsourcing.persistence import Transcoder
@@ -59,6 +59,9 @@ PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED = 1, 2, 3, 4,
 FORMAT = WORDED  # what is written (from DEFLATE_FROM bytes on: formats 5 and 6)
 READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED)
 _UUID, _DATETIME, _TUPLE, _STATE, _HEX, _INSTANT, _TIME, _SHAPE, _WORD = 1, 2, 3, 4, 5, 6, 7, 8, 9
+# The fields of a record a reader wants (``MsgpackTranscoder.decode_fields``): by name, None for
+# the whole value, or the fields it wants of a map within
+Wanted = Mapping[str, "Wanted | None"]
 
 # The words format 2 is compressed against: event fields and the five games' action and
 # outcome vocabulary, taken from recorded matches of every game, the most frequent last
@@ -369,6 +372,77 @@ def _unpack(data: bytes) -> Any:
         raise UnknownStorageFormat(f"stored record does not read: {exc}") from exc
 
 
+class _NotSkimmed(Exception):
+    """A record, or a map within it, that ``_skimmed`` does not read (not a map, nor an
+    array of a known shape's mark and its values): it is decoded whole instead."""
+
+
+# msgpack's first bytes of a map and of an array (fix, 16 and 32 bit sizes)
+_MAP_HEADS = frozenset([*range(0x80, 0x90), 0xDE, 0xDF])
+_ARRAY_HEADS = frozenset([*range(0x90, 0xA0), 0xDC, 0xDD])
+
+
+def _skimmed(unpacker: Any, packed: bytes, wanted: Wanted) -> dict[str, Any]:
+    """The fields ``wanted`` of the map (or shaped map) at ``unpacker``'s position in
+    ``packed``, each read as ``_unpack`` reads it; every other value skipped, not built."""
+    head = packed[unpacker.tell()]
+    keys: tuple[str, ...] | None = None
+    if head in _MAP_HEADS:
+        size = unpacker.read_map_header()
+    elif head in _ARRAY_HEADS:
+        size = unpacker.read_array_header() - 1
+        mark = unpacker.unpack() if size >= 0 else None
+        if type(mark) is not _Shape or len(mark.keys) != size:
+            raise _NotSkimmed
+        keys = mark.keys
+    else:
+        raise _NotSkimmed
+    found: dict[str, Any] = {}
+    for index in range(size):
+        key = unpacker.unpack() if keys is None else keys[index]
+        if type(key) is not str or key not in wanted:
+            unpacker.skip()
+            continue
+        inner = wanted[key]
+        found[key] = unpacker.unpack() if inner is None else _skimmed(unpacker, packed, inner)
+    return found
+
+
+def _picked(fields: Any, wanted: Wanted) -> Any:
+    """The fields ``wanted`` of ``fields`` decoded whole (a value that is not a map as it
+    is)."""
+    if type(fields) is not dict:
+        return fields
+    picked: dict[str, Any] = {}
+    for key, value in fields.items():
+        if type(key) is str and key in wanted:
+            inner = wanted[key]
+            picked[key] = value if inner is None else _picked(value, inner)
+    return picked
+
+
+def _fields(packed: bytes, wanted: Wanted) -> dict[str, Any]:
+    """The fields ``wanted`` of a record's msgpack (``MsgpackTranscoder.decode_fields``)."""
+    unpacker = msgpack.Unpacker(ext_hook=_ext_hook, list_hook=_shaped, raw=False,
+                                strict_map_key=False)
+    unpacker.feed(packed)
+    try:
+        found = _skimmed(unpacker, packed, wanted)
+        if unpacker.tell() == len(packed):
+            return found
+    except (_NotSkimmed, msgpack.OutOfData, IndexError):
+        pass
+    except UnknownStorageFormat:
+        raise
+    except ValueError as exc:  # msgpack's (damaged bytes), or a value that does not read
+        raise UnknownStorageFormat(f"stored record does not read: {exc}") from exc
+    # not a map, a map within not one, or bytes after it: as ``decode`` reads it (or refuses)
+    whole = _unpack(packed)
+    if type(whole) is not dict:
+        raise UnknownStorageFormat("stored record is not a map of fields")
+    return cast(dict[str, Any], _picked(whole, wanted))
+
+
 def _deflate(data: bytes) -> bytes:
     packer = _DEFLATER.copy()
     return packer.compress(data) + packer.flush()
@@ -452,3 +526,12 @@ class MsgpackTranscoder(Transcoder):
     def decode(self, data: bytes) -> Any:
         """Decode what ``encode`` wrote, or a record of an earlier format."""
         return _unpack(payload(data))
+
+    def decode_fields(self, data: bytes, wanted: Wanted) -> dict[str, Any]:
+        """Only the fields ``wanted`` of what ``decode`` reads, each read exactly as it reads
+        them; the values not wanted are skipped, never built (a match's creation holds its
+        decks and the definitions of their cards, most of its bytes: a reader of its players
+        need not build them). A field the record lacks is not in what is returned. The values
+        skipped are checked as msgpack, not read: an unknown word or shape among them is not
+        refused here, as ``decode`` would (whatever reads the record whole still does)."""
+        return _fields(payload(data), wanted)

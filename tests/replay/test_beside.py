@@ -139,3 +139,28 @@ def test_the_command_line_audit_fails_on_a_finding(tmp_path: object) -> None:
         kiroku.close()
     failed = CliRunner().invoke(main, ["--db", db, "audit", "verify", str(match_id)])
     assert failed.exit_code == 1 and "variation_replay_failed" in failed.output  # no draw
+
+
+def test_what_is_added_after_a_check_is_found_by_the_next(kiroku: Kiroku) -> None:
+    """Each check brings the streams' read model up to date and looks for the match's docket
+    anew: a line, an annotation and a dispute made since the last check are all checked."""
+    match_id = four_turns(kiroku)
+    assert beside.verify(kiroku, match_id) == {"ok": True, "variations": 0, "disputes": 0,
+                                               "annotations": 0, "failures": []}
+    variation = _line(kiroku, match_id)
+    annotating.add(kiroku, kiroku.audience(match_id, HEAD), 1, "here", [], [], [], "public",
+                   variation)
+    assert beside.verify(kiroku, match_id)["variations"] == 1
+    dispute = UUID(hearing.open_dispute(kiroku, HEAD, match_id, None, "x", [], False)[
+        "dispute_id"])
+    hearing.rule(kiroku, HEAD, dispute, "Back up", "y", {"kind": "backup", "to_position": 3})
+    stored = kiroku.variations.get(variation)
+    step = stored.line[0]
+    kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,
+                             recorded_at=now())
+    kiroku.variations.append(stored, Variation.Played, action=step["action"],
+                             outcomes=step["outcomes"], chance_source="seed",
+                             digest="p1:" + "0" * 64, by=HEAD.recorded_by, recorded_at=now())
+    report = beside.verify(kiroku, match_id)
+    assert (report["variations"], report["disputes"], report["annotations"]) == (1, 1, 1)
+    assert [f["reason"] for f in report["failures"]] == ["variation_digest_mismatch"]

@@ -14,7 +14,7 @@ from engine.registry import get_game
 from replay import access, console
 from replay.api.limits import Plain
 from replay.api.shapes import ActionRecorded, ActionsUndone, Adjustable, TurnOut
-from replay.api.wire import CallerDep, KirokuDep, MatchId, respond
+from replay.api.wire import MatchId, caller_of, kiroku_of, respond
 from replay.reasons import ServiceReason as R
 
 router = APIRouter(tags=["recording"])
@@ -52,14 +52,14 @@ class UndoCreate(BaseModel):
                               "description": "The same action was already recorded on that "
                                              "expected_version by the same credential (a "
                                              "resend): its answer again; nothing stored"}})
-def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-                  body: ActionCreate) -> Response:
+def record_action(request: Request, match_id: MatchId, body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored; 200
     with the first answer when it is the same action sent again on the same
     ``expected_version`` by the same credential (a lost answer's resend). A
     refusal names no card the caller may not know: an action naming a card hidden from it
     gets the same refusal as one naming a card that does not exist (``card_not_seen``)."""
-    audience = kiroku.audience(match_id, caller)
+    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
+    audience = kiroku.audience(match_id, caller_of(request))
     by = audience.actor(body.action, outcomes=body.outcomes is not None,
                         judges_only=get_game(audience.match.game).judges_only(
                             body.action.get("type")))
@@ -75,11 +75,11 @@ def record_action(request: Request, kiroku: KirokuDep, caller: CallerDep, match_
 @router.post("/matches/{match_id}/undo", status_code=201, response_model=ActionsUndone,
              responses={200: {"model": ActionsUndone,
                               "description": "The match already stood at to_position"}})
-def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-         body: UndoCreate) -> Response:
+def undo(request: Request, match_id: MatchId, body: UndoCreate) -> Response:
     """Void actions by appending ActionsUndone (judges and organisers): 201 when something was
     undone, 200 when the match already stood at ``to_position``."""
-    by = access.staff(caller, "Undoing actions")
+    kiroku = kiroku_of(request)
+    by = access.staff(caller_of(request), "Undoing actions")
     if body.count is not None and body.to_position is not None:
         raise ActionError(R.BAD_UNDO, "Give to_position or count, not both.")
     count = body.count if body.count is not None or body.to_position is not None else 1
@@ -92,30 +92,33 @@ def undo(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: Match
 
 
 @router.get("/matches/{match_id}/legal", response_model=list[dict[str, Any]])
-def legal(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+def legal(request: Request, match_id: MatchId,
           seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
                                             "seat; a seat's credential lists its own.")]
           = None) -> Response:
     """The game actions a seat may take now."""
-    audience = kiroku.audience(match_id, caller)
+    kiroku = kiroku_of(request)
+    audience = kiroku.audience(match_id, caller_of(request))
     return respond(request, kiroku.legal_actions(audience, audience.legal_seat(seat)))
 
 
 @router.get("/matches/{match_id}/turn", response_model=TurnOut)
-def turn(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
+def turn(request: Request, match_id: MatchId,
          seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
                                            "seat; a seat's credential reads its own.")]
          = None) -> Response:
     """What the match waits for, as a seat's page shows it: the version to act on, who is to
     act, a pause, and the seat's legal actions in words with the choices behind them."""
-    audience = kiroku.audience(match_id, caller)
+    kiroku = kiroku_of(request)
+    audience = kiroku.audience(match_id, caller_of(request))
     return respond(request, kiroku.turn(audience, audience.legal_seat(seat)))
 
 
 @router.get("/matches/{match_id}/adjustable", response_model=Adjustable)
-def adjustable(request: Request, kiroku: KirokuDep, caller: CallerDep,
-               match_id: MatchId) -> Response:
+def adjustable(request: Request, match_id: MatchId) -> Response:
     """What an adjustment may touch now (judges): every place with its cards, every counter
     with its value and bounds, the stats lasting modifiers change, the phases; what the
     judge's console builds its adjustment form from."""
-    return respond(request, console.adjustable(kiroku, kiroku.audience(match_id, caller)))
+    kiroku = kiroku_of(request)
+    return respond(request, console.adjustable(kiroku, kiroku.audience(match_id,
+                                                                       caller_of(request))))

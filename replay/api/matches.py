@@ -20,7 +20,16 @@ from ledger.matchlist import MatchQuery
 from replay import access
 from replay.api.limits import Plain
 from replay.api.shapes import MatchCreated, MatchListed, MatchSummary, Receipt, SeatCredential
-from replay.api.wire import PAGE_HEADERS, CallerDep, KirokuDep, MatchId, page_headers, respond
+from replay.api.wire import (
+    PAGE_HEADERS,
+    CallerDep,
+    KirokuDep,
+    MatchId,
+    caller_of,
+    kiroku_of,
+    page_headers,
+    respond,
+)
 
 router = APIRouter(tags=["matches"])
 
@@ -104,11 +113,11 @@ def list_matches(request: Request, kiroku: KirokuDep,
 
 
 @router.get("/matches/{match_id}", response_model=MatchSummary)
-def get_match(request: Request, kiroku: KirokuDep, caller: CallerDep,
-              match_id: MatchId) -> Response:
+def get_match(request: Request, match_id: MatchId) -> Response:
     """A match's summary: players, options, where it stands (as of the last position the
     caller may see: a delayed spectator's stays delayed), result, seed commitment."""
-    return respond(request, kiroku.summary(kiroku.audience(match_id, caller)))
+    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
+    return respond(request, kiroku.summary(kiroku.audience(match_id, caller_of(request))))
 
 
 @router.get("/matches/{match_id}/receipt", response_model=Receipt)

@@ -14,7 +14,16 @@ from replay import study as studies
 from replay.api.heavy import HeavyDep
 from replay.api.limits import Plain
 from replay.api.shapes import AuditOut, EventRecord, PositionOut, TranscriptOut
-from replay.api.wire import MSGPACK, AskedViewer, CallerDep, KirokuDep, MatchId, respond
+from replay.api.wire import (
+    MSGPACK,
+    AskedViewer,
+    CallerDep,
+    KirokuDep,
+    MatchId,
+    caller_of,
+    kiroku_of,
+    respond,
+)
 from replay.service import Window
 
 router = APIRouter(tags=["replay"])
@@ -22,12 +31,13 @@ JSONL = "application/x-ndjson"
 
 
 @router.get("/matches/{match_id}/state", response_model=PositionOut)
-def state(request: Request, kiroku: KirokuDep, caller: CallerDep, match_id: MatchId,
-          viewer: AskedViewer,
+def state(request: Request, match_id: MatchId, viewer: AskedViewer,
           at: Annotated[int | None, Query(ge=0, description="Position; now if omitted")]
           = None) -> Response:
     """The position after ``at`` live actions, as the caller sees it."""
-    return respond(request, kiroku.view(kiroku.audience(match_id, caller, viewer), at))
+    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
+    return respond(request, kiroku.view(kiroku.audience(match_id, caller_of(request), viewer),
+                                        at))
 
 
 Until = Annotated[int | None, Query(ge=0, le=10_000_000, description=(

@@ -1,0 +1,81 @@
+"""The routes a table calls at every tap name no dependency they can do without (issue 43):
+FastAPI solves each named dependency as a small request of its own, so these routes read the
+service and the caller from the request (``wire.kiroku_of``, ``wire.caller_of``) and the path
+ids' dependencies name none. What the OpenAPI document says of them is unchanged: the caller
+is still the application's ``authenticated`` dependency, with its two security schemes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import anyio
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from replay.api import create_app
+from replay.api.wire import caller, service
+from replay.service import Kiroku
+
+PER_TAP = [("POST", "/matches/{match_id}/actions"), ("GET", "/matches/{match_id}/legal"),
+           ("GET", "/matches/{match_id}/turn"), ("GET", "/matches/{match_id}"),
+           ("GET", "/matches/{match_id}/state")]
+
+
+def _routes(app: FastAPI) -> Iterator[APIRoute]:
+    for route in app.router.routes:
+        for inner in getattr(getattr(route, "original_router", None), "routes", [route]):
+            if isinstance(inner, APIRoute):
+                yield inner
+
+
+def _route(app: FastAPI, method: str, path: str) -> APIRoute:
+    return next(r for r in _routes(app) if r.path == path and method in (r.methods or ()))
+
+
+def _calls(dependant: Dependant) -> Iterator[object]:
+    for sub in dependant.dependencies:
+        yield sub.call
+        yield from _calls(sub)
+
+
+@pytest.fixture
+def app(memory_kiroku: Kiroku) -> FastAPI:
+    return create_app(memory_kiroku)
+
+
+@pytest.mark.parametrize(("method", "path"), PER_TAP)
+def test_a_route_of_every_tap_solves_neither_the_service_nor_the_caller(
+        app: FastAPI, method: str, path: str) -> None:
+    calls = list(_calls(_route(app, method, path).dependant))
+    assert service not in calls and caller not in calls
+    assert len(calls) <= 2  # the match's id (and the state's viewer); nothing beneath them
+
+
+@pytest.mark.parametrize(("method", "path"), PER_TAP)
+def test_a_route_of_every_tap_still_documents_both_credentials(
+        app: FastAPI, method: str, path: str) -> None:
+    operation = app.openapi()["paths"][path][method.lower()]
+    assert operation["security"] == [{"HTTPBearer": []}, {"APIKeyCookie": []}]
+
+
+def test_the_caller_read_from_the_request_decides_the_answer(app: FastAPI) -> None:
+    """A bad token is still refused before the route, and the route sees the spectator
+    without one (the match's id given by a prefix: its dependency reads the service)."""
+    kiroku = app.state.kiroku
+    match_id = kiroku.simulate("worldgainer", 1, seed=3)[0]
+
+    async def asked() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as client:
+            return (await client.get(f"/matches/{match_id}/state",
+                                     headers={"authorization": "Bearer nope"}),
+                    await client.get(f"/matches/{str(match_id)[:8]}/state"))
+
+    refused, seen = anyio.run(asked)
+    assert refused.status_code == 401
+    assert refused.json()["code"] == "unauthenticated"
+    assert seen.status_code == 200, seen.text
+    assert seen.json()["viewer"] == "spectator"

@@ -8,9 +8,11 @@ and records, in the same transaction, the notification it has processed. A view 
 therefore never applied twice, nor skipped, even with several servers on one database.
 
 What keeps it in step is ``MatchList.catch_up``, called before every read: it processes the
-notifications stored since the view's tracking position (a page of them per transaction, each
-change still written with its own tracking: ``MatchListView.batch``), so a list read just after
-a match was created (by this server or another) shows it. The library's ``ProjectionRunner``
+notifications stored since the view's tracking position (a page of them per transaction, the
+page's changes and its tracking committed together: ``MatchListView.batch``), so a list read
+just after a match was created (by this server or another) shows it. Of a match's creation and
+end it reads only the fields the list shows (``MatchListProjection.read``: a creation's decks
+and card definitions are never built). The library's ``ProjectionRunner``
 does not fit here: it follows an application by subscription, which its SQLite recorder does not
 offer, and a runner in the background would show a match created a moment ago only after it
 caught up. A catch-up reads up to the log's settled head, below which no notification is still
@@ -646,7 +648,7 @@ class KeptInStep:
 
     def catch_up(self) -> None:
         """Process every event of the projection's topics stored since the view's position
-        (each change with its tracking, a page of them in one transaction). Another server
+        (a page of them and their tracking in one transaction). Another server
         catching up at the same moment may record some of them first: its tracking then
         refuses ours, the page is rolled back whole, and this picks up after its position."""
         with self._catching_up:

@@ -32,6 +32,7 @@ from replay.api import (
     variations,
     views,
 )
+from replay.api.collector import pace
 from replay.api.following import Following
 from replay.api.hardening import HardenedFastAPI
 from replay.api.heavy import HeavyReads, caller_share
@@ -86,9 +87,12 @@ def serving(app: FastAPI) -> FastAPI:
     reach (``gc.freeze``). A full collection stops every request while it walks every object
     it tracks, so it now walks only what requests made since (issue 16: a World Gainer
     server's full collections held up requests 70-195 ms under load; bench/gc_pauses.py).
-    For ``kiroku serve`` and its workers only: frozen objects are never collected, so a
-    process that builds many applications (the tests) must not call it each time."""
+    From then on, what survives each full collection is frozen too
+    (``replay.api.collector``). For ``kiroku serve`` and its workers only: frozen objects
+    are collected only when the collector walks everything again, so a process that builds
+    many applications (the tests) must not call it each time."""
     registry.games()  # every game imported now, not by the first GET /games (issue 43)
     gc.collect()
     gc.freeze()
+    pace()  # and what survives each full collection from now on (replay.api.collector)
     return app

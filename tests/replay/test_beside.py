@@ -53,9 +53,9 @@ def test_what_was_made_by_the_rules_passes(kiroku: Kiroku) -> None:
                       "failures": []}
 
 
-def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> None:
-    match_id = four_turns(kiroku)
-    variation = _line(kiroku, match_id)
+def _replay_first_step_with_a_wrong_digest(kiroku: Kiroku, variation: UUID) -> None:
+    """Take back a variation's first step and play it again with a digest the rules never
+    reach."""
     stored = kiroku.variations.get(variation)
     step = stored.line[0]
     kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,
@@ -63,6 +63,12 @@ def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> No
     kiroku.variations.append(stored, Variation.Played, action=step["action"],
                              outcomes=step["outcomes"], chance_source="seed",
                              digest="p1:" + "0" * 64, by=HEAD.recorded_by, recorded_at=now())
+
+
+def test_a_line_step_that_the_rules_did_not_reach_is_found(kiroku: Kiroku) -> None:
+    match_id = four_turns(kiroku)
+    variation = _line(kiroku, match_id)
+    _replay_first_step_with_a_wrong_digest(kiroku, variation)
     [found] = beside.verify(kiroku, match_id)["failures"]
     assert (found["stream"], found["reason"]) == ("variation", "variation_digest_mismatch")
 
@@ -154,13 +160,7 @@ def test_what_is_added_after_a_check_is_found_by_the_next(kiroku: Kiroku) -> Non
     dispute = UUID(hearing.open_dispute(kiroku, HEAD, match_id, None, "x", [], False)[
         "dispute_id"])
     hearing.rule(kiroku, HEAD, dispute, "Back up", "y", {"kind": "backup", "to_position": 3})
-    stored = kiroku.variations.get(variation)
-    step = stored.line[0]
-    kiroku.variations.append(stored, Variation.TakenBack, count=1, by=HEAD.recorded_by,
-                             recorded_at=now())
-    kiroku.variations.append(stored, Variation.Played, action=step["action"],
-                             outcomes=step["outcomes"], chance_source="seed",
-                             digest="p1:" + "0" * 64, by=HEAD.recorded_by, recorded_at=now())
+    _replay_first_step_with_a_wrong_digest(kiroku, variation)
     report = beside.verify(kiroku, match_id)
     assert (report["variations"], report["disputes"], report["annotations"]) == (1, 1, 1)
     assert [f["reason"] for f in report["failures"]] == ["variation_digest_mismatch"]

@@ -221,6 +221,8 @@ def test_a_failed_reading_keeps_the_page_and_says_since_when(server: Server,
     page.evaluate("""() => document.dispatchEvent(new Event('visibilitychange'))""")
     page.wait_for_selector("#updated:text('not updated since')")
     assert "Kiroku is busy" in page.inner_text("#updated")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "player-not-updated-phone.png"))
     assert page.inner_text("#who") == shown
     page.unroute("**/tournaments/**")
     page.evaluate("""() => document.dispatchEvent(new Event('visibilitychange'))""")

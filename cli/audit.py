@@ -102,15 +102,17 @@ _START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
 CHUNK = 8  # the most matches handed to a worker at once (``_chunk``)
 
 
-def _check_match(kiroku: Kiroku, match_id: UUID,
-                 receipts: list[dict[str, Any]]) -> _Checked:
-    """Audit one match against its receipts, then check the streams beside it."""
+def _check_match(kiroku: Kiroku, match_id: UUID, receipts: list[dict[str, Any]],
+                 streams_current: bool = False) -> _Checked:
+    """Audit one match against its receipts, then check the streams beside it (as the
+    streams' read model stands, where ``streams_current``: ``beside.verify``)."""
     try:
         report = kiroku.audit(match_id, receipts)
     except _REPORTED as exc:
         return _Checked(None, error=_reported(exc))
     try:
-        return _Checked(report, beside.verify(kiroku, match_id, report.game))
+        return _Checked(report, beside.verify(kiroku, match_id, report.game,
+                                              streams_current=streams_current))
     except _REPORTED as exc:
         return _Checked(report, error=_reported(exc))
 
@@ -169,7 +171,8 @@ def _check_every(kiroku: Kiroku, store: dict[str, Any], every: list[UUID],
         task = bar.add_task("verifying", total=len(every))
         found: Iterable[tuple[int, _Checked]]
         if pool is None or len(every) < 2:
-            found = ((i, _check_match(kiroku, m, _receipts_of(kept, m)))
+            beside.catch_up_streams(kiroku)  # once: every match's streams as of now
+            found = ((i, _check_match(kiroku, m, _receipts_of(kept, m), streams_current=True))
                      for i, m in enumerate(every))
         else:
             found = pool.imap_unordered(_check_in_worker, [
@@ -196,16 +199,20 @@ def _check_in_worker(work: tuple[int, str, str | None, UUID, list[dict[str, Any]
                      ) -> tuple[int, _Checked]:
     """One match checked in a worker process: (its index, its result)."""
     index, db, keys, match_id, receipts = work
-    return index, _check_match(_worker_service(db, keys), match_id, receipts)
+    return index, _check_match(_worker_service(db, keys), match_id, receipts,
+                               streams_current=True)
 
 
 def _worker_service(db: str, keys: str | None) -> Kiroku:
     """The worker's own service on the store, opened by its first match with one database
-    connection (it reads one match at a time), closed when the worker ends."""
+    connection (it reads one match at a time), closed when the worker ends; the streams'
+    read model brought up to date then, once for every match the worker checks (the list of
+    matches was read as the command started: their streams are read as of about then too)."""
     global _worker
     if _worker is None:
         _worker = Kiroku(Recorder.open(db, keys=keys, POSTGRES_POOL_SIZE="1"))
         Finalize(_worker, _worker.close, exitpriority=0)
+        beside.catch_up_streams(_worker)
     return _worker
 
 

@@ -186,6 +186,8 @@ class _Statements:
             "INSERT INTO {s} (match_id, kind, stream_id, listed_at) VALUES (?, ?, ?, ?)")
         self.streams = self._marks(
             "SELECT stream_id FROM {s} WHERE match_id = ? AND kind = ? ORDER BY listed_at")
+        self.streams_by_kind = self._marks(
+            "SELECT kind, stream_id FROM {s} WHERE match_id = ? ORDER BY listed_at")
         self.prefixed = self._marks(
             "SELECT match_id FROM {t} WHERE game IS NOT NULL AND match_id LIKE ? "
             "ORDER BY match_id")
@@ -443,6 +445,14 @@ class MatchListView(TrackingRecorder, ABC):
         """The ids of the streams of ``kind`` listed under ``match_id``, oldest first."""
         return [UUID(row["stream_id"]) for row in self._select(self.SQL.streams,
                                                                 [match_id, kind])]
+
+    def streams_by_kind(self, match_id: str) -> dict[str, list[UUID]]:
+        """The ids of every stream listed under ``match_id``, by kind, oldest first: what
+        ``streams`` reads for each kind, in one read."""
+        found: dict[str, list[UUID]] = {}
+        for row in self._select(self.SQL.streams_by_kind, [match_id]):
+            found.setdefault(row["kind"], []).append(UUID(row["stream_id"]))
+        return found
 
     def search(self, query: MatchQuery) -> list[ListedMatch]:
         """The matches ``query`` asks for, by creation time (a part of a name that is not
@@ -721,6 +731,14 @@ class Streams(KeptInStep):
         first, as of now."""
         self.catch_up()
         return self.view.streams(str(match_id), kind)
+
+    def kinds_of_match(self, match_id: UUID, *, catch_up: bool = True) -> dict[str, list[UUID]]:
+        """The ids of every stream of the match, by kind, oldest first, in one read: as of
+        now, or, without ``catch_up``, as of the caller's own last ``catch_up`` (a reader of
+        every match, such as ``audit verify``, brings the view up to date once for all)."""
+        if catch_up:
+            self.catch_up()
+        return self.view.streams_by_kind(str(match_id))
 
     def every(self, kind: str) -> list[UUID]:
         """The ids of every store-wide stream of ``kind`` (``tournament``, ``credential``,

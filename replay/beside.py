@@ -37,11 +37,14 @@ from replay import variations as lines
 from replay.service import Kiroku
 
 
-def verify(kiroku: Kiroku, match_id: UUID, game: str | None = None) -> dict[str, Any]:
+def verify(kiroku: Kiroku, match_id: UUID, game: str | None = None, *,
+           streams_current: bool = False) -> dict[str, Any]:
     """Check the match's variations, disputes and annotations; the first findings of each.
     ``game``: the match's game where the caller knows it (the audit of its record just read
-    it), else read from the store."""
-    variation_ids, annotation_ids = _stream_ids(kiroku, match_id)
+    it), else read from the store. ``streams_current``: the caller brought the streams' read
+    model up to date itself (``catch_up_streams``) before checking every match, so the
+    streams are those of that moment, not read again for each match."""
+    variation_ids, annotation_ids = _stream_ids(kiroku, match_id, streams_current)
     variations = [kiroku.variations.get(v) for v in variation_ids]
     disputes = kiroku.disputes.of_match(match_id) if _has_docket(kiroku, match_id) else []
     # the match's record is read only to hold rulings to it: rebuilding the match for every
@@ -64,16 +67,21 @@ def verify(kiroku: Kiroku, match_id: UUID, game: str | None = None) -> dict[str,
             "annotations": len(annotations), "failures": failures}
 
 
-def _stream_ids(kiroku: Kiroku, match_id: UUID) -> tuple[list[UUID], list[UUID]]:
-    """The ids of the match's variations and of its annotations, oldest first, as of now:
-    what ``Variations.of_match`` and ``Annotations.of_match`` read, with the streams' read
-    model brought up to date once for both (each catch-up asks the store for the log's head
-    and the model's position: two of the eight reads this check made of every match, issue
-    43)."""
-    streams = kiroku.recorder.streams
-    streams.catch_up()
-    text = str(match_id)
-    return streams.view.streams(text, "variation"), streams.view.streams(text, "annotation")
+def catch_up_streams(kiroku: Kiroku) -> None:
+    """Bring the streams' read model up to date, for ``verify`` of every match after it
+    (``streams_current``)."""
+    kiroku.recorder.streams.catch_up()
+
+
+def _stream_ids(kiroku: Kiroku, match_id: UUID,
+                current: bool) -> tuple[list[UUID], list[UUID]]:
+    """The ids of the match's variations and of its annotations, oldest first: what
+    ``Variations.of_match`` and ``Annotations.of_match`` read, in one read of the streams'
+    read model, brought up to date first unless it is ``current`` (each catch-up asks the
+    store for the log's head and the model's position: those and a read for each kind were
+    four of the eight reads this check made of every match, issue 43)."""
+    kinds = kiroku.recorder.streams.kinds_of_match(match_id, catch_up=not current)
+    return kinds.get("variation", []), kinds.get("annotation", [])
 
 
 def _has_docket(kiroku: Kiroku, match_id: UUID) -> bool:

@@ -246,6 +246,13 @@ def test_a_match_s_annotations_and_variations_are_its_own_in_order(kiroku: Kirok
     assert [str(a.id) for a in kiroku.annotations.of_match(first)] == notes
     assert [str(v.id) for v in kiroku.variations.of_match(second)] == branches
     assert kiroku.variations.of_match(first) == []
+    # every kind in one read (audit verify's check beside a match), in the same order
+    kinds = kiroku.recorder.streams.kinds_of_match(second)
+    assert {kind: [str(i) for i in ids] for kind, ids in kinds.items()} == {
+        "annotation": [str(a.id) for a in kiroku.annotations.of_match(second)],
+        "variation": branches}
+    assert kiroku.recorder.streams.kinds_of_match(first) == {"annotation": [
+        UUID(n) for n in notes]}
 
 
 def test_another_server_finds_an_annotation_the_first_just_added(store_url: str) -> None:

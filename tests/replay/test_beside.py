@@ -164,3 +164,15 @@ def test_what_is_added_after_a_check_is_found_by_the_next(kiroku: Kiroku) -> Non
     report = beside.verify(kiroku, match_id)
     assert (report["variations"], report["disputes"], report["annotations"]) == (1, 1, 1)
     assert [f["reason"] for f in report["failures"]] == ["variation_digest_mismatch"]
+
+
+def test_a_check_of_every_match_reads_the_streams_as_its_caller_caught_them_up(
+        kiroku: Kiroku) -> None:
+    """``audit verify`` of every match brings the streams' read model up to date once, as it
+    starts (issue 43: two reads fewer for each match); each match's streams are then read as
+    of that moment, and a line started later is found by the next check."""
+    match_id = four_turns(kiroku)
+    beside.catch_up_streams(kiroku)
+    _line(kiroku, match_id)
+    assert beside.verify(kiroku, match_id, streams_current=True)["variations"] == 0
+    assert beside.verify(kiroku, match_id)["variations"] == 1

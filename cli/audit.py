@@ -49,9 +49,11 @@ def audit() -> None:
 @click.pass_context
 def audit_verify(ctx: click.Context, match_ref: str | None, receipts: str | None,
                  jobs: int | None) -> None:
-    """Verify one match, or every match; exit status 1 on any failure. A stray of a pairing
-    that never landed (left by a version that paired table by table) is a note, not a
-    failure."""
+    """Verify one match, or every match; exit status 1 on any failure. Every match: those
+    listed as the command starts, with the variations and annotations beside them
+    as they stood then (what is added meanwhile is checked by the next run). A stray of a
+    pairing that never landed (left by a version that paired table by table) is a note, not
+    a failure."""
     kept = _read_receipts(Path(receipts)) if receipts else []
     workers = 1 if match_ref or ctx.obj["db"].endswith(":memory:") else jobs or os.cpu_count()
     with _worker_pool(workers or 1) as pool, service(ctx) as kiroku:

@@ -294,7 +294,8 @@ class Recorder(Application):
     def _record(self, processing_event: ProcessingEvent[UUID],
                 sealed: Sealed | None = None) -> list[Recording[UUID]]:
         """Store the events (with the mapper told which seeds sealed them); then the
-        aggregates just saved become the cached ones.
+        aggregates just saved become the cached ones, and each match's state is kept as the
+        position at its version (``MatchLoader.saved``).
 
         The library's cache, with fast-forward on (so that several servers on one database
         see each other's appends), otherwise re-reads the events it just wrote and re-applies
@@ -306,6 +307,9 @@ class Recorder(Application):
         recordings = events.put(processing_event.events, tracking=processing_event.tracking,
                                 **processing_event.saved_kwargs)
         self._cache_saved(processing_event.aggregates.values())
+        for aggregate in processing_event.aggregates.values():
+            if isinstance(aggregate, Match):
+                self.loader.saved(aggregate)
         return recordings
 
     def _cache_saved(self, aggregates: Iterable[Any]) -> None:

@@ -129,6 +129,7 @@ def test_a_matchs_seed_is_read_and_unsealed_once(kiroku: Kiroku,
 def test_a_past_position_read_again_is_not_rebuilt(kiroku: Kiroku, replays: list[int]) -> None:
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
+    kiroku.recorder.forget_positions()  # as a server that did not record it
     first = kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     rebuilt = len(replays)
     assert rebuilt > 0  # position 5 (version 6) lies past the snapshot at 4: rebuilt once
@@ -140,6 +141,7 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
                                                           replays: list[int]) -> None:
     match_id = new_match(kiroku)
     play(kiroku, match_id, 7)
+    kiroku.recorder.forget_positions()  # as a server that did not record it
     kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)  # version 6: rebuilt from the snapshot at 4
     before = len(replays)
     kept = kiroku.recorder.get_match(match_id, version=6)
@@ -149,6 +151,75 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
     assert len(replays) == before + 1
     assert kept.live == line  # the kept version is not changed by the step from it
     assert kiroku.recorder.get_match(match_id, version=7).live[:-1] == line
+
+
+def test_the_positions_just_recorded_are_read_without_a_rebuild(
+        kiroku: Kiroku, replays: list[int]) -> None:
+    """Each position recording reached is kept as it was saved (issue 43: a spectator's
+    delayed view and a viewer stepping back read the last positions): reading them replays
+    no action, and each is the position a rebuild from the store gives."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    kept = [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in range(8)]
+    assert replays == []
+    kiroku.recorder.forget_positions()
+    assert [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in range(8)] == kept
+    assert replays != []
+
+
+def test_a_position_another_server_recorded_is_kept_as_its_match_is_brought_up_to_date(
+        tmp_path: Path, replays: list[int]) -> None:
+    """A server whose cached match another one appended to brings it up to date, and keeps the
+    position it reaches: when the match has moved on again, reading that position replays
+    nothing more."""
+    url = f"sqlite:///{tmp_path}/two.db"
+    recording, reading = (Kiroku(_OftenSnapshotting.open(url)) for _ in range(2))
+    try:
+        match_id = new_match(recording)
+        play(recording, match_id, 4)
+        reading.view(reading.seen_by(match_id, JUDGE), None)  # cached by the reader
+        play(recording, match_id, 1)
+        reading.view(reading.seen_by(match_id, JUDGE), None)  # brought up to position 5
+        play(recording, match_id, 1)
+        before = len(replays)
+        assert reading.view(reading.seen_by(match_id, JUDGE), 5) == recording.view(
+            recording.seen_by(match_id, JUDGE), 5)
+        # position 6's action, bringing the match up to date; not positions 5 and 4 again
+        # from the snapshot at position 3 (version 4)
+        assert len(replays) == before + 1
+    finally:
+        reading.close()
+        recording.close()
+
+
+def test_positions_kept_while_recording_are_the_positions_recorded(tmp_path: Path) -> None:
+    """Random legal playouts, and a match backed up by an undo and played on: every position
+    the recording service reads kept has the digest its event recorded (no later action, undo
+    or rebuild changed a kept position in place) and is the position a fresh service
+    rebuilds."""
+    url = f"sqlite:///{tmp_path}/kept.db"
+    recording = Kiroku(_OftenSnapshotting.open(url))
+    try:
+        backed_up = new_match(recording)
+        play(recording, backed_up, 7)
+        recording.undo(backed_up, 2, reason="misplayed", recorded_by="judge")
+        play(recording, backed_up, 2)
+        for match_id in [backed_up, *recording.simulate("worldgainer", 3, seed=43)]:
+            lines = len(recording.recorder.get_match(match_id).live)
+            positions = range(lines + 1)
+            kept = {p: recording.view(recording.seen_by(match_id, JUDGE), p) for p in positions}
+            recorded = {r["version"]: r["digest"]
+                        for r in recording.records(recording.seen_by(match_id)) if "digest" in r}
+            assert {p: v["digest"] for p, v in kept.items()} == {
+                p: recorded[v["version"]] for p, v in kept.items()}
+            fresh = Kiroku(_OftenSnapshotting.open(url))
+            try:
+                assert {p: fresh.view(fresh.seen_by(match_id, JUDGE), p)
+                        for p in positions} == kept
+            finally:
+                fresh.close()
+    finally:
+        recording.close()
 
 
 def test_what_a_rebuild_passes_through_is_kept(

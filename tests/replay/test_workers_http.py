@@ -303,17 +303,19 @@ def test_racing_clients_on_two_processes_append_exactly_once(server: Server) -> 
     # one caller's copies of one request (a resend after a lost answer) record once: the
     # one that stored it gets 201, the others its answer with 200
     statuses.clear()
+    answers: list[str] = []  # what each answer said: a failure shows what the odd one was
 
     def resend(_: int) -> None:
         with server.client(server.organiser_token) as own:
             barrier.wait()
             resp = post_action(own, match_id, next_action, expected_version=2)
         statuses.append(resp.status_code)
+        answers.append(f"{resp.status_code} {resp.text[:300]}")
 
     with server.client(server.organiser_token) as client:
         next_action = legal(client, match_id, 1)[0]  # whatever seat 1 may do next
     _threads(8, resend)
-    assert sorted(statuses) == [200] * 7 + [201]
+    assert sorted(statuses) == [200] * 7 + [201], answers
     with server.client(server.organiser_token) as client:
         assert summary(client, match_id)["version"] == 3
 

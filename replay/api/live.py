@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Hashable
+from functools import partial
 from typing import Annotated
 from uuid import UUID
 
@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ledger.identity import Unauthenticated
 from replay.access import Caller
-from replay.api.following import Following
+from replay.api.following import Following, Watch
 from replay.api.wire import CallerDep, KirokuDep, MatchId, bearer
 from replay.service import Kiroku
 
@@ -29,10 +29,11 @@ router = APIRouter(tags=["replay"], include_in_schema=False)
 RECHECK_CREDENTIAL_EVERY = 5.0  # seconds between two checks that the credential still holds
 KEEPALIVE_EVERY = 15.0  # seconds between two comment lines when nothing changes
 LASTS = 3600.0  # seconds before the stream ends (the client's EventSource reconnects)
-# seconds a stream waits after an event before it looks again: a match recorded faster than
-# this is told to its watchers this often, with where it stands then. Short beside the
-# 200 ms a watcher may wait for an action (issue 43); long enough that a burst (an undo of
-# several actions, a scripted sequence) is one event, not one per version
+# seconds at least between two events of a stream: a match recorded faster than this is
+# told to its watchers this often, with where it stands then. Short beside the 200 ms a
+# watcher may wait for an action (issue 43); long enough that a burst (an undo of several
+# actions, a scripted sequence) is one event, not one per version. A stream waits only when
+# the match moves again that soon, not after every event
 AT_MOST_EVERY = 0.05
 
 
@@ -42,6 +43,15 @@ def _stand(kiroku: Kiroku, match_id: UUID, caller: Caller) -> tuple[tuple[int, i
     audience = kiroku.audience(match_id, caller)
     audience.watch()
     return (audience.version, audience.positions), int(audience.match.version)
+
+
+def _still_valid(kiroku: Kiroku, token: str) -> bool:
+    """Whether the stream's credential still authenticates (not revoked since)."""
+    try:
+        kiroku.credentials.authenticate(token)
+    except Unauthenticated:
+        return False
+    return True
 
 
 def _event(version: int, positions: int) -> str:
@@ -62,46 +72,64 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
     following: Following = request.app.state.following
     reader = None if caller is None else caller.credential_id  # whose reading a stream shares
 
-    def still_valid() -> bool:
-        if token is None:
-            return True
-        try:
-            kiroku.credentials.authenticate(token.credentials)
-        except Unauthenticated:
-            return False
-        return True
-
     async def stream() -> AsyncIterator[str]:
         async with following.follow(match_id, version):
-            last, seen = first, version
-            yield _event(*last)
-            started = quiet = checked = time.monotonic()
-            while (left := LASTS - (time.monotonic() - started)) > 0:
-                now = time.monotonic()
-                wake_in = min(left, KEEPALIVE_EVERY - (now - quiet))
-                if token is not None:
-                    wake_in = min(wake_in, RECHECK_CREDENTIAL_EVERY - (now - checked))
-                moved = await following.moved_past(match_id, seen, wake_in)
-                if token is not None and time.monotonic() - checked >= RECHECK_CREDENTIAL_EVERY:
-                    checked = time.monotonic()
-                    if not await run_in_threadpool(still_valid):
-                        yield "event: revoked\ndata: {}\n\n"
-                        return
-                if moved:
-                    seen = following.version(match_id)
-                    try:
-                        stand = await following.stand(
-                            match_id, reader, lambda: _stand(kiroku, match_id, caller))
-                    except Exception:  # the match became unwatchable: the client reconnects
-                        return
-                    if stand != last:
-                        last = stand
-                        quiet = time.monotonic()
-                        yield _event(*stand)
-                    await asyncio.sleep(AT_MOST_EVERY)
-                elif time.monotonic() - quiet >= KEEPALIVE_EVERY:
-                    quiet = time.monotonic()
-                    yield ": keepalive\n\n"
+            watch = following.watch(match_id)
+            try:
+                async for line in told(following, watch, match_id, reader,
+                                       lambda: _stand(kiroku, match_id, caller),
+                                       None if token is None else partial(
+                                           _still_valid, kiroku, token.credentials),
+                                       first, version):
+                    yield line
+            finally:
+                watch.close()
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+async def told(following: Following, watch: Watch, match_id: UUID, reader: Hashable,
+               read: Callable[[], tuple[tuple[int, int], int]],
+               still_valid: Callable[[], bool] | None, last: tuple[int, int],
+               seen: int) -> AsyncIterator[str]:
+    """A stream's lines: where the match stands (``last``, as of version ``seen``) at once,
+    then whenever that changes (``read`` by ``following`` once per version for every stream
+    of ``reader``), a keep-alive after a quiet while, until the stream's time is up or, with
+    ``still_valid``, its credential no longer holds. Each wait is for the match to move or
+    for the alarm (``Watch``), which is set again only when what it rings for falls due:
+    the keep-alive's and the check's times move only when they ring, not at every event."""
+    clock = asyncio.get_running_loop().time
+    yield _event(*last)
+    started = quiet = checked = told_at = clock()
+    keepalive = quiet + KEEPALIVE_EVERY  # moved on when it rings after a quiet while
+    while clock() - started < LASTS:
+        due = min(started + LASTS, keepalive)
+        if still_valid is not None:
+            due = min(due, checked + RECHECK_CREDENTIAL_EVERY)
+        watch.alarm_at(due)
+        moved = await watch.moved_past(seen)
+        if still_valid is not None and clock() - checked >= RECHECK_CREDENTIAL_EVERY:
+            checked = clock()
+            if not await run_in_threadpool(still_valid):
+                yield "event: revoked\ndata: {}\n\n"
+                return
+        if moved:
+            # a burst of actions (an undo of several, a scripted sequence) is told once
+            # AT_MOST_EVERY, with where the match stands after it
+            if (wait := told_at + AT_MOST_EVERY - clock()) > 0:
+                await asyncio.sleep(wait)
+            seen = following.version(match_id)
+            try:
+                stand = await following.stand(match_id, reader, read)
+            except Exception:  # the match became unwatchable: the client reconnects
+                return
+            if stand != last:
+                last = stand
+                quiet = told_at = clock()
+                yield _event(*stand)
+        elif clock() >= keepalive:
+            if clock() - quiet >= KEEPALIVE_EVERY:
+                quiet = clock()
+                yield ": keepalive\n\n"
+            keepalive = quiet + KEEPALIVE_EVERY

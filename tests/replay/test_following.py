@@ -248,6 +248,114 @@ def test_the_streams_of_one_caller_share_one_reading(kiroku: Kiroku) -> None:
     assert len(readings) == 3  # one per version for one caller, one for the other caller
 
 
+def test_a_stream_waiting_through_many_moves_sets_its_alarm_once(kiroku: Kiroku) -> None:
+    """A stream's wait is for its match to move or for its alarm: one timer for the alarm's
+    time, not a timeout set and cancelled for every wait (issue 43)."""
+    match_id = _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+    timers: list[float] = []
+
+    async def run() -> list[bool]:
+        loop = asyncio.get_running_loop()
+        call_at = loop.call_at
+
+        def counted(when: float, callback: Any, *args: Any, **kwargs: Any) -> Any:
+            if getattr(callback, "__self__", None) is watch:  # not the hub's own ticks
+                timers.append(when)
+            return call_at(when, callback, *args, **kwargs)
+
+        async with hub.follow(match_id, 1):
+            watch = hub.watch(match_id)
+            loop.call_at = counted  # type: ignore[method-assign]
+            moved = []
+            alarm = loop.time() + 0.3
+            for version in range(2, 22):
+                watch.alarm_at(alarm)
+                waiting = asyncio.ensure_future(watch.moved_past(version - 1))
+                await asyncio.sleep(0)
+                hub._note(match_id, version)  # as an action recorded here is noted
+                moved.append(await waiting)
+            watch.alarm_at(alarm)
+            moved.append(await watch.moved_past(21))  # nothing more happens: the alarm rings
+            watch.close()
+            return moved
+
+    assert asyncio.run(run()) == [True] * 20 + [False]
+    assert len(timers) == 1
+
+
+def _told(hub: Following, match_id: UUID, stands: list[tuple[int, int]], *, seconds: float,
+          moves: list[tuple[float, int]], still_valid: Any = None) -> list[tuple[float, str]]:
+    """The lines of a stream following ``match_id`` from version 1 for ``seconds``, as
+    ``live.told`` gives them, with when each came (s), while the match moves to each
+    version of ``moves`` at its time; ``stands`` are what each reading after a move says."""
+    read = iter(stands)
+
+    async def run() -> list[tuple[float, str]]:
+        lines: list[tuple[float, str]] = []
+        async with hub.follow(match_id, 1):
+            watch = hub.watch(match_id)
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            for at, version in moves:
+                loop.call_at(start + at, hub._note, match_id, version)
+
+            async def follow() -> None:
+                async for line in live_module.told(hub, watch, match_id, None,
+                                                   lambda: next(read), still_valid,
+                                                   (1, 0), 1):
+                    lines.append((loop.time() - start, line))
+
+            try:
+                async with asyncio.timeout(seconds):
+                    await follow()  # until the stream ends, or the time is up
+            except TimeoutError:
+                pass
+            watch.close()
+        return lines
+
+    return asyncio.run(run())
+
+
+def test_a_quiet_stream_keeps_alive_and_a_burst_of_moves_is_told_once(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep-alives come after each quiet while, and not while events flow; three moves
+    within AT_MOST_EVERY are told as one event, where the match stands after them; a move
+    long after is told at once."""
+    monkeypatch.setattr(live_module, "KEEPALIVE_EVERY", 0.5)
+    monkeypatch.setattr(live_module, "AT_MOST_EVERY", 0.2)
+    match_id = _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+    lines = _told(hub, match_id, [((4, 3), 4), ((5, 4), 5), ((9, 9), 9)], seconds=1.5,
+                  moves=[(0.01, 2), (0.02, 3), (0.03, 4), (1.0, 5), (1.25, 9)])
+    said = [line for _, line in lines]
+    # told at about 0.2 s (the burst), 0.7 (quiet since), 1.0 and 1.25 (at once): nothing
+    # at 1.2, when the keep-alive was due again but an event had gone out meanwhile
+    assert said == [live_module._event(1, 0), live_module._event(4, 3), ": keepalive\n\n",
+                    live_module._event(5, 4), live_module._event(9, 9)]
+    at = [when for when, _ in lines]
+    assert at[1] >= 0.19  # the burst, told once, AT_MOST_EVERY after the first event
+    assert at[2] - at[1] >= 0.49  # a keep-alive a quiet while after the last event
+    assert at[3] >= 1.0 and at[4] - at[3] >= 0.19
+
+
+def test_a_stream_checks_its_credential_every_while_and_ends_when_it_fails(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_module, "RECHECK_CREDENTIAL_EVERY", 0.2)
+    match_id = _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+    checks: list[int] = []
+
+    def still_valid() -> bool:
+        checks.append(1)
+        return len(checks) < 3
+
+    lines = _told(hub, match_id, [], seconds=5, moves=[], still_valid=still_valid)
+    assert [line for _, line in lines] == [live_module._event(1, 0),
+                                           "event: revoked\ndata: {}\n\n"]
+    assert len(checks) == 3 and lines[-1][0] >= 0.59
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Kiroku, Server]]:
     """A store this process records in, and a real server reading it."""

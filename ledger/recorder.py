@@ -294,8 +294,8 @@ class Recorder(Application):
     def _record(self, processing_event: ProcessingEvent[UUID],
                 sealed: Sealed | None = None) -> list[Recording[UUID]]:
         """Store the events (with the mapper told which seeds sealed them); then the
-        aggregates just saved become the cached ones, and each match's state is kept as the
-        position at its version (``MatchLoader.saved``).
+        aggregates just saved become the cached ones, and a match's state is kept as the
+        position at its version where spectators watch it delayed (``MatchLoader.saved``).
 
         The library's cache, with fast-forward on (so that several servers on one database
         see each other's appends), otherwise re-reads the events it just wrote and re-applies

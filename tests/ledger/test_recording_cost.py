@@ -85,9 +85,12 @@ def snapshot_decodes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return decoded
 
 
-def new_match(kiroku: Kiroku) -> UUID:
-    return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS, options={"first_player": 1},
-                            seed=b"\x05" * 32)
+def new_match(kiroku: Kiroku, **options: Any) -> UUID:
+    return kiroku.new_match("worldgainer", ["Ann", "Ben"], DECKS,
+                            options={"first_player": 1, **options}, seed=b"\x05" * 32)
+
+
+DELAYED = {"spectators": "delayed", "spectator_delay": 2}
 
 
 def play(kiroku: Kiroku, match_id: UUID, count: int) -> None:
@@ -155,16 +158,28 @@ def test_stepping_to_the_next_position_applies_one_action(kiroku: Kiroku,
 
 def test_the_positions_just_recorded_are_read_without_a_rebuild(
         kiroku: Kiroku, replays: list[int]) -> None:
-    """Each position recording reached is kept as it was saved (issue 43: a spectator's
-    delayed view and a viewer stepping back read the last positions): reading them replays
-    no action, and each is the position a rebuild from the store gives."""
-    match_id = new_match(kiroku)
+    """In a match its spectators watch delayed, each position recording reached is kept as
+    it was saved (issue 43: the delayed view reads a position a few actions back at every
+    action): reading them replays no action, and each is the position a rebuild from the
+    store gives."""
+    match_id = new_match(kiroku, **DELAYED)
     play(kiroku, match_id, 7)
     kept = [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in range(8)]
     assert replays == []
     kiroku.recorder.forget_positions()
     assert [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in range(8)] == kept
     assert replays != []
+
+
+def test_a_match_watched_live_keeps_no_position_as_it_is_recorded(
+        kiroku: Kiroku, replays: list[int]) -> None:
+    """Elsewhere a save keeps nothing beside the cached match: states kept at every save
+    outlived the young garbage collections and lengthened the full ones (issue 43)."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 7)
+    assert not any(key[0] == match_id for key in kiroku.recorder.loader._states.cache)
+    kiroku.view(kiroku.seen_by(match_id, JUDGE), 6)  # version 7: from the snapshot at 4
+    assert len(replays) == 3
 
 
 def test_a_position_another_server_recorded_is_kept_as_its_match_is_brought_up_to_date(
@@ -175,7 +190,7 @@ def test_a_position_another_server_recorded_is_kept_as_its_match_is_brought_up_t
     url = f"sqlite:///{tmp_path}/two.db"
     recording, reading = (Kiroku(_OftenSnapshotting.open(url)) for _ in range(2))
     try:
-        match_id = new_match(recording)
+        match_id = new_match(recording, **DELAYED)
         play(recording, match_id, 4)
         reading.view(reading.seen_by(match_id, JUDGE), None)  # cached by the reader
         play(recording, match_id, 1)
@@ -200,11 +215,12 @@ def test_positions_kept_while_recording_are_the_positions_recorded(tmp_path: Pat
     url = f"sqlite:///{tmp_path}/kept.db"
     recording = Kiroku(_OftenSnapshotting.open(url))
     try:
-        backed_up = new_match(recording)
+        backed_up = new_match(recording, **DELAYED)
         play(recording, backed_up, 7)
         recording.undo(backed_up, 2, reason="misplayed", recorded_by="judge")
         play(recording, backed_up, 2)
-        for match_id in [backed_up, *recording.simulate("worldgainer", 3, seed=43)]:
+        for match_id in [backed_up, *recording.simulate("worldgainer", 3, seed=43,
+                                                        options=DELAYED)]:
             lines = len(recording.recorder.get_match(match_id).live)
             positions = range(lines + 1)
             kept = {p: recording.view(recording.seen_by(match_id, JUDGE), p) for p in positions}

@@ -140,7 +140,7 @@ class MatchLoader:
         matches keep nothing here: a state kept at every save outlives the young garbage
         collections, and recording 2,266 actions on 60 matches then ran a full collection
         of 65 to 73 ms, where keeping none ran none (bench/RESULTS.md, fourth round)."""
-        if match.config["options"].get("spectators") == "delayed":
+        if match.spectators == "delayed":
             self._states.put((match.id, match.version), match.state)
 
     def forget_positions(self) -> None:

@@ -440,6 +440,12 @@ class Match(Aggregate):
         """Player names by seat."""
         return list(self.config["players"])
 
+    @property
+    def spectators(self) -> str:
+        """How spectators watch the match while it is on: ``live``, ``delayed`` (by the
+        ``spectator_delay`` option's positions) or ``refused`` (the match option)."""
+        return str(self.config["options"].get("spectators", "live"))
+
     def position_version(self, position: int) -> int:
         """The event version at which live position ``position`` (0 = after setup) was reached."""
         return 1 if position == 0 else self.live[position - 1][0]

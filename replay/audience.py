@@ -232,10 +232,9 @@ def _horizon(match: Match, viewer: Viewer) -> tuple[int | None, bool]:
     """(the last live position ``viewer`` may see, None for all; whether it is refused)."""
     if viewer.role != "spectator" or match.ended:
         return None, False
-    options = match.config["options"]
-    mode = options.get("spectators", "live")
-    if mode == "refused":
+    if match.spectators == "refused":
         return 0, True
-    if mode == "delayed":
-        return max(0, len(match.live) - int(options.get("spectator_delay", 3))), False
+    if match.spectators == "delayed":
+        delay = int(match.config["options"].get("spectator_delay", 3))
+        return max(0, len(match.live) - delay), False
     return None, False

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Hashable
+from contextlib import aclosing
 from functools import partial
 from typing import Annotated
 from uuid import UUID
@@ -75,13 +76,15 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
     async def stream() -> AsyncIterator[str]:
         async with following.follow(match_id, version):
             watch = following.watch(match_id)
+            lines = told(following, watch, match_id, reader,
+                         lambda: _stand(kiroku, match_id, caller),
+                         None if token is None else partial(_still_valid, kiroku,
+                                                            token.credentials),
+                         first, version)
             try:
-                async for line in told(following, watch, match_id, reader,
-                                       lambda: _stand(kiroku, match_id, caller),
-                                       None if token is None else partial(
-                                           _still_valid, kiroku, token.credentials),
-                                       first, version):
-                    yield line
+                async with aclosing(lines):  # closed here, not by the collector, when it ends
+                    async for line in lines:
+                        yield line
             finally:
                 watch.close()
 
@@ -92,7 +95,7 @@ async def live(request: Request, kiroku: KirokuDep, caller: CallerDep,
 async def told(following: Following, watch: Watch, match_id: UUID, reader: Hashable,
                read: Callable[[], tuple[tuple[int, int], int]],
                still_valid: Callable[[], bool] | None, last: tuple[int, int],
-               seen: int) -> AsyncIterator[str]:
+               seen: int) -> AsyncGenerator[str, None]:
     """A stream's lines: where the match stands (``last``, as of version ``seen``) at once,
     then whenever that changes (``read`` by ``following`` once per version for every stream
     of ``reader``), a keep-alive after a quiet while, until the stream's time is up or, with

@@ -36,6 +36,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trees import tree_name
+
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = 0.3  # seconds, wall, for match show and match act (issue 43)
 COMMANDS = ("--help", "match show", "match legal", "match act")
@@ -77,18 +79,6 @@ class Tree:
         self.walls.setdefault(label, []).append(wall)
         self.cpus.setdefault(label, []).append(cpu)
         return out
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """The tree's commit, short, with ``fallback`` (its role) before it."""
-    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                           capture_output=True, text=True)
-    commit = found.stdout.strip()
-    changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
-                              "--untracked-files=no"], capture_output=True, text=True)
-    if changed.stdout.strip():
-        commit += ", changed"
-    return f"{fallback} ({commit})" if commit else fallback
 
 
 def environment(folder: Path, bytecode: bool) -> dict[str, str]:

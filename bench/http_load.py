@@ -90,6 +90,7 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 
 from scale import percentile  # noqa: E402
+from trees import tree_name  # noqa: E402
 
 from bench import DECKS, PlayoutStep, free_port, playout_script  # noqa: E402
 from replay.threads import threads_setting  # noqa: E402
@@ -736,16 +737,6 @@ class Tree:
 
     name: str
     path: Path
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """``fallback`` (the tree's role) with the tree's commit, short, and ``+`` if changed."""
-    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                           capture_output=True, text=True)
-    changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
-                              "--untracked-files=no"], capture_output=True, text=True)
-    commit = found.stdout.strip() + ("+" if changed.stdout.strip() else "")
-    return f"{fallback} {commit}" if commit else fallback
 
 
 def measure(folder: Path, trees: list[Tree], clients: int, per_phase: int, repeats: int,

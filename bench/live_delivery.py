@@ -44,9 +44,9 @@ from live_watchers import (  # noqa: E402
     listen,
     new_tables,
     open_watchers,
-    tree_name,
     tree_servers,
 )
+from trees import tree_name  # noqa: E402
 
 from bench import playout_script  # noqa: E402
 
@@ -119,12 +119,13 @@ def _ms(phases: list[Phase]) -> float:
 
 def report(trees: list[Tree], watchers: int) -> None:
     """Each tree's CPU per action alone and watched, and per delivered event."""
-    print(f"{'tree':<12} {'alone ms/action':>16} {'watched ms/action':>18} "
+    width = max(len("tree"), *(len(tree.served.name) for tree in trees))
+    print(f"{'tree':<{width}} {'alone ms/action':>16} {'watched ms/action':>18} "
           f"{'us per delivery':>16} {'wall s (alone, watched)':>24}")
     for tree in trees:
         alone, watched = _ms(tree.phases["alone"]), _ms(tree.phases["watched"])
         walls = [statistics.median(p.wall for p in tree.phases[name]) for name in PHASES]
-        print(f"{tree.served.name:<12} {alone:>16.2f} {watched:>18.2f} "
+        print(f"{tree.served.name:<{width}} {alone:>16.2f} {watched:>18.2f} "
               f"{(watched - alone) / watchers * 1000:>16.0f} "
               f"{walls[0]:>11.1f}, {walls[1]:.1f}")
 

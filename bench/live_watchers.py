@@ -72,6 +72,7 @@ from http_load import (  # noqa: E402
     whole_answer,
 )
 from scale import percentile  # noqa: E402
+from trees import tree_name  # noqa: E402
 
 from bench import DECKS, free_port, playout_script  # noqa: E402
 
@@ -426,7 +427,8 @@ def report(results: dict[str, dict[str, list[Phase]]], args: argparse.Namespace)
     mode = "two servers on PostgreSQL" if args.postgres else "one server on SQLite"
     print(f"\n{args.watchers} watchers, {args.tables} tables at {args.rate}/s, {mode}, "
           f"{args.seconds:g} s phases, medians of {args.repeats}")
-    print(f"{'tree':<10} {'phase':<8} {'tables p50':>10} {'p99':>7} {'delivery p50':>12} "
+    width = max(len("tree"), *(len(name) for name in results))
+    print(f"{'tree':<{width}} {'phase':<8} {'tables p50':>10} {'p99':>7} {'delivery p50':>12} "
           f"{'p99':>7} {'worst':>7} {'missed':>7} {'CPU ms/action':>13}  server CPU % of a core")
     for name, phases in results.items():
         for phase, runs in phases.items():
@@ -442,22 +444,15 @@ def report(results: dict[str, dict[str, list[Phase]]], args: argparse.Namespace)
                         f"{_median(runs, lambda r: r.missed) if watched else '-':>7}")
             cpu = " + ".join(f"{statistics.median(r.cpu[i] for r in runs):.0f}"
                              for i in range(len(runs[0].cpu)))
-            print(f"{name:<10} {phase:<8} {cells[0]:>10.1f} {cells[1]:>7.1f} {delivery} "
+            print(f"{name:<{width}} {phase:<8} {cells[0]:>10.1f} {cells[1]:>7.1f} {delivery} "
                   f"{_median(runs, lambda r: r.cpu_ms):>13.2f}  {cpu}")
         ratios = [percentile(w.latencies, 99) / percentile(a.latencies, 99)
                   for a, w in zip(phases["alone"], phases["watched"], strict=True)]
         delivery_p99 = _median(phases["watched"], lambda r: percentile(r.deliveries, 99)
                                if r.deliveries else float("inf"))
-        print(f"{name:<10} tables p99 watched/alone x{statistics.median(ratios):.2f} (target "
+        print(f"{name:<{width}} tables p99 watched/alone x{statistics.median(ratios):.2f} (target "
               f"at most x{TARGET_RATIO}), delivery p99 {delivery_p99:.1f} ms (target at most "
               f"{TARGET_DELIVERY_MS:.0f} ms)")
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """A tree's short commit (``fallback`` where it is not a git checkout)."""
-    out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                         capture_output=True, text=True)
-    return out.stdout.strip() or fallback
 
 
 def main() -> None:

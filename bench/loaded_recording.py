@@ -58,6 +58,7 @@ sys.path.insert(0, str(BENCH.parent))
 from http_load import cpu_seconds, create_matches, request, started, wait_ready  # noqa: E402
 from scale import percentile  # noqa: E402
 from table_taps import read_answer  # noqa: E402
+from trees import tree_name  # noqa: E402
 
 from bench import free_port, playout_script  # noqa: E402
 
@@ -333,18 +334,6 @@ def report(results: dict[str, dict[str, list[Phase]]]) -> None:
               f"p99 beside the load {p99:.1f} ms (runs {', '.join(f'{p:.1f}' for p in p99s)}), "
               f"{'met' if p99 <= TARGET_P99_MS else 'NOT MET'} "
               f"(target <= {TARGET_P99_MS:.0f} ms)")
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """The tree's commit, short, with ``fallback`` (its role) before it."""
-    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                           capture_output=True, text=True)
-    commit = found.stdout.strip()
-    changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
-                              "--untracked-files=no"], capture_output=True, text=True)
-    if changed.stdout.strip():
-        commit += ", changed"
-    return f"{fallback} ({commit})" if commit else fallback
 
 
 def main() -> None:

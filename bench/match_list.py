@@ -44,6 +44,7 @@ from uuid import UUID
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scale import scripts  # noqa: E402
+from trees import tree_name  # noqa: E402
 
 from ledger.annotations import Annotation  # noqa: E402
 from ledger.catalog import sample_card_set, sample_deck  # noqa: E402
@@ -220,14 +221,6 @@ def after_events(folder: Path, matches: int, events: int, trees: list[tuple[str,
               f"({stored} events in all): CPU {cpu:.0f} ms, wall {wall:.0f} ms "
               f"(target <= {FIRST_READ_TARGET_MS:.0f} ms: "
               f"{'met' if wall <= FIRST_READ_TARGET_MS else 'NOT MET'})")
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """The tree's commit, short, with ``fallback`` (its role) before it."""
-    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                           capture_output=True, text=True)
-    commit = found.stdout.strip()
-    return f"{fallback} ({commit})" if commit else fallback
 
 
 def main() -> None:

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from trees import tree_name
 
 BENCH = Path(__file__).resolve().parent
 TARGET_MS = 150.0  # issue 43: a 2,000-action match's page data
@@ -174,16 +175,6 @@ def measure(store: Store) -> dict[str, Read]:
         record_one(client, store.match_id)
         reads["moved"] = page(client, pool, pid, store.match_id)
         return reads
-
-
-def tree_name(tree: Path, fallback: str) -> str:
-    """The tree's commit, short, with ``fallback`` (its role) before it."""
-    found = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-                           capture_output=True, text=True)
-    changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
-                              "--untracked-files=no"], capture_output=True, text=True)
-    commit = found.stdout.strip() + (", changed" if changed.stdout.strip() else "")
-    return f"{fallback} ({commit})" if commit else fallback
 
 
 def report(name: str, runs: list[dict[str, Read]]) -> dict[str, float]:

@@ -61,7 +61,7 @@ def _replaced(record: dict[str, Any], viewer: Viewer, ruleset: Ruleset | None,
             if typed is None:
                 typed = parsed[key] = [outcome_from_data(o) for o in stored]
             if typed and not all(o.seen_by(viewer) for o in typed):
-                out[key] = [o if t.seen_by(viewer) else {**o, "value": None, "redacted": True}
+                out[key] = [o if t.seen_by(viewer) else _unseen(o)
                             for o, t in zip(stored, typed)]
     if record["event"] == "MatchCreated":
         marked = True
@@ -87,15 +87,42 @@ def hidden_paths(record: dict[str, Any], ruleset: Ruleset, seats: int) -> list[s
     (``outcomes.2.value``, ``action.cards.0``, ``config.decks.1``): exactly what ``redact``
     removes for one of the seats or a spectator."""
     found: list[str] = []
-    parsed: dict[str, list[Outcome]] = {}
-    for viewer in _viewers(seats):
-        # only what ``_redacted`` replaces can differ: every other value is the record's own
-        replaced, marked = _replaced(record, viewer, ruleset, parsed)
-        if marked and "redacted_for" in record:
-            replaced["redacted_for"] = str(viewer)
-        for key, seen in replaced.items():
-            _differences(record[key], seen, key, found)
+    viewers = _viewers(seats)
+    if "action" in record:
+        action = record["action"]
+        for viewer in viewers:
+            seen = ruleset.redact_action(action, viewer)
+            if seen != action:  # as ``_replaced`` tells a redacted action
+                _differences(action, seen, "action", found)
+    for key in ("outcomes", "setup_outcomes"):
+        # an outcome some viewer may not see is redacted alike for every such viewer
+        for i, stored in enumerate(record.get(key, ())):
+            typed = outcome_from_data(stored)
+            if not all(typed.seen_by(viewer) for viewer in viewers):
+                _differences(stored, _unseen(stored), f"{key}.{i}", found)
+    if record["event"] == "MatchCreated":
+        for viewer in viewers:
+            config = dict(record["config"])
+            _redact_deck_lists(config, viewer)
+            _differences(record["config"], config, "config", found)
+    if "redacted_for" in record:  # a record redacted already: marked again for each viewer
+        for viewer in viewers:
+            if _marked(record, ruleset, viewer):
+                _differences(record["redacted_for"], str(viewer), "redacted_for", found)
     return sorted(set(found))
+
+
+def _unseen(outcome: dict[str, Any]) -> dict[str, Any]:
+    """A stored outcome as a viewer who may not see its value is shown it (``_replaced``)."""
+    return {**outcome, "value": None, "redacted": True}
+
+
+def _marked(record: dict[str, Any], ruleset: Ruleset, viewer: Viewer) -> bool:
+    """Whether ``_redacted`` marks ``record`` as redacted for ``viewer``."""
+    return ("outcomes" in record or "setup_outcomes" in record
+            or record["event"] == "MatchCreated"
+            or ("action" in record
+                and ruleset.redact_action(record["action"], viewer) != record["action"]))
 
 
 @functools.lru_cache(maxsize=64)

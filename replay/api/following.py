@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from starlette.concurrency import run_in_threadpool
 
@@ -291,7 +290,7 @@ class Following:
                     continue
                 if now == seen:
                     continue
-                head, latest = await run_in_threadpool(_log_since, recorder, head)
+                head, latest = _log_since(changes, recorder.events_table_name, head)
                 seen = now  # once read: a failed read is retried from the same head
                 for match_id, version in latest.items():
                     self._note(match_id, version)
@@ -304,8 +303,9 @@ class Following:
 
 
 def _data_version_connection(path: str) -> sqlite3.Connection:
-    """A connection of its own to the file, only ever asked its ``data_version``: SQLite
-    counts there the commits of every connection but the one asking."""
+    """A connection of its own to the file, asked its ``data_version`` (SQLite counts there
+    the commits of every connection but the one asking) and, when that changed, the log
+    past where it last read (``_log_since``)."""
     # it never waits for a lock: on the event loop, a busy file is asked again next tick
     return sqlite3.connect(path, timeout=0, check_same_thread=False, isolation_level=None)
 
@@ -315,16 +315,25 @@ def _data_version(connection: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def _log_since(recorder: ApplicationRecorder, head: int) -> tuple[int, dict[UUID, int]]:
-    """The notification log past ``head``: its new head, and the latest version of each
-    aggregate appended there."""
+def _log_since(changes: sqlite3.Connection, table: str,
+               head: int) -> tuple[int, dict[UUID, int]]:
+    """The notification log of an SQLite file past ``head``, read on the tail's own
+    connection: its new head, and the latest version of each aggregate appended there.
+
+    It reads what the library's ``select_notifications`` reads (the events table by its
+    ``rowid``, which is the notification id) but only the ids and versions, not each event's
+    state, and on the event loop: the library's read takes a connection of the recorder's
+    pool, so a hand-over to the thread pool at every tick that found a write, which made
+    most of what following a match cost its server beside the recording (issue 43)."""
     latest: dict[UUID, int] = {}
     while True:
-        page = recorder.select_notifications(start=head + 1, limit=LOG_PAGE)
-        for notification in page:
-            head = max(head, notification.id)
-            match_id = UUID(str(notification.originator_id))
-            latest[match_id] = max(latest.get(match_id, 0), notification.originator_version)
+        page = changes.execute(
+            f"SELECT rowid, originator_id, originator_version FROM {table} "  # noqa: S608
+            "WHERE rowid > ? ORDER BY rowid LIMIT ?", (head, LOG_PAGE)).fetchall()
+        for notification_id, originator_id, version in page:
+            head = max(head, notification_id)
+            match_id = UUID(str(originator_id))
+            latest[match_id] = max(latest.get(match_id, 0), version)
         if len(page) < LOG_PAGE:
             return head, latest
 

@@ -18,6 +18,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any, TypeVar
 from uuid import UUID
@@ -87,9 +88,9 @@ def _counted_log_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     reads: list[int] = []
     read = following_module._log_since
 
-    def counting(recorder: Any, head: int) -> tuple[int, dict[UUID, int]]:
+    def counting(changes: Any, table: str, head: int) -> tuple[int, dict[UUID, int]]:
         reads.append(head)
-        return read(recorder, head)
+        return read(changes, table, head)
 
     monkeypatch.setattr(following_module, "_log_since", counting)
     return reads
@@ -169,10 +170,10 @@ def test_a_source_that_fails_starts_again_and_misses_nothing(
     other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
     read, failures = following_module._log_since, [sqlite3.OperationalError("disk I/O error")]
 
-    def failing_once(recorder: Any, head: int) -> tuple[int, dict[UUID, int]]:
+    def failing_once(changes: Any, table: str, head: int) -> tuple[int, dict[UUID, int]]:
         if failures:
             raise failures.pop()
-        return read(recorder, head)
+        return read(changes, table, head)
 
     monkeypatch.setattr(following_module, "_log_since", failing_once)
     monkeypatch.setattr(following_module, "START_AGAIN_AFTER", 0.1)
@@ -182,6 +183,28 @@ def test_a_source_that_fails_starts_again_and_misses_nothing(
     finally:
         other_process.close()
     assert not failures
+
+
+def test_the_sqlite_log_is_read_in_pages_as_the_library_lists_it(
+        kiroku: Kiroku, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tail's own read of the log (ids and versions, on its connection) gives what the
+    library's notification log holds past a head, however many pages it takes."""
+    first, second = _match(kiroku), _match(kiroku)
+    recorder = kiroku.recorder.recorder
+    head = recorder.max_notification_id() or 0
+    for seat in (1, 2, 1):
+        _end_turn(kiroku, first, seat)
+    _end_turn(kiroku, second, 1)
+    listed = recorder.select_notifications(start=head + 1, limit=100)
+    monkeypatch.setattr(following_module, "LOG_PAGE", 2)
+    with closing(following_module._data_version_connection(str(tmp_path / "kiroku.db"))) as changes:
+        new_head, latest = following_module._log_since(changes, recorder.events_table_name,
+                                                       head)
+    assert new_head == max(n.id for n in listed) == recorder.max_notification_id()
+    assert latest == {first: 4, second: 2}
+    assert latest == {n.originator_id: max(m.originator_version for m in listed
+                                           if m.originator_id == n.originator_id)
+                      for n in listed}
 
 
 @pytest.fixture

@@ -68,8 +68,10 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
     app.state.following = Following(kiroku)  # live streams (following.py)
     app.add_middleware(BodyLimit)
     errors.install(app)
-    for module in (games, credentials, imports, matches, actions, views, notes, disputes,
-                   variations, studies, tournaments, sessions, live, pages):
+    # the routes a table and its watchers call at every tap first: the router tries each
+    # included router's routes in this order, and no path of one is another's (issue 43)
+    for module in (actions, views, matches, live, games, credentials, imports, notes,
+                   disputes, variations, studies, tournaments, sessions, pages):
         app.include_router(module.router)
     return app
 

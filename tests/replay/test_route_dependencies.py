@@ -6,6 +6,7 @@ is still the application's ``authenticated`` dependency, with its two security s
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import anyio
@@ -79,3 +80,31 @@ def test_the_caller_read_from_the_request_decides_the_answer(app: FastAPI) -> No
     assert refused.json()["code"] == "unauthenticated"
     assert seen.status_code == 200, seen.text
     assert seen.json()["viewer"] == "spectator"
+
+
+def _sample(path: str) -> str:
+    """A concrete path of a route's template: each id a UUID, each other parameter ``1``."""
+    return re.sub(r"\{(\w+)(:\w+)?\}",
+                  lambda m: "0b9c2f2e-1111-2222-3333-444455556666"
+                  if m.group(1).endswith("id") else "1", path)
+
+
+def test_the_order_of_the_routers_decides_no_answer(app: FastAPI) -> None:
+    """The application includes the routers of every tap first (replay.api.create_app): that
+    is only the order in which the router tries them, since no request a route of one router
+    answers is one a route of another router would answer too."""
+    routers = [(route.original_router, list(_routes_of(route))) for route in app.router.routes
+               if hasattr(route, "original_router")]
+    for router, routes in routers:
+        for route in routes:
+            sample = _sample(route.path)
+            others = [other.path for elsewhere, its in routers if elsewhere is not router
+                      for other in its if other.path_regex.match(sample)
+                      and set(other.methods or ()) & set(route.methods or ())]
+            assert others == [], (route.path, others)
+
+
+def _routes_of(included: object) -> Iterator[APIRoute]:
+    for inner in getattr(getattr(included, "original_router", None), "routes", []):
+        if isinstance(inner, APIRoute):
+            yield inner

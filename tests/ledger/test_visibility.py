@@ -1,7 +1,8 @@
 """The per-viewer filter and the values it hides (ledger.visibility).
 
-``hidden_paths`` looks only at the values the filter replaces, reads each outcome once for
-every viewer and keeps a value the filter leaves as it is as the same object. These tests hold
+``hidden_paths`` looks only at the values the filter replaces, reads each outcome once (an
+outcome hidden from some viewer is redacted alike for each) and keeps a value the filter
+leaves as it is as the same object. These tests hold
 it to the plain definition: the paths at which the record, redacted by a whole deep copy for a
 spectator or a seat, differs from the record; and the filter to what it gave before.
 """

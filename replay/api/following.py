@@ -290,7 +290,12 @@ class Following:
                     continue
                 if now == seen:
                     continue
-                head, latest = _log_since(changes, recorder.events_table_name, head)
+                try:
+                    head, latest = _log_since(changes, recorder.events_table_name, head)
+                except sqlite3.OperationalError as exc:
+                    if _busy(exc):  # the next tick reads again, from the same head
+                        continue
+                    raise  # the source starts again (``_watch``)
                 seen = now  # once read: a failed read is retried from the same head
                 for match_id, version in latest.items():
                     self._note(match_id, version)
@@ -313,6 +318,15 @@ def _data_version_connection(path: str) -> sqlite3.Connection:
 def _data_version(connection: sqlite3.Connection) -> int:
     row = connection.execute("PRAGMA data_version").fetchone()
     return int(row[0])
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused a read only because another connection holds a lock for now
+    (a new connection recovering the WAL after a crash, one in exclusive locking mode):
+    what the tail's connection, which never waits, meets where the library's would have
+    waited out its busy timeout."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 def _log_since(changes: sqlite3.Connection, table: str,

@@ -207,6 +207,50 @@ def test_the_sqlite_log_is_read_in_pages_as_the_library_lists_it(
                       for n in listed}
 
 
+def _busy_error(path: Path) -> sqlite3.OperationalError:
+    """What SQLite answers a read on a connection that never waits while another connection
+    holds the file in exclusive locking mode: a real ``SQLITE_BUSY``."""
+    holder = sqlite3.connect(path, isolation_level=None)
+    reader = sqlite3.connect(path, isolation_level=None, timeout=0)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("CREATE TABLE held (x)")
+        try:
+            reader.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        except sqlite3.OperationalError as exc:
+            return exc
+        raise AssertionError("the file was not locked")
+    finally:
+        holder.close()
+        reader.close()
+
+
+def test_a_busy_log_read_is_read_again_at_the_next_tick(
+        kiroku: Kiroku, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tail's connection never waits for a lock: a read of the log the file refuses for
+    now is made again a tick later, from the same head, without starting the source again
+    (which waits ``START_AGAIN_AFTER``, here longer than the 10 s the test waits to hear)."""
+    match_id = _match(kiroku)
+    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
+    read, failures = following_module._log_since, [_busy_error(tmp_path / "busy.db")]
+    assert following_module._busy(failures[0])
+
+    def busy_once(changes: Any, table: str, head: int) -> tuple[int, dict[UUID, int]]:
+        if failures:
+            raise failures.pop()
+        return read(changes, table, head)
+
+    monkeypatch.setattr(following_module, "_log_since", busy_once)
+    monkeypatch.setattr(following_module, "START_AGAIN_AFTER", 30)
+    hub = Following(kiroku, check_every=3600)
+    try:
+        assert _hears_another_process(hub, other_process, match_id) == (True, 3)
+    finally:
+        other_process.close()
+    assert not failures
+
+
 @pytest.fixture
 def postgres_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A fresh PostgreSQL store's URL (its key file in the test's folder)."""

@@ -32,6 +32,7 @@ import functools
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -39,9 +40,12 @@ from typing import Any
 from eventsourcing.persistence import OperationalError
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
+    SQLiteConnection,
+    SQLiteConnectionPool,
     SQLiteCursor,
     SQLiteDatastore,
     SQLiteFactory,
+    SQLiteTransaction,
 )
 from eventsourcing.utils import Environment, EnvType
 
@@ -180,6 +184,9 @@ def _file_of(db_path: str) -> str:
     return os.path.realpath(db_path)
 
 
+_every_reads: weakref.WeakSet[_Reads] = weakref.WeakSet()  # to forget in a forked child
+
+
 def gate_for(db_path: str) -> WriteGate:
     """The gate of the SQLite file ``db_path`` in this process (one per file, whichever
     connection or store writes to it). OSError when the lock file cannot be opened."""
@@ -213,10 +220,13 @@ def close_gate(db_path: str) -> None:
 
 def _forget_after_fork() -> None:
     """A forked child opens its own lock files: a descriptor inherited from its parent
-    shares the parent's ``flock``, and a thread lock held at the fork stays held."""
+    shares the parent's ``flock``, and a thread lock held at the fork stays held. It opens
+    its own reading connections too (SQLite's rule: no connection across a fork)."""
     global _gates_guard
     _gates.clear()
     _gates_guard = threading.Lock()
+    for reads in list(_every_reads):
+        reads.forget()
 
 
 if sys.platform != "win32":
@@ -236,22 +246,88 @@ class GatedDatastore(SQLiteDatastore):
     @contextmanager
     def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:
         """The library's transaction; a writing one holds the gate from before its BEGIN
-        until after its COMMIT or ROLLBACK."""
+        until after its COMMIT or ROLLBACK. A reading one is a statement on this thread's
+        reading connection (``_Reads``)."""
         if not commit:
-            with super().transaction(commit=False) as cursor:
+            with self._reads.connection() as connection, _Statement(connection) as cursor, \
+                    cursor:
                 yield cursor
             return
         with gate_for(self.db_path).held(self.lock_timeout), \
                 super().transaction(commit=True) as cursor:
             yield cursor
 
+    @functools.cached_property
+    def _reads(self) -> _Reads:
+        return _Reads(self.pool)
+
     def close(self) -> None:
-        """Close the library's pool, and this datastore's hold on the file's gate (once:
-        the library closes again when the datastore is collected)."""
+        """Close the library's pool, the reading connections, and this datastore's hold on
+        the file's gate (once: the library closes again when the datastore is collected)."""
         super().close()
+        self._reads.close()
         if getattr(self, "_gate_open", False):
             self._gate_open = False
             close_gate(self.db_path)
+
+
+class _Statement(SQLiteTransaction):
+    """The library's read transaction without its ``BEGIN``: one statement in autocommit
+    mode reads one snapshot of a WAL file by itself, as ``BEGIN``, the statement and
+    ``ROLLBACK`` do. What fails is raised as the library raises it (its ``__exit__``; its
+    ``ROLLBACK`` of no transaction does nothing)."""
+
+    def __enter__(self) -> SQLiteCursor:
+        return self.connection.cursor()
+
+
+class _Reads:
+    """A connection for each thread that reads the file, made as the library's pool makes
+    its own (its settings, its row factory): a read takes it without the pool's lock and
+    queue, and as each of the library's reads (and Kiroku's) is one statement, without a
+    ``BEGIN`` and ``ROLLBACK`` around it either. That was about 40 of the 49 us the
+    library took to read three events of a match (docs/architecture.md, issue 43). A
+    thread's connection closes when the thread ends, or when the datastore does."""
+
+    def __init__(self, pool: SQLiteConnectionPool) -> None:
+        self.pool = pool
+        self.local = threading.local()
+        self.opened: weakref.WeakSet[SQLiteConnection] = weakref.WeakSet()
+        self.guard = threading.Lock()
+        self.closed = False
+        _every_reads.add(self)
+
+    def forget(self) -> None:
+        """In a forked child: its parent's connections are not this process's to use."""
+        self.local = threading.local()
+        self.opened = weakref.WeakSet()
+        self.guard = threading.Lock()
+
+    @contextmanager
+    def connection(self) -> Iterator[SQLiteConnection]:
+        """This thread's reading connection (opened at its first read)."""
+        connection: SQLiteConnection | None = getattr(self.local, "connection", None)
+        if connection is None or connection.closed:
+            connection = self._open()
+        yield connection
+
+    def _open(self) -> SQLiteConnection:
+        connection = self.pool._create_connection()  # the library's own settings
+        with self.guard:
+            if self.closed:
+                connection.close()
+                raise OperationalError("the store is closed")
+            self.opened.add(connection)
+        self.local.connection = connection
+        return connection
+
+    def close(self) -> None:
+        """Close every thread's reading connection."""
+        with self.guard:
+            self.closed = True
+            opened, self.opened = list(self.opened), weakref.WeakSet()
+        for connection in opened:
+            connection.close()
 
 
 class GatedSQLiteFactory(SQLiteFactory):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import multiprocessing
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -299,3 +300,84 @@ def test_closing_the_last_store_while_a_write_holds_the_gate_leaves_its_descript
         service.close()  # the last store on the file: its gate is let go
         os.fstat(gate._fd)  # still open: the write's unlock below reaches the right file
     assert gate_for(db) is not gate
+
+
+def _read_connection(datastore: GatedDatastore) -> Any:
+    """The sqlite3 connection a read on this thread goes through (the cursor's own)."""
+    with datastore.transaction(commit=False) as cursor:
+        cursor.execute("SELECT 1")
+        return cursor.sqlite_cursor.connection
+
+
+def test_a_read_is_one_statement_on_its_threads_own_connection(kiroku: Kiroku, db: str) -> None:
+    datastore = kiroku.recorder.factory.datastore
+    assert isinstance(datastore, GatedDatastore)
+    mine = _read_connection(datastore)
+    assert _read_connection(datastore) is mine  # the thread's, read after read
+    assert not mine.in_transaction  # no BEGIN left open: nothing holds the WAL back
+    theirs: list[Any] = []
+    thread, done = in_thread(lambda: theirs.append(_read_connection(datastore)))
+    assert done.wait(20)
+    thread.join()
+    assert theirs[0] is not mine  # each thread its own: no lock, no queue between them
+
+
+def test_a_read_sees_what_another_store_committed_just_before(kiroku: Kiroku, db: str) -> None:
+    match_id = new_match(kiroku)
+    assert len(kiroku.recorder.recorder.select_events(match_id)) == 1  # the connection opened
+    other = Kiroku.open(f"sqlite:///{db}")
+    try:
+        end_turn(other, match_id)
+    finally:
+        other.close()
+    assert len(kiroku.recorder.recorder.select_events(match_id)) == 2
+
+
+def test_a_read_that_fails_raises_the_librarys_error(kiroku: Kiroku) -> None:
+    datastore = kiroku.recorder.factory.datastore
+    assert isinstance(datastore, GatedDatastore)
+    with pytest.raises(OperationalError, match="no such table"), \
+            datastore.transaction(commit=False) as cursor:
+        cursor.execute("SELECT * FROM no_such_table")
+    with datastore.transaction(commit=False) as cursor:  # the connection still reads
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone()[0] == 1
+
+
+def test_closing_the_store_closes_every_threads_reading_connection(db: str) -> None:
+    service = Kiroku.open(f"sqlite:///{db}")
+    datastore = service.recorder.factory.datastore
+    assert isinstance(datastore, GatedDatastore)
+    connections = [_read_connection(datastore)]
+    closed = threading.Event()
+
+    def read_then_wait() -> None:  # a thread still alive when the store closes
+        connections.append(_read_connection(datastore))
+        closed.wait(20)
+
+    thread, _ = in_thread(read_then_wait)
+    while len(connections) < 2 and thread.is_alive():
+        time.sleep(0.01)
+    service.close()
+    closed.set()
+    thread.join()
+    assert len(connections) == 2
+    for connection in connections:
+        with pytest.raises(sqlite3.ProgrammingError, match="closed"):
+            connection.execute("SELECT 1")
+
+
+def _read_in_child(datastore: GatedDatastore, parents: int, answer: Any) -> None:
+    answer.put(id(_read_connection(datastore)) != parents)
+
+
+def test_a_forked_process_reads_through_a_connection_of_its_own(kiroku: Kiroku) -> None:
+    datastore = kiroku.recorder.factory.datastore
+    assert isinstance(datastore, GatedDatastore)
+    parents = _read_connection(datastore)
+    answer = FORK.Queue()
+    child = FORK.Process(target=_read_in_child, args=(datastore, id(parents), answer))
+    child.start()
+    said = answer.get(timeout=20)
+    child.join(20)
+    assert said is True  # SQLite's rule: no connection carried across a fork

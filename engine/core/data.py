@@ -183,6 +183,18 @@ def _from_data_by_hints(tp: Any, data: Any) -> Any:
     return data
 
 
+def _text_keys_sorted(data: dict[Any, Any]) -> list[Any]:
+    """A dict's keys sorted as they compare, for the canonical walks: plain ``str`` keys
+    sort by themselves as by their ``str()``, without a call of ``str`` each (a third of
+    the time sorting them took, and most dicts of positions and records have only those).
+    A walk meeting any other key in it orders the dict by ``str()`` instead; keys that do not
+    compare at all (text beside numbers) give ``[None]``, which sends it there at once."""
+    try:
+        return sorted(data)
+    except TypeError:
+        return [None]
+
+
 def canonical(data: Any) -> Any:
     """Sort dict keys recursively so the encoding does not depend on insertion order."""
     cls = type(data)
@@ -190,8 +202,14 @@ def canonical(data: Any) -> Any:
         return data
     # scalars inline, as canonical_data does: a call each was most of hashing an event
     if isinstance(data, dict):
-        out = {}
-        for key in sorted(data, key=str):
+        out: dict[Any, Any] = {}
+        for key in _text_keys_sorted(data):
+            if type(key) is not str:  # a key that is not plain text: ordered by str()
+                out = {}
+                for key in sorted(data, key=str):
+                    value = data[key]
+                    out[key] = value if type(value) in _SCALARS else canonical(value)
+                return out
             value = data[key]
             out[key] = value if type(value) in _SCALARS else canonical(value)
         return out
@@ -212,8 +230,14 @@ def canonical_data(obj: Any) -> Any:
         # scalars inline: most items are card ids and counters, a call each would dominate
         return [x if type(x) in _SCALARS else canonical_data(x) for x in obj]
     if cls is dict:
-        out = {}
-        for key in sorted(obj, key=str):
+        out: dict[Any, Any] = {}
+        for key in _text_keys_sorted(obj):
+            if type(key) is not str:  # a key that is not plain text: ordered by str()
+                out = {}
+                for key in sorted(obj, key=str):
+                    value = obj[key]
+                    out[key] = value if type(value) in _SCALARS else canonical_data(value)
+                return out
             value = obj[key]
             out[key] = value if type(value) in _SCALARS else canonical_data(value)
         return out

@@ -266,9 +266,11 @@ class Renamed(str):
 @pytest.mark.parametrize("value", [
     {"b": 1, "a": 2, "B": 3, "é": 4, "": 5, "a\x00": 6, "\U0001f600": 7},
     {Renamed("ab"): 1, Renamed("ba"): 2, "zz": 3},
+    {"a": 0, Renamed("ab"): 1, "zz": 3},  # plain text first, then a key that is not
     {Colour.RED: 1, "blue": 2, Rank.ACE: 3},
     {"1": 1, 1: 2, "0": 3, None: 4, (0, "a"): 5},
-], ids=["str", "str-subclass", "enums", "mixed"])
+    {10: 1, 9: 2, 100: 3},  # numbers: "10" before "9"
+], ids=["str", "str-subclass", "str-then-subclass", "enums", "mixed", "numbers"])
 def test_keys_are_ordered_by_their_str(value: dict[Any, Any]) -> None:
     """Every key a str or not, the canonical order is ``sorted(keys, key=str)``, stable."""
     assert list(canonical(value)) == sorted(value, key=str)

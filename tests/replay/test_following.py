@@ -162,13 +162,11 @@ def test_an_action_recorded_by_another_process_on_an_sqlite_file_wakes_its_strea
         other_process.close()
 
 
-def test_a_source_that_fails_starts_again_and_misses_nothing(
-        kiroku: Kiroku, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The first read of the SQLite log fails (as a full disk would make it): the hub's
-    source starts again and looks at the followed match, so the action is still heard."""
-    match_id = _match(kiroku)
-    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
-    read, failures = following_module._log_since, [sqlite3.OperationalError("disk I/O error")]
+def _log_read_failing_once(monkeypatch: pytest.MonkeyPatch,
+                           error: Exception) -> list[Exception]:
+    """The tail's read of the SQLite log raises ``error`` the first time, then reads; the
+    list left holds ``error`` until that first read has been made."""
+    read, failures = following_module._log_since, [error]
 
     def failing_once(changes: Any, table: str, head: int) -> tuple[int, dict[UUID, int]]:
         if failures:
@@ -176,6 +174,16 @@ def test_a_source_that_fails_starts_again_and_misses_nothing(
         return read(changes, table, head)
 
     monkeypatch.setattr(following_module, "_log_since", failing_once)
+    return failures
+
+
+def test_a_source_that_fails_starts_again_and_misses_nothing(
+        kiroku: Kiroku, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first read of the SQLite log fails (as a full disk would make it): the hub's
+    source starts again and looks at the followed match, so the action is still heard."""
+    match_id = _match(kiroku)
+    other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
+    failures = _log_read_failing_once(monkeypatch, sqlite3.OperationalError("disk I/O error"))
     monkeypatch.setattr(following_module, "START_AGAIN_AFTER", 0.1)
     hub = Following(kiroku, check_every=3600)
     try:
@@ -233,15 +241,9 @@ def test_a_busy_log_read_is_read_again_at_the_next_tick(
     (which waits ``START_AGAIN_AFTER``, here longer than the 10 s the test waits to hear)."""
     match_id = _match(kiroku)
     other_process = Kiroku.open(f"sqlite:///{tmp_path / 'kiroku.db'}")
-    read, failures = following_module._log_since, [_busy_error(tmp_path / "busy.db")]
-    assert following_module._busy(failures[0])
-
-    def busy_once(changes: Any, table: str, head: int) -> tuple[int, dict[UUID, int]]:
-        if failures:
-            raise failures.pop()
-        return read(changes, table, head)
-
-    monkeypatch.setattr(following_module, "_log_since", busy_once)
+    busy = _busy_error(tmp_path / "busy.db")
+    assert following_module._busy(busy)
+    failures = _log_read_failing_once(monkeypatch, busy)
     monkeypatch.setattr(following_module, "START_AGAIN_AFTER", 30)
     hub = Following(kiroku, check_every=3600)
     try:

@@ -36,8 +36,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,10 +49,10 @@ import gate_probe  # noqa: E402
 from http_load import (  # noqa: E402
     WARM_UP,
     Client,
+    kiroku_server,
     organiser_of,
     prepare,
     run_phase,
-    started,
     wait_ready,
     workers_of,
 )
@@ -98,21 +96,13 @@ def passes_in(folder: Path, since: float, until: float) -> list[Pass]:
     return found
 
 
-@contextmanager
 def probed_server(db: Path, port: int, folder: Path, workers: int | None,
-                  threads: int | None) -> Iterator[Any]:
+                  threads: int | None) -> Any:
     """This tree's ``kiroku serve`` on ``db`` with the probe in each of its processes."""
-    code = (f"import sys; sys.path.insert(0, {str(BENCH.parent)!r}); "
-            "from cli.main import main; main()")
-    command = [sys.executable, "-c", code, "--db", f"sqlite:///{db}", "serve", "--no-demo",
-               "--port", str(port), *(["--workers", str(workers)] if workers else [])]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(PROBE), str(BENCH.parent)]),
-           "KIROKU_GATE_PROBE": str(folder)}
-    env.pop("KIROKU_DATABASE_URL", None)
+    env = {"PYTHONPATH": str(PROBE), "KIROKU_GATE_PROBE": str(folder)}
     if threads:
         env["KIROKU_THREADS"] = str(threads)
-    with started(command, BENCH.parent, env) as process:
-        yield process
+    return kiroku_server(BENCH.parent, db, port, workers, env)
 
 
 def served(folder: Path, clients: int, per_phase: int, repeats: int, workers: int | None,
@@ -159,6 +149,8 @@ def alone(folder: Path, matches: int) -> Measured:
 
 def line(m: Measured) -> str:
     """One row of the table."""
+    if not m.passes:
+        return f"{m.name:<20} {m.rate:8.0f}  (no commit of a save was timed)"
     holds = sorted(p.hold * 1000 for p in m.passes)
     waits = [p.wait * 1000 for p in m.passes]
     saves = sum(p.saves for p in m.passes)

@@ -217,17 +217,22 @@ def bare_server(db: Path, port: int, workers: int) -> Any:
                    {**os.environ, "BARE_DB": str(db)})
 
 
-def kiroku_server(tree: Path, db: Path, port: int, workers: int | None) -> Any:
+def kiroku_server(tree: Path, db: Path, port: int, workers: int | None,
+                  env: dict[str, str] | None = None) -> Any:
     """``tree``'s Kiroku as ``kiroku serve`` starts it (the command line's own ``main``, on
     ``db``, without its demo match), with its default worker processes, or ``--workers
-    workers`` when given."""
+    workers`` when given; ``env`` added to its environment (``PYTHONPATH`` there goes
+    before the tree)."""
     code = (f"import sys; sys.path.insert(0, {str(tree)!r}); from cli.main import main; "
             "main()")
     command = [sys.executable, "-c", code, "--db", f"sqlite:///{db}", "serve", "--no-demo",
                "--port", str(port), *(["--workers", str(workers)] if workers else [])]
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    env.pop("KIROKU_DATABASE_URL", None)
-    return started(command, tree, env)
+    extra = dict(env or {})
+    first = extra.pop("PYTHONPATH", None)
+    merged = {**os.environ, **extra,
+              "PYTHONPATH": os.pathsep.join([first, str(tree)] if first else [str(tree)])}
+    merged.pop("KIROKU_DATABASE_URL", None)
+    return started(command, tree, merged)
 
 
 def organiser_of(tree: Path, db: Path) -> str:

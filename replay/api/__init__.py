@@ -33,7 +33,7 @@ from replay.api import (
     views,
 )
 from replay.api.collector import pace
-from replay.api.following import Following
+from replay.api.following import Following, InHand
 from replay.api.hardening import HardenedFastAPI
 from replay.api.heavy import HeavyReads, caller_share
 from replay.api.limits import BodyLimit
@@ -67,6 +67,7 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
     app.state.heavy = HeavyReads(share=caller_share())  # heavy reads kept and bounded
     app.state.following = Following(kiroku)  # live streams (following.py)
     app.add_middleware(BodyLimit)
+    app.add_middleware(InHand, following=app.state.following)  # what live streams yield to
     errors.install(app)
     # the routes a table and its watchers call at every tap first: the router tries each
     # included router's routes in this order, and no path of one is another's (issue 43)

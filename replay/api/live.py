@@ -122,6 +122,7 @@ async def told(following: Following, watch: Watch, match_id: UUID, reader: Hasha
             # AT_MOST_EVERY, with where the match stands after it
             if (wait := told_at + AT_MOST_EVERY - clock()) > 0:
                 await asyncio.sleep(wait)
+            await following.idle()  # the seats' requests in hand first
             seen = following.version(match_id)
             try:
                 stand = await following.stand(match_id, reader, read)

@@ -398,10 +398,12 @@ def test_a_stream_that_leaves_while_it_waits_leaves_no_wait_behind(kiroku: Kirok
 
 
 def _told(hub: Following, match_id: UUID, stands: list[tuple[int, int]], *, seconds: float,
-          moves: list[tuple[float, int]], still_valid: Any = None) -> list[tuple[float, str]]:
+          moves: list[tuple[float, int]], still_valid: Any = None,
+          ended_at: float | None = None) -> list[tuple[float, str]]:
     """The lines of a stream following ``match_id`` from version 1 for ``seconds``, as
     ``live.told`` gives them, with when each came (s), while the match moves to each
-    version of ``moves`` at its time; ``stands`` are what each reading after a move says."""
+    version of ``moves`` at its time; ``stands`` are what each reading after a move says.
+    With ``ended_at``, a request in hand (``Following.began``) ends then."""
     read = iter(stands)
 
     async def run() -> list[tuple[float, str]]:
@@ -412,6 +414,8 @@ def _told(hub: Following, match_id: UUID, stands: list[tuple[int, int]], *, seco
             start = loop.time()
             for at, version in moves:
                 loop.call_at(start + at, hub._note, match_id, version)
+            if ended_at is not None:
+                loop.call_at(start + ended_at, hub.ended)
 
             async def follow() -> None:
                 async for line in live_module.told(hub, watch, match_id, None,
@@ -529,3 +533,78 @@ def test_a_stream_ends_within_seconds_of_its_credential_revoked_by_another_proce
                     and line != "event: position") == "event: revoked"
         assert time.monotonic() - revoked_at < live_module.RECHECK_CREDENTIAL_EVERY + 5
         assert not any(line.startswith("event:") for line in lines)  # and the stream ended
+
+
+def test_a_woken_stream_waits_for_the_requests_its_process_has_in_hand(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move while a request is served here is told when that request ends, not before:
+    the seats' requests first (issue 43)."""
+    monkeypatch.setattr(following_module, "YIELD_AT_MOST", 5.0)
+    match_id = _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+    hub.began()  # a request in hand from the start, ended at 0.3 s
+    lines = _told(hub, match_id, [((2, 1), 2)], seconds=1.0,
+                  moves=[(0.01, 2)], ended_at=0.3)
+    assert [line for _, line in lines] == [live_module._event(1, 0), live_module._event(2, 1)]
+    assert lines[1][0] >= 0.29
+
+
+def test_a_woken_stream_waits_for_the_requests_in_hand_at_most_a_while(
+        kiroku: Kiroku, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process that never stops serving requests still tells its watchers, each move at
+    most YIELD_AT_MOST late."""
+    monkeypatch.setattr(following_module, "YIELD_AT_MOST", 0.2)
+    match_id = _match(kiroku)
+    hub = Following(kiroku, check_every=3600)
+    hub.began()  # never ends
+    lines = _told(hub, match_id, [((2, 1), 2), ((3, 2), 3)], seconds=1.0,
+                  moves=[(0.01, 2), (0.5, 3)])
+    assert [line for _, line in lines] == [live_module._event(1, 0), live_module._event(2, 1),
+                                           live_module._event(3, 2)]
+    assert 0.2 <= lines[1][0] < 0.45 and 0.7 <= lines[2][0] < 0.95
+
+
+def test_a_stream_with_no_request_in_hand_waits_for_nothing(kiroku: Kiroku) -> None:
+    hub = Following(kiroku, check_every=3600)
+
+    async def run() -> float:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await hub.idle()
+        hub.began()
+        hub.ended()
+        await hub.idle()
+        return loop.time() - start
+
+    assert _in_loop(hub, run) < 0.05
+
+
+def test_the_requests_in_hand_are_counted_while_served_live_streams_apart(
+        kiroku: Kiroku) -> None:
+    """``InHand`` counts each HTTP request while it is served, one that fails too, and not a
+    live stream, which lasts as long as its watcher stays."""
+    hub = Following(kiroku, check_every=3600)
+    seen: list[tuple[str, int]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append((scope.get("path", scope["type"]), hub._in_hand))
+        if scope.get("path") == "/fails":
+            raise RuntimeError("a route's failure")
+
+    counted = following_module.InHand(app, hub)
+
+    async def run() -> int:
+        paths = ["/matches/7b1e/actions", f"/matches/{UUID(int=1)}/live", "/fails",
+                 "/tournaments/t/live", "/matches/7b1e/live/x"]
+        for path in paths:
+            try:
+                await counted({"type": "http", "path": path}, None, None)
+            except RuntimeError:
+                pass
+        await counted({"type": "lifespan"}, None, None)
+        return hub._in_hand
+
+    assert _in_loop(hub, run) == 0
+    assert seen == [("/matches/7b1e/actions", 1), (f"/matches/{UUID(int=1)}/live", 0),
+                    ("/fails", 1), ("/tournaments/t/live", 1), ("/matches/7b1e/live/x", 1),
+                    ("lifespan", 0)]

@@ -67,7 +67,8 @@ def create_app(kiroku: Kiroku, threads: int | None = None) -> FastAPI:
     app.state.heavy = HeavyReads(share=caller_share())  # heavy reads kept and bounded
     app.state.following = Following(kiroku)  # live streams (following.py)
     app.add_middleware(BodyLimit)
-    app.add_middleware(InHand, following=app.state.following)  # what live streams yield to
+    # what live streams yield to: every request but theirs
+    app.add_middleware(InHand, following=app.state.following, apart=live.router.routes)
     errors.install(app)
     # the routes a table and its watchers call at every tap first: the router tries each
     # included router's routes in this order, and no path of one is another's (issue 43)

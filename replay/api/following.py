@@ -45,7 +45,7 @@ import asyncio
 import logging
 import math
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -53,6 +53,7 @@ from uuid import UUID
 
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from starlette.concurrency import run_in_threadpool
+from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from replay.service import Kiroku
@@ -353,16 +354,20 @@ def _let_go(done: asyncio.Future[None]) -> None:
 
 class InHand:
     """Pure ASGI middleware counting the HTTP requests its process serves now for
-    ``Following.idle``, live streams (``GET /matches/{id}/live``, which last as long as
-    their watcher stays) apart."""
+    ``Following.idle``, those that ``apart``'s routes answer left out: the live streams
+    (``replay.api.live``), which last as long as their watcher stays. A request is told
+    apart by the routes' own matching (their path and method, under any root path), so
+    the routes' paths are written once, in their router."""
 
-    def __init__(self, app: ASGIApp, following: Following) -> None:
+    def __init__(self, app: ASGIApp, following: Following, apart: Sequence[BaseRoute]) -> None:
         self.app = app
         self.following = following
+        self.apart = tuple(apart)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Serve the request, counted while it is served."""
-        if scope["type"] != "http" or _is_live(scope["path"]):
+        if scope["type"] != "http" or any(route.matches(scope)[0] == Match.FULL
+                                          for route in self.apart):
             await self.app(scope, receive, send)
             return
         self.following.began()
@@ -370,11 +375,6 @@ class InHand:
             await self.app(scope, receive, send)
         finally:
             self.following.ended()
-
-
-def _is_live(path: str) -> bool:
-    """Whether ``path`` is a live stream's (``/matches/{id}/live``)."""
-    return path.endswith("/live") and path.startswith("/matches/") and path.count("/") == 3
 
 
 def _data_version_connection(path: str) -> sqlite3.Connection:

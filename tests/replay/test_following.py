@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -25,8 +26,11 @@ from uuid import UUID
 
 import psycopg
 import pytest
+from fastapi import FastAPI
+from starlette.routing import Match
 
 from ledger.identity import Role
+from replay.api import create_app
 from replay.api import following as following_module
 from replay.api import live as live_module
 from replay.api.following import Following
@@ -582,7 +586,8 @@ def test_a_stream_with_no_request_in_hand_waits_for_nothing(kiroku: Kiroku) -> N
 def test_the_requests_in_hand_are_counted_while_served_live_streams_apart(
         kiroku: Kiroku) -> None:
     """``InHand`` counts each HTTP request while it is served, one that fails too, and not a
-    live stream, which lasts as long as its watcher stays."""
+    live stream (found by the live router's own route, under a root path too), which lasts
+    as long as its watcher stays."""
     hub = Following(kiroku, check_every=3600)
     seen: list[tuple[str, int]] = []
 
@@ -591,20 +596,55 @@ def test_the_requests_in_hand_are_counted_while_served_live_streams_apart(
         if scope.get("path") == "/fails":
             raise RuntimeError("a route's failure")
 
-    counted = following_module.InHand(app, hub)
+    counted = following_module.InHand(app, hub, apart=live_module.router.routes)
+    live = f"/matches/{UUID(int=1)}/live"
+    requests = [("POST", "/matches/7b1e/actions", ""), ("GET", live, ""),
+                ("GET", "/fails", ""), ("GET", "/k" + live, "/k"),
+                ("GET", "/tournaments/t/live", ""), ("GET", live + "/x", ""),
+                ("POST", live, "")]
 
     async def run() -> int:
-        paths = ["/matches/7b1e/actions", f"/matches/{UUID(int=1)}/live", "/fails",
-                 "/tournaments/t/live", "/matches/7b1e/live/x"]
-        for path in paths:
+        for method, path, root in requests:
             try:
-                await counted({"type": "http", "path": path}, None, None)
+                await counted({"type": "http", "method": method, "path": path,
+                               "root_path": root}, None, None)
             except RuntimeError:
                 pass
         await counted({"type": "lifespan"}, None, None)
         return hub._in_hand
 
     assert _in_loop(hub, run) == 0
-    assert seen == [("/matches/7b1e/actions", 1), (f"/matches/{UUID(int=1)}/live", 0),
-                    ("/fails", 1), ("/tournaments/t/live", 1), ("/matches/7b1e/live/x", 1),
-                    ("lifespan", 0)]
+    assert seen == [("/matches/7b1e/actions", 1), (live, 0), ("/fails", 1), ("/k" + live, 0),
+                    ("/tournaments/t/live", 1), (live + "/x", 1), (live, 1), ("lifespan", 0)]
+
+
+def _every_route(app: FastAPI) -> list[tuple[str, str]]:
+    """(method, path) of every route of ``app``, its included routers' too, each path
+    parameter given a sample value."""
+    found = []
+    for route in app.routes:
+        routes = getattr(getattr(route, "original_router", None), "routes", [route])
+        for each in routes:
+            path = re.sub(r"{[^}]+}", str(UUID(int=7)), getattr(each, "path", ""))
+            found += [(method, path) for method in getattr(each, "methods", None) or ()]
+    return found
+
+
+def test_the_application_leaves_only_its_live_streams_out_of_the_requests_in_hand() -> None:
+    """Of every route the application serves, only the live stream is left out of the
+    count (the routes its ``InHand`` is given match that one request and no other)."""
+    service = Kiroku.open("sqlite:///:memory:")
+    try:
+        app = create_app(service)
+        in_hand = [m for m in app.user_middleware if m.cls is following_module.InHand]
+        assert len(in_hand) == 1
+        apart = in_hand[0].kwargs["apart"]
+        every = _every_route(app)
+        left_out = [(method, path) for method, path in every
+                    if any(route.matches({"type": "http", "method": method, "path": path,
+                                          "root_path": ""})[0] == Match.FULL
+                           for route in apart)]
+        assert len(every) > 80  # every router walked
+        assert left_out == [("GET", f"/matches/{UUID(int=7)}/live")]
+    finally:
+        service.close()

@@ -2,7 +2,7 @@
 
     python bench/live_watchers.py [--quick] [--watchers 2000] [--tables 200] [--rate 1]
                                   [--seconds 20] [--repeats 2] [--workers N]
-                                  [--postgres URL] [--baseline TREE]
+                                  [--postgres URL | --apart] [--baseline TREE]
 
 A server as ``kiroku serve`` starts it (the command line's own ``main``, its default worker
 processes unless ``--workers``) on a fresh SQLite file. ``--tables`` tables each record a
@@ -27,17 +27,21 @@ the phase ended counts as missed, once per watcher.
 
 With ``--postgres URL`` (a database the bench may create schemas in) the store is a fresh
 schema there, served by two servers: the tables record through server B, the watchers
-follow on server A: several servers, one service. With ``--baseline TREE`` (another checkout
+follow on server A: several servers, one service. With ``--apart``, the same two servers on
+the one SQLite file: the tables' server then streams to nobody, so what its tables lose to
+the watchers is what the machine's shared cores cost them (the other server's streams, the
+watchers' client), not its own streams' work. With ``--baseline TREE`` (another checkout
 of Kiroku, such as /tmp/before) a second server (or pair) runs that tree's code on a store
 of its own, its phases interleaved with this tree's.
 
 Printed, for each tree and phase: medians over ``--repeats`` of the tables' p50 and p99 (ms),
 the delivery p50, p99 and worst (ms, over every watcher and action of the phase) and the
-misses, and each server's CPU (% of a core); then the ratio of the watched tables' p99 to
-the alone one (per repeat, its median), next to issue 43's targets: delivery p99 at most
-200 ms, tables' p99 at most x1.2; and the tables' p99 of every repeat's answers pooled, alone
-and watched (a repeat's p99 is its few dozen slowest answers, and moves by half between
-repeats; the pooled one is steadier). Nothing is asserted: it is a measurement.
+misses, each server's CPU and the clients' (the tables' driver and the watchers' reader,
+each a process of this bench on the same cores; % of a core); then the ratio of the watched
+tables' p99 to the alone one (per repeat, its median), next to issue 43's targets: delivery
+p99 at most 200 ms, tables' p99 at most x1.2; and the tables' p99 of every repeat's answers
+pooled, alone and watched (a repeat's p99 is its few dozen slowest answers, and moves by half
+between repeats; the pooled one is steadier). Nothing is asserted: it is a measurement.
 """
 
 from __future__ import annotations
@@ -126,9 +130,11 @@ def organiser(tree: Path, url: str, keys: Path) -> str:
 
 @contextmanager
 def tree_servers(name: str, tree: Path, folder: Path, postgres: str | None,
-                 workers: int | None, scripts: list[Script]) -> Iterator[Served]:
+                 workers: int | None, scripts: list[Script],
+                 apart: bool = False) -> Iterator[Served]:
     """``tree``'s Kiroku as ``kiroku serve`` starts it, on a store of its own: one server on
-    an SQLite file in ``folder``, or two on a fresh schema of ``postgres``."""
+    an SQLite file in ``folder`` (two with ``apart``), or two on a fresh schema of
+    ``postgres``."""
     folder.mkdir(parents=True, exist_ok=True)
     keys = folder / "kiroku.keys"
     if postgres is None:
@@ -140,7 +146,7 @@ def tree_servers(name: str, tree: Path, folder: Path, postgres: str | None,
     try:
         token = organiser(tree, url, keys)
         with ExitStack() as stack:
-            ports = [free_port() for _ in range(1 if postgres is None else 2)]
+            ports = [free_port() for _ in range(1 if postgres is None and not apart else 2)]
             processes = []
             for port in ports:
                 command = kiroku(tree, url, keys, "serve", "--no-demo", "--port", str(port),
@@ -222,9 +228,12 @@ def drive_tables(port: int, tables: list[Table], rate: float, start: float,
                  out: Pipe) -> None:
     """Every table's actions, one every ``1/rate`` seconds from ``start`` (monotonic), each
     table on its keep-alive connection, all driven by this process's one thread; sends back
-    each answer as (match, version, acknowledged at, latency ms), or an error's text."""
+    each answer as (match, version, acknowledged at, latency ms) and the CPU seconds this
+    process took, or an error's text."""
     try:
-        out.send(_drive(port, tables, rate, start))
+        cpu = time.process_time()
+        answers = _drive(port, tables, rate, start)
+        out.send((answers, time.process_time() - cpu))
     except Exception as exc:  # noqa: BLE001 - the parent reports it
         out.send(f"the tables failed: {exc!r}")
 
@@ -335,14 +344,15 @@ def listen(chooser: selectors.BaseSelector, until: float) -> None:
 # ----- one phase ------------------------------------------------------------------------------
 @dataclass
 class Phase:
-    """One measured phase: the tables' latencies (ms), the deliveries (ms), the misses, and
-    each server's CPU (% of a core)."""
+    """One measured phase: the tables' latencies (ms), the deliveries (ms), the misses,
+    each server's CPU and the clients' (% of a core)."""
 
     latencies: list[float]
     deliveries: list[float]
     missed: int
     cpu: list[float]
     cpu_ms: float  # every server's CPU milliseconds per action
+    clients: tuple[float, float]  # the tables' driver's and the watchers' reader's CPU
 
 
 def deliveries(answers: list[tuple[str, int, float, float]],
@@ -377,14 +387,15 @@ def run_phase(served: Served, watched: bool, watchers: int, tables: int, rate: f
     driver.start()
     try:
         time.sleep(max(0.0, start - time.monotonic()))
-        began = time.monotonic()
+        began, reading = time.monotonic(), time.process_time()
         while not receiving.poll():
             listen(chooser, time.monotonic() + 0.1) if streams else time.sleep(0.1)
-        answers = receiving.recv()
-        if isinstance(answers, str):
-            raise RuntimeError(answers)
+        received = receiving.recv()
+        if isinstance(received, str):
+            raise RuntimeError(received)
+        answers, driving = received
         listen(chooser, time.monotonic() + GRACE) if streams else time.sleep(GRACE)
-        wall = time.monotonic() - began
+        wall, reading = time.monotonic() - began, time.process_time() - reading
         used = [(cpu_seconds(pid) or 0.0) - before
                 for pid, before in zip(served.pids, cpu_before, strict=True)]
     finally:
@@ -394,7 +405,7 @@ def run_phase(served: Served, watched: bool, watchers: int, tables: int, rate: f
             stream.sock.close()
     delivered, missed = deliveries(answers, streams)
     return Phase([a[3] for a in answers], delivered, missed, [u / wall * 100 for u in used],
-                 sum(used) / len(answers) * 1000)
+                 sum(used) / len(answers) * 1000, (driving / wall * 100, reading / wall * 100))
 
 
 # ----- the run --------------------------------------------------------------------------------
@@ -426,12 +437,14 @@ def _median(runs: list[Phase], figure: Any) -> float:
 
 def report(results: dict[str, dict[str, list[Phase]]], args: argparse.Namespace) -> None:
     """The medians per tree and phase, the ratio and the targets."""
-    mode = "two servers on PostgreSQL" if args.postgres else "one server on SQLite"
+    mode = ("two servers on PostgreSQL" if args.postgres else
+            "two servers on one SQLite file" if args.apart else "one server on SQLite")
     print(f"\n{args.watchers} watchers, {args.tables} tables at {args.rate}/s, {mode}, "
           f"{args.seconds:g} s phases, medians of {args.repeats}")
     width = max(len("tree"), *(len(name) for name in results))
     print(f"{'tree':<{width}} {'phase':<8} {'tables p50':>10} {'p99':>7} {'delivery p50':>12} "
-          f"{'p99':>7} {'worst':>7} {'missed':>7} {'CPU ms/action':>13}  server CPU % of a core")
+          f"{'p99':>7} {'worst':>7} {'missed':>7} {'CPU ms/action':>13}  server CPU % of a core"
+          f"  clients %")
     for name, phases in results.items():
         for phase, runs in phases.items():
             watched = phase == "watched"
@@ -446,8 +459,10 @@ def report(results: dict[str, dict[str, list[Phase]]], args: argparse.Namespace)
                         f"{_median(runs, lambda r: r.missed) if watched else '-':>7}")
             cpu = " + ".join(f"{statistics.median(r.cpu[i] for r in runs):.0f}"
                              for i in range(len(runs[0].cpu)))
+            clients = " + ".join(f"{statistics.median(r.clients[i] for r in runs):.0f}"
+                                 for i in range(2))
             print(f"{name:<{width}} {phase:<8} {cells[0]:>10.1f} {cells[1]:>7.1f} {delivery} "
-                  f"{_median(runs, lambda r: r.cpu_ms):>13.2f}  {cpu}")
+                  f"{_median(runs, lambda r: r.cpu_ms):>13.2f}  {cpu:<21}  {clients}")
         ratios = [percentile(w.latencies, 99) / percentile(a.latencies, 99)
                   for a, w in zip(phases["alone"], phases["watched"], strict=True)]
         delivery_p99 = _median(phases["watched"], lambda r: percentile(r.deliveries, 99)
@@ -479,9 +494,14 @@ def main() -> None:
                         help="kiroku serve --workers (default: its own default)")
     parser.add_argument("--postgres", default=None, metavar="URL",
                         help="two servers on a fresh schema of this PostgreSQL database")
+    parser.add_argument("--apart", action="store_true",
+                        help="two servers on the one SQLite file: the tables on one, the "
+                             "watchers on the other")
     parser.add_argument("--baseline", type=Path, default=None, metavar="TREE",
                         help="another checkout of Kiroku, measured side by side")
     args = parser.parse_args()
+    if args.apart and args.postgres:
+        parser.error("--apart is for SQLite; --postgres always runs two servers")
     if args.quick:
         args.watchers, args.tables, args.seconds, args.repeats = 100, 10, 3.0, 1
     needed = int(args.seconds * args.rate)
@@ -494,7 +514,8 @@ def main() -> None:
                       args.baseline.resolve()))
     with tempfile.TemporaryDirectory(prefix="live-watchers-") as folder, ExitStack() as stack:
         servers = [stack.enter_context(tree_servers(
-            name, tree, Path(folder) / f"{n}", args.postgres, args.workers, scripts))
+            name, tree, Path(folder) / f"{n}", args.postgres, args.workers, scripts,
+            args.apart))
             for n, (name, tree) in enumerate(trees)]
         report(measure(servers, args), args)
 

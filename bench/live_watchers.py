@@ -2,7 +2,7 @@
 
     python bench/live_watchers.py [--quick] [--watchers 2000] [--tables 200] [--rate 1]
                                   [--seconds 20] [--repeats 2] [--workers N]
-                                  [--postgres URL | --apart] [--baseline TREE]
+                                  [--postgres URL | --apart] [--nice N] [--baseline TREE]
 
 A server as ``kiroku serve`` starts it (the command line's own ``main``, its default worker
 processes unless ``--workers``) on a fresh SQLite file. ``--tables`` tables each record a
@@ -30,7 +30,8 @@ schema there, served by two servers: the tables record through server B, the wat
 follow on server A: several servers, one service. With ``--apart``, the same two servers on
 the one SQLite file: the tables' server then streams to nobody, so what its tables lose to
 the watchers is what the machine's shared cores cost them (the other server's streams, the
-watchers' client), not its own streams' work. With ``--baseline TREE`` (another checkout
+watchers' client), not its own streams' work; ``--nice N`` runs the watchers' server of the
+two at that niceness, below the tables' (``nice -n N``). With ``--baseline TREE`` (another checkout
 of Kiroku, such as /tmp/before) a second server (or pair) runs that tree's code on a store
 of its own, its phases interleaved with this tree's.
 
@@ -130,11 +131,11 @@ def organiser(tree: Path, url: str, keys: Path) -> str:
 
 @contextmanager
 def tree_servers(name: str, tree: Path, folder: Path, postgres: str | None,
-                 workers: int | None, scripts: list[Script],
-                 apart: bool = False) -> Iterator[Served]:
+                 workers: int | None, scripts: list[Script], apart: bool = False,
+                 nice: int = 0) -> Iterator[Served]:
     """``tree``'s Kiroku as ``kiroku serve`` starts it, on a store of its own: one server on
     an SQLite file in ``folder`` (two with ``apart``), or two on a fresh schema of
-    ``postgres``."""
+    ``postgres``; of two, the watchers' at the niceness ``nice``."""
     folder.mkdir(parents=True, exist_ok=True)
     keys = folder / "kiroku.keys"
     if postgres is None:
@@ -151,6 +152,8 @@ def tree_servers(name: str, tree: Path, folder: Path, postgres: str | None,
             for port in ports:
                 command = kiroku(tree, url, keys, "serve", "--no-demo", "--port", str(port),
                                  *(["--workers", str(workers)] if workers else []))
+                if nice and port != ports[-1]:  # the watchers' server of two
+                    command = ["nice", "-n", str(nice), *command]
                 processes.append(stack.enter_context(started(
                     command, tree, tree_env(tree), folder / f"server-{port}.log")))
             for port, process in zip(ports, processes, strict=True):
@@ -439,6 +442,8 @@ def report(results: dict[str, dict[str, list[Phase]]], args: argparse.Namespace)
     """The medians per tree and phase, the ratio and the targets."""
     mode = ("two servers on PostgreSQL" if args.postgres else
             "two servers on one SQLite file" if args.apart else "one server on SQLite")
+    if args.nice:
+        mode += f", the watchers' at nice {args.nice}"
     print(f"\n{args.watchers} watchers, {args.tables} tables at {args.rate}/s, {mode}, "
           f"{args.seconds:g} s phases, medians of {args.repeats}")
     width = max(len("tree"), *(len(name) for name in results))
@@ -497,11 +502,15 @@ def main() -> None:
     parser.add_argument("--apart", action="store_true",
                         help="two servers on the one SQLite file: the tables on one, the "
                              "watchers on the other")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="with two servers, the watchers' runs at this niceness (nice -n)")
     parser.add_argument("--baseline", type=Path, default=None, metavar="TREE",
                         help="another checkout of Kiroku, measured side by side")
     args = parser.parse_args()
     if args.apart and args.postgres:
         parser.error("--apart is for SQLite; --postgres always runs two servers")
+    if args.nice and not (args.apart or args.postgres):
+        parser.error("--nice is for the watchers' server of two (--apart or --postgres)")
     if args.quick:
         args.watchers, args.tables, args.seconds, args.repeats = 100, 10, 3.0, 1
     needed = int(args.seconds * args.rate)
@@ -515,7 +524,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="live-watchers-") as folder, ExitStack() as stack:
         servers = [stack.enter_context(tree_servers(
             name, tree, Path(folder) / f"{n}", args.postgres, args.workers, scripts,
-            args.apart))
+            args.apart, args.nice))
             for n, (name, tree) in enumerate(trees)]
         report(measure(servers, args), args)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import msgpack
 import pytest
 from eventsourcing.application import LRUCache, ProcessingEvent
 from eventsourcing.domain import Aggregate, event
@@ -23,11 +24,12 @@ import ledger.fold as fold_module
 from engine import JUDGE
 from engine.core.viewer import Viewer
 from engine.registry import get_game
-from ledger.errors import MatchNotFound
+from ledger.errors import CorruptRecord, MatchNotFound
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.match import Match
 from ledger.recorder import AggregatesCollected, Recorder
 from ledger.seedkeeper import SEEDS_KEPT, secret_id
+from ledger.transcoder import stored_fields
 from replay.service import Kiroku
 
 DECKS = ["solar_vanguard", "pleiades_bloom"]
@@ -243,8 +245,9 @@ def test_what_a_rebuild_passes_through_is_kept(
     """The rebuild of position 33 (version 34) from the snapshot at 25 keeps the state of
     every version on its way: a viewer stepping back reads each position kept, with no
     action replayed and no snapshot read (each would have cost the snapshot and 5 to 8
-    actions). A later position folds on from the kept version 34, though it lies more than
-    STEP_FROM_KEPT events back, rather than from the snapshot (11 actions, not 20)."""
+    actions). A later position steps on from the state kept at version 34, though it lies
+    more than STEP_FROM_KEPT events back, rather than from the snapshot (11 actions, not
+    20)."""
     kiroku = Kiroku.open(f"sqlite:///{tmp_path}/back.db")  # a snapshot every 25 events
     try:
         match_id = new_match(kiroku)
@@ -258,6 +261,77 @@ def test_what_a_rebuild_passes_through_is_kept(
         assert (len(replays), decoded, len(reads)) == (34 - 25, [], 4)  # reads: fast-forward
         kiroku.view(kiroku.seen_by(match_id, JUDGE), 44)  # version 45
         assert (len(replays), decoded) == (34 - 25 + 45 - 34, [])
+    finally:
+        kiroku.close()
+
+
+def test_a_position_after_a_kept_one_is_stepped_on_from_its_state_alone(
+        tmp_path: Path, replays: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position whose events since a kept state are all live actions is those actions
+    replayed onto that state: no snapshot read, no past version of the match built (none is
+    kept for it), the events after the kept state read once, and every state passed kept; it
+    is the position a fresh service rebuilds from the store."""
+    url = f"sqlite:///{tmp_path}/stepped.db"
+    kiroku = Kiroku.open(url)  # a snapshot every 25 events
+    try:
+        match_id = new_match(kiroku)
+        play(kiroku, match_id, 47)
+        kiroku.recorder.forget_positions()
+        kiroku.view(kiroku.seen_by(match_id, JUDGE), 28)  # version 29, from the snapshot at 25
+        assert len(replays) == 29 - 25
+        decoded, reads = snapshot_decodes(monkeypatch), event_reads(kiroku, monkeypatch)
+        view = kiroku.view(kiroku.seen_by(match_id, JUDGE), 31)  # version 32
+        assert (len(replays), decoded, len(reads)) == (29 - 25 + 32 - 29, [], 2)
+        loader = kiroku.recorder.loader
+        assert [v for v in (30, 31, 32) if (match_id, v) in loader._positions.cache] == []
+        assert kiroku.view(kiroku.seen_by(match_id, JUDGE), 30) == kiroku.view(
+            kiroku.seen_by(match_id, JUDGE), 30)  # version 31, passed: kept
+        assert len(replays) == 29 - 25 + 32 - 29
+    finally:
+        kiroku.close()
+    fresh = Kiroku.open(url)
+    try:
+        assert fresh.view(fresh.seen_by(match_id, JUDGE), 31) == view
+    finally:
+        fresh.close()
+
+
+def test_an_undo_after_a_kept_state_is_folded_by_the_match(kiroku: Kiroku) -> None:
+    """A kept state with an undo after it is not stepped on: the position after the undo
+    has the digest its event recorded."""
+    match_id = new_match(kiroku)
+    play(kiroku, match_id, 3)  # versions 2-4
+    kiroku.undo(match_id, 2, reason="misplayed", recorded_by="judge")  # version 5
+    play(kiroku, match_id, 2)  # versions 6-7
+    recorded = {r["version"]: r["digest"] for r in kiroku.records(kiroku.seen_by(match_id))
+                if "digest" in r}
+    kiroku.recorder.forget_positions()
+    kiroku.recorder.state_of(match_id, 4)  # kept: the position the undo leaves behind
+    views = [kiroku.view(kiroku.seen_by(match_id, JUDGE), p) for p in (2, 3)]
+    assert [(v["version"], v["digest"]) for v in views] == [(6, recorded[6]), (7, recorded[7])]
+
+
+def test_an_action_the_rules_refuse_after_a_kept_state_is_a_corrupt_record(
+        tmp_path: Path) -> None:
+    """An event changed in the store after the state before it was kept: stepping on from
+    that state refuses it, and so does the full load, which says the record is corrupt."""
+    db = tmp_path / "refused.db"
+    kiroku = Kiroku(_OftenSnapshotting.open(f"sqlite:///{db}"))
+    try:
+        match_id = new_match(kiroku)
+        play(kiroku, match_id, 7)  # versions 2-8, snapshots at 4 and 8
+        kiroku.recorder.forget_positions()
+        kiroku.view(kiroku.seen_by(match_id, JUDGE), 4)  # version 5 kept
+        with sqlite3.connect(db) as con:
+            (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
+                                   "AND originator_version = 6", (match_id.hex,))
+            fields = stored_fields(bytes(blob))
+            fields["action"]["seat"] = 3 - fields["action"]["seat"]  # not the seat to act
+            con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
+                        "originator_version = 6",
+                        (bytes([1]) + msgpack.packb(fields, use_bin_type=True), match_id.hex))
+        with pytest.raises(CorruptRecord, match="no longer make a match"):
+            kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     finally:
         kiroku.close()
 

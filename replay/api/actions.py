@@ -14,7 +14,7 @@ from engine.registry import get_game
 from replay import access, console
 from replay.api.limits import Plain
 from replay.api.shapes import ActionRecorded, ActionsUndone, Adjustable, TurnOut
-from replay.api.wire import MatchId, caller_of, kiroku_of, respond
+from replay.api.wire import MatchId, MatchText, audience_of, caller_of, kiroku_of, respond
 from replay.reasons import ServiceReason as R
 
 router = APIRouter(tags=["recording"])
@@ -52,22 +52,23 @@ class UndoCreate(BaseModel):
                               "description": "The same action was already recorded on that "
                                              "expected_version by the same credential (a "
                                              "resend): its answer again; nothing stored"}})
-def record_action(request: Request, match_id: MatchId, body: ActionCreate) -> Response:
+def record_action(request: Request, match_id: MatchText, body: ActionCreate) -> Response:
     """Record one action; 422 with the rule's reason code if illegal, nothing stored; 200
     with the first answer when it is the same action sent again on the same
     ``expected_version`` by the same credential (a lost answer's resend). A
     refusal names no card the caller may not know: an action naming a card hidden from it
     gets the same refusal as one naming a card that does not exist (``card_not_seen``)."""
-    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
-    audience = kiroku.audience(match_id, caller_of(request))
+    kiroku = kiroku_of(request)  # the service, the caller and the ids: wire.kiroku_of says why
+    audience = audience_of(request, match_id)
+    named = audience.match.id
     by = audience.actor(body.action, outcomes=body.outcomes is not None,
                         judges_only=get_game(audience.match.game).judges_only(
                             body.action.get("type")))
-    done = kiroku.record(match_id, body.action, recorded_by=by.recorded_by,
+    done = kiroku.record(named, body.action, recorded_by=by.recorded_by,
                          outcomes=body.outcomes, expected_version=body.expected_version,
                          asker=audience.asker)
-    request.app.state.following.moved(match_id, done.version)  # its live streams, at once
-    return respond(request, {"match_id": str(match_id), "version": done.version,
+    request.app.state.following.moved(named, done.version)  # its live streams, at once
+    return respond(request, {"match_id": str(named), "version": done.version,
                              "seq": done.seq, "digest": done.digest, "result": done.result,
                              "receipt": done.receipt}, 200 if done.resent else 201)
 
@@ -92,25 +93,25 @@ def undo(request: Request, match_id: MatchId, body: UndoCreate) -> Response:
 
 
 @router.get("/matches/{match_id}/legal", response_model=list[dict[str, Any]])
-def legal(request: Request, match_id: MatchId,
+def legal(request: Request, match_id: MatchText,
           seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
                                             "seat; a seat's credential lists its own.")]
           = None) -> Response:
     """The game actions a seat may take now."""
     kiroku = kiroku_of(request)
-    audience = kiroku.audience(match_id, caller_of(request))
+    audience = audience_of(request, match_id)
     return respond(request, kiroku.legal_actions(audience, audience.legal_seat(seat)))
 
 
 @router.get("/matches/{match_id}/turn", response_model=TurnOut)
-def turn(request: Request, match_id: MatchId,
+def turn(request: Request, match_id: MatchText,
          seat: Annotated[int | None, Query(ge=1, le=64, description="A judge's choice of "
                                            "seat; a seat's credential reads its own.")]
          = None) -> Response:
     """What the match waits for, as a seat's page shows it: the version to act on, who is to
     act, a pause, and the seat's legal actions in words with the choices behind them."""
     kiroku = kiroku_of(request)
-    audience = kiroku.audience(match_id, caller_of(request))
+    audience = audience_of(request, match_id)
     return respond(request, kiroku.turn(audience, audience.legal_seat(seat)))
 
 

@@ -25,7 +25,8 @@ from replay.api.wire import (
     CallerDep,
     KirokuDep,
     MatchId,
-    caller_of,
+    MatchText,
+    audience_of,
     kiroku_of,
     page_headers,
     respond,
@@ -113,11 +114,11 @@ def list_matches(request: Request, kiroku: KirokuDep,
 
 
 @router.get("/matches/{match_id}", response_model=MatchSummary)
-def get_match(request: Request, match_id: MatchId) -> Response:
+def get_match(request: Request, match_id: MatchText) -> Response:
     """A match's summary: players, options, where it stands (as of the last position the
     caller may see: a delayed spectator's stays delayed), result, seed commitment."""
-    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
-    return respond(request, kiroku.summary(kiroku.audience(match_id, caller_of(request))))
+    kiroku = kiroku_of(request)  # the service, the caller and the ids: wire.kiroku_of says why
+    return respond(request, kiroku.summary(audience_of(request, match_id)))
 
 
 @router.get("/matches/{match_id}/receipt", response_model=Receipt)

@@ -20,7 +20,9 @@ from replay.api.wire import (
     CallerDep,
     KirokuDep,
     MatchId,
-    caller_of,
+    MatchText,
+    ViewerText,
+    audience_of,
     kiroku_of,
     respond,
 )
@@ -31,13 +33,12 @@ JSONL = "application/x-ndjson"
 
 
 @router.get("/matches/{match_id}/state", response_model=PositionOut)
-def state(request: Request, match_id: MatchId, viewer: AskedViewer,
+def state(request: Request, match_id: MatchText,
           at: Annotated[int | None, Query(ge=0, description="Position; now if omitted")]
-          = None) -> Response:
+          = None, viewer: ViewerText = None) -> Response:
     """The position after ``at`` live actions, as the caller sees it."""
-    kiroku = kiroku_of(request)  # the service and the caller: wire.kiroku_of says why
-    return respond(request, kiroku.view(kiroku.audience(match_id, caller_of(request), viewer),
-                                        at))
+    kiroku = kiroku_of(request)  # the service, the caller and the ids: wire.kiroku_of says why
+    return respond(request, kiroku.view(audience_of(request, match_id, viewer), at))
 
 
 Until = Annotated[int | None, Query(ge=0, le=10_000_000, description=(

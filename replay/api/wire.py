@@ -19,6 +19,7 @@ from ledger.identity import Identity, Unauthenticated
 from ledger.tournaments import TournamentNotFound
 from replay import disputes as hearing
 from replay.access import Caller
+from replay.audience import Audience
 from replay.ids import MIN_PREFIX, UUID_FORM, resolve_id, whole_id
 from replay.service import Kiroku
 
@@ -104,8 +105,9 @@ def kiroku_of(request: Request) -> Kiroku:
     caller with ``kiroku_of`` and ``caller_of`` instead of naming ``KirokuDep`` and
     ``CallerDep``: FastAPI solves each named dependency as a small request of its own (its
     path, query, header and cookie parameters looked up, its cache key computed), and the
-    recording route solved eight, a tenth of its server time (issue 43); now five. Neither
-    has a parameter, so the OpenAPI document is the same."""
+    recording route solved eight, a tenth of its server time (issue 43); now the
+    application's three. Neither has a parameter, so the OpenAPI document is the same. The
+    same routes take the match's id and the viewer as plain parameters (``audience_of``)."""
     kiroku: Kiroku = request.app.state.kiroku
     return kiroku
 
@@ -135,12 +137,20 @@ async def _session_caller(request: Request, kiroku: Kiroku, session: str) -> Cal
     return identity
 
 
-async def asked_viewer(viewer: Annotated[str | None, Query(
-        description="Narrow the view your credential allows: judge, spectator or seat:N "
-                    "(default: what the credential sees).", max_length=20)] = None
-                 ) -> Viewer | None:
-    """The optional ``viewer`` query parameter."""
+ViewerText = Annotated[str | None, Query(
+    description="Narrow the view your credential allows: judge, spectator or seat:N "
+                "(default: what the credential sees).", max_length=20)]
+"""The optional ``viewer`` query parameter as sent: ``viewer_asked`` reads it."""
+
+
+def viewer_asked(viewer: str | None) -> Viewer | None:
+    """The viewer a ``viewer`` query parameter asks for (None: what the credential sees)."""
     return None if viewer is None else Viewer.parse(viewer)
+
+
+async def asked_viewer(viewer: ViewerText = None) -> Viewer | None:
+    """The optional ``viewer`` query parameter."""
+    return viewer_asked(viewer)
 
 
 KirokuDep = Annotated[Kiroku, Depends(service)]
@@ -153,15 +163,35 @@ def _id_text(what: str) -> Any:
                             f"{MIN_PREFIX}) if no other {what}'s id starts with them.")
 
 
-async def match_ref(match_id: Annotated[str, _id_text("match")], request: Request) -> UUID:
+MatchText = Annotated[str, _id_text("match")]
+"""A ``{match_id}`` path parameter as sent: ``match_named`` reads it."""
+
+
+def match_named(request: Request, match_id: str) -> UUID:
     """The match a path names by its id or a unique prefix of it; 404 ``match_not_found``
-    otherwise."""
+    otherwise. Reads the store for a prefix: in a route that runs in the thread pool."""
     whole = whole_id(match_id)
     if whole is not None:
         return whole
     kiroku = kiroku_of(request)
-    return await run_in_threadpool(resolve_id, match_id, lambda: kiroku.match_ids(match_id),
-                                   ("match", "matches"), MatchNotFound)
+    return resolve_id(match_id, lambda: kiroku.match_ids(match_id), ("match", "matches"),
+                      MatchNotFound)
+
+
+def audience_of(request: Request, match_id: str, viewer: str | None = None) -> Audience:
+    """The caller's audience of the match a route's ``MatchText`` names, narrowed to the
+    ``viewer`` its ``ViewerText`` asks for: what the routes of every tap read instead of
+    naming ``MatchId`` and ``AskedViewer`` (``kiroku_of`` says why). In the thread pool."""
+    return kiroku_of(request).audience(match_named(request, match_id), caller_of(request),
+                                       viewer_asked(viewer))
+
+
+async def match_ref(match_id: MatchText, request: Request) -> UUID:
+    """``match_named`` as a dependency (a prefix read in the thread pool)."""
+    whole = whole_id(match_id)
+    if whole is not None:
+        return whole
+    return await run_in_threadpool(match_named, request, match_id)
 
 
 async def tournament_ref(tournament_id: Annotated[str, _id_text("tournament")],

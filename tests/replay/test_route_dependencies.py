@@ -80,6 +80,31 @@ def test_the_caller_read_from_the_request_decides_the_answer(app: FastAPI) -> No
     assert seen.json()["viewer"] == "spectator"
 
 
+def test_every_route_of_a_tap_takes_a_match_by_a_prefix_of_its_id(app: FastAPI) -> None:
+    """Each reads the match a prefix names (``wire.match_named``), as ``match_ref`` resolves
+    it for the other routes; an unknown prefix is a 404 ``match_not_found``."""
+    kiroku = app.state.kiroku
+    match_id = kiroku.simulate("worldgainer", 1, seed=3)[0]
+    prefix = str(match_id)[:8]
+
+    async def asked() -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as client:
+            answers = [await client.request(method, path.replace("{match_id}", ref),
+                                            json={"action": {"type": "end_turn", "seat": 1}}
+                                            if method == "POST" else None)
+                       for ref in (prefix, "ffffffff") for method, path in PER_TAP]
+            return answers
+
+    answers = anyio.run(asked)
+    found, unknown = answers[:len(PER_TAP)], answers[len(PER_TAP):]
+    # a spectator: read, or refused for who it is (401 on the seats' routes), never a 404
+    assert [a.status_code == 404 for a in found] == [False] * len(PER_TAP), [
+        a.text for a in found]
+    assert [(a.status_code, a.json()["code"]) for a in unknown] == [
+        (404, "match_not_found")] * len(PER_TAP)
+
+
 def _sample(path: str) -> str:
     """A concrete path of a route's template: each id a UUID, each other parameter ``1``."""
     return re.sub(r"\{(\w+)(:\w+)?\}",

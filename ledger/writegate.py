@@ -19,8 +19,9 @@ A write waits at the gate no longer than SQLite's busy timeout (the library's
 the library's ``OperationalError`` before it has begun, as SQLite's own lock would have made
 it fail: a process that stops while holding the gate (stopped by a debugger, its disk hung)
 holds up the others' writes for that long, not for ever. ``flock`` itself cannot stop
-waiting, so when another process holds the file a thread of its own waits in the kernel, and
-the write waits for that thread with a timeout (``_FileWait``).
+waiting, so when another process holds the file, the gate's own thread waits in the kernel
+(``_Waiter``, started at the first such write and kept), and the write waits for that thread
+with a timeout (``_FileWait``).
 
 Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factory class
 (``TOPIC``), whose datastore is eventsourcing's with write transactions gated.
@@ -64,6 +65,7 @@ class WriteGate:
         self.path = db_path + SUFFIX
         self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         self._threads = threading.Lock()
+        self._waiter = _Waiter()
         self.users = 0  # the open datastores of this process on the file
         self.passed = 0  # write transactions through the gate (tests and benches read it)
 
@@ -92,24 +94,20 @@ class WriteGate:
 
     def _take_file(self, timeout: float) -> bool:
         """Take the file's ``flock`` within ``timeout`` seconds (this thread holds the thread
-        lock). At once when no other process holds it; otherwise a thread of its own waits in
-        the kernel (which hands the lock over the moment it is released, where polling would
-        sleep), so that this one can stop waiting. False when it gave up: the waiting thread
-        then takes the lock when it comes, lets go of it at once and releases the thread lock,
-        so no other thread of this process touches the descriptor meanwhile. ``OSError``
-        (the lock file failed) and ``OperationalError`` (no thread could be started to wait
-        in) leave the thread lock with the writer."""
+        lock). At once when no other process holds it; otherwise the gate's waiting thread
+        waits in the kernel (which hands the lock over the moment it is released, where
+        polling would sleep), so that this one can stop waiting. False when it gave up: the
+        waiting thread then takes the lock when it comes, lets go of it at once and releases
+        the thread lock, so no other thread of this process touches the descriptor meanwhile.
+        ``OSError`` (the lock file failed) and ``OperationalError`` (no thread could be
+        started to wait in) leave the thread lock with the writer."""
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except BlockingIOError:
             pass
         wait = _FileWait(self._fd, self._threads)
-        try:
-            threading.Thread(target=wait.run, name="kiroku-write-gate", daemon=True).start()
-        except RuntimeError as exc:  # the process may start no more threads
-            raise OperationalError(f"database is locked, and no thread could be started to "
-                                   f"wait for another process's write to end: {exc}") from None
+        self._waiter.ask(wait)
         return wait.result(timeout)
 
     def close(self) -> None:
@@ -118,6 +116,7 @@ class WriteGate:
         descriptor, or another file given the descriptor's number. That descriptor is left
         open to the process's end; waiting for the write instead could wait forever, when
         the collector closes a forgotten store in the very thread that writes."""
+        self._waiter.close()
         if self._threads.acquire(blocking=False):
             try:
                 os.close(self._fd)
@@ -125,9 +124,61 @@ class WriteGate:
                 self._threads.release()
 
 
+class _Waiter:
+    """A gate's thread that waits in the kernel for the file's ``flock``, one wait at a time,
+    started by the first write that finds another process holding the file and kept for the
+    next. One is enough: the writer that asks holds the gate's thread lock, and a wait given
+    up keeps it until its ``flock`` has come and gone, so no second wait is asked meanwhile.
+
+    A thread started at every such write (as before) made the gate's own CPU a contended
+    pass 62 us against 37 with the thread kept (issue 43, ``bench/gate_passes.py``), at
+    about every other commit of two processes recording on one file, and a process that
+    could start no more threads had each of those writes refused."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._asked: _FileWait | None = None
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def ask(self, wait: _FileWait) -> None:
+        """Have ``wait`` run in the waiting thread, started first if there is none running
+        (none yet, or one ended by an error it did not expect). ``OperationalError`` when no
+        thread could be started (the process may start no more): nothing was asked then."""
+        with self._changed:
+            if self._thread is None or not self._thread.is_alive():
+                thread = threading.Thread(target=self._serve, name="kiroku-write-gate",
+                                          daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError as exc:
+                    raise OperationalError(
+                        f"database is locked, and no thread could be started to wait for "
+                        f"another process's write to end: {exc}") from None
+                self._thread = thread
+            self._asked = wait
+            self._changed.notify()
+
+    def close(self) -> None:
+        """End the thread once it has run what it was asked (a wait under way is finished)."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify()
+
+    def _serve(self) -> None:
+        """Run each wait asked, until closed with none asked."""
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._asked is not None or self._closed)
+                wait, self._asked = self._asked, None
+            if wait is None:
+                return
+            wait.run()
+
+
 class _FileWait:
-    """One wait for a file's ``flock`` in a thread of its own, which the writer that asked
-    for it may give up."""
+    """One wait for a file's ``flock``, run by the gate's waiting thread (``_Waiter``), which
+    the writer that asked for it may give up."""
 
     def __init__(self, fd: int, threads: threading.Lock) -> None:
         self._fd = fd

@@ -191,6 +191,45 @@ def test_a_write_that_cannot_start_its_waiting_thread_fails_and_leaves_the_gate_
             pass
 
 
+def _pass_while_another_process_holds(db: str) -> threading.Thread | None:
+    """Pass the file's gate in a thread of this process while another process holds the
+    file, until that one lets go; the thread that waited for the file meanwhile."""
+    gate = gate_for(db)
+
+    def pass_gate() -> None:
+        with gate.held(20):
+            pass
+
+    with another_process_holding_the_gate(db) as release:
+        thread, done = in_thread(pass_gate)
+        deadline = time.monotonic() + 20
+        while gate._waiter._thread is None or gate._waiter._asked is not None:
+            assert time.monotonic() < deadline, "no thread waited for the file"
+            time.sleep(0.01)
+        release()
+        assert done.wait(20)
+        thread.join()
+    return gate._waiter._thread
+
+
+def test_every_wait_for_another_process_runs_in_the_gates_one_thread(db: str) -> None:
+    waiters = [_pass_while_another_process_holds(db) for _ in range(3)]
+    assert waiters[0] is not None and waiters[0].name == "kiroku-write-gate"
+    assert waiters == [waiters[0]] * 3  # kept for the next wait, not started for each
+    assert waiters[0].is_alive()
+    gate_for(db).close()
+    waiters[0].join(20)
+
+
+def test_closing_the_gate_ends_its_waiting_thread(db: str) -> None:
+    service = Kiroku.open(f"sqlite:///{db}")
+    waiter = _pass_while_another_process_holds(db)
+    assert waiter is not None and waiter.is_alive()
+    service.close()  # the last store on the file closes its gate
+    waiter.join(20)
+    assert not waiter.is_alive()
+
+
 def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,
                                                                      db: str) -> None:
     recorder = kiroku.recorder.recorder

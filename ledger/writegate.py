@@ -132,8 +132,9 @@ class _Waiter:
 
     A thread started at every such write (as before) made the gate's own CPU a contended
     pass 62 us against 37 with the thread kept (issue 43, ``bench/gate_passes.py``), at
-    about every other commit of two processes recording on one file, and a process that
-    could start no more threads had each of those writes refused."""
+    about every other commit of two processes recording on one file; and a process at its
+    limit of threads had each of those writes refused, where once this one runs they are
+    served."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()

@@ -141,6 +141,7 @@ class _Waiter:
         self._asked: _FileWait | None = None
         self._closed = False
         self._thread: threading.Thread | None = None
+        self.waits = 0  # waits taken up by the thread (tests read it)
 
     def ask(self, wait: _FileWait) -> None:
         """Have ``wait`` run in the waiting thread, started first if there is none running
@@ -172,8 +173,9 @@ class _Waiter:
             with self._changed:
                 self._changed.wait_for(lambda: self._asked is not None or self._closed)
                 wait, self._asked = self._asked, None
-            if wait is None:
-                return
+                if wait is None:
+                    return
+                self.waits += 1
             wait.run()
 
 

@@ -201,9 +201,10 @@ def _pass_while_another_process_holds(db: str) -> threading.Thread | None:
             pass
 
     with another_process_holding_the_gate(db) as release:
+        waits = gate._waiter.waits
         thread, done = in_thread(pass_gate)
         deadline = time.monotonic() + 20
-        while gate._waiter._thread is None or gate._waiter._asked is not None:
+        while gate._waiter.waits == waits:  # until the gate's thread waits for the file
             assert time.monotonic() < deadline, "no thread waited for the file"
             time.sleep(0.01)
         release()

@@ -145,10 +145,11 @@ class _Waiter:
 
     def ask(self, wait: _FileWait) -> None:
         """Have ``wait`` run in the waiting thread, started first if there is none running
-        (none yet, or one ended by an error it did not expect). ``OperationalError`` when no
-        thread could be started (the process may start no more): nothing was asked then."""
+        (none yet, one ended by ``close``, or one ended by an error it did not expect; each
+        says so under this lock as it ends). ``OperationalError`` when no thread could be
+        started (the process may start no more): nothing was asked then."""
         with self._changed:
-            if self._thread is None or not self._thread.is_alive():
+            if self._thread is None:
                 thread = threading.Thread(target=self._serve, name="kiroku-write-gate",
                                           daemon=True)
                 try:
@@ -168,15 +169,25 @@ class _Waiter:
             self._changed.notify()
 
     def _serve(self) -> None:
-        """Run each wait asked, until closed with none asked."""
+        """Run each wait asked, until closed with none asked. The thread says it has ended
+        (``_thread`` None) under the lock ``ask`` takes, before it ends: a wait asked as it
+        ends, when it would still look alive, starts another thread instead of being lost
+        (its writer would time out, and the gate's thread lock, which the waiting thread lets
+        go, would stay taken)."""
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._asked is not None or self._closed)
                 wait, self._asked = self._asked, None
                 if wait is None:
+                    self._thread = None
                     return
                 self.waits += 1
-            wait.run()
+            try:
+                wait.run()
+            except BaseException:
+                with self._changed:
+                    self._thread = None
+                raise
 
 
 class _FileWait:

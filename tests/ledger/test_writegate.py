@@ -231,6 +231,19 @@ def test_closing_the_gate_ends_its_waiting_thread(db: str) -> None:
     assert not waiter.is_alive()
 
 
+def test_a_wait_asked_after_the_thread_ended_starts_another(db: str) -> None:
+    first = _pass_while_another_process_holds(db)
+    assert first is not None
+    gate_for(db)._waiter.close()
+    first.join(20)
+    waiter = gate_for(db)._waiter
+    assert not first.is_alive() and waiter._thread is None
+    waits = waiter.waits
+    _pass_while_another_process_holds(db)  # served by a thread started for it, not lost
+    assert waiter.waits == waits + 1
+    assert waiter._thread is None  # closed: that thread ended once the wait was run
+
+
 def test_saves_queued_while_another_process_commits_go_in_one_commit(kiroku: Kiroku,
                                                                      db: str) -> None:
     recorder = kiroku.recorder.recorder

@@ -2,7 +2,7 @@
 one process and by ``kiroku audit verify`` over every match.
 
     python bench/audit_speed.py [--quick] [--matches 2000] [--jobs 1,default] [--repeats 5]
-                                [--baseline TREE]
+                                [--baseline TREE] [--no-bytecode]
 
 - the matches: random legal World Gainer playouts (bench/scale.py's ``scripts``) recorded again
   through ``Kiroku.record`` on an SQLite file in a temporary folder, so that each ends sealed
@@ -13,7 +13,11 @@ one process and by ``kiroku audit verify`` over every match.
 - ``kiroku audit verify``: the command line over every match, a fresh process each run (its
   interpreter start and imports included in the wall time, and shown apart: the same command
   on an empty store, and the rate beyond it), with each ``--jobs`` asked for (``default``: no
-  option, the command's own default);
+  option, the command's own default); its bytecode compiled once, by an untimed run, into a
+  folder of the bench's own (``PYTHONPYCACHEPREFIX``), as installing the package compiles it
+  and as ``bench/cli_speed.py`` times commands; ``--no-bytecode`` leaves it to the
+  environment's settings (with ``PYTHONDONTWRITEBYTECODE`` set, every run compiles Kiroku's
+  modules again, about 0.1 s);
 - ``--baseline TREE``: the command-line runs also made by another checkout (e.g.
   ``/tmp/before``), each run of one tree followed by the other's, and the ratio of their
   medians printed. Each tree audits an archive it recorded itself, of the same playouts
@@ -103,12 +107,21 @@ def time_service(url: str, ids: list[UUID], repeats: int) -> list[float]:
     return rates
 
 
-def time_command(url: str, jobs: str, matches: int, tree: Path = ROOT) -> float:
+def environment(bytecode: Path | None) -> dict[str, str]:
+    """The commands' environment: no ambient store; bytecode kept in ``bytecode`` if given."""
+    env = {k: v for k, v in os.environ.items() if k != "KIROKU_DATABASE_URL"}
+    if bytecode is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(bytecode)
+    return env
+
+
+def time_command(url: str, jobs: str, matches: int, env: dict[str, str],
+                 tree: Path = ROOT) -> float:
     """Wall seconds of ``tree``'s ``kiroku audit verify`` over every match, which must all
     pass."""
     command = [sys.executable, "-c", "from cli.main import main; main()", "--db", url,
                "audit", "verify"] + ([] if jobs == "default" else ["--jobs", jobs])
-    env = {k: v for k, v in os.environ.items() if k != "KIROKU_DATABASE_URL"}
     start = time.perf_counter()
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
@@ -119,17 +132,21 @@ def time_command(url: str, jobs: str, matches: int, tree: Path = ROOT) -> float:
 
 
 def report_command(url: str, empty: str, jobs: str, matches: int, actions: int,
-                   repeats: int, baseline: tuple[Path, str] | None = None) -> None:
+                   repeats: int, env: dict[str, str],
+                   baseline: tuple[Path, str] | None = None) -> None:
     """Print the command's wall time and actions per second (medians), and its wall time on
     an empty store (interpreter start, imports, opening the store, starting workers); with
     ``baseline`` (a tree and its own archive of the same playouts), that tree's wall time,
     run for run, and the ratio."""
     walls, idle, based = [], [], []
+    time_command(empty, jobs, 0, env)  # untimed: its bytecode compiled, files cached
+    if baseline is not None:
+        time_command(empty, jobs, 0, env, baseline[0])
     for _ in range(repeats):
-        walls.append(time_command(url, jobs, matches))
-        idle.append(time_command(empty, jobs, 0))
+        walls.append(time_command(url, jobs, matches, env))
+        idle.append(time_command(empty, jobs, 0, env))
         if baseline is not None:
-            based.append(time_command(baseline[1], jobs, matches, baseline[0]))
+            based.append(time_command(baseline[1], jobs, matches, env, baseline[0]))
     wall, start = statistics.median(walls), statistics.median(idle)
     beyond = (f"beyond the empty store's run, {actions / (wall - start):,.0f} actions/s"
               if wall - start >= 0.1 else "too little beyond the empty store's run to tell")
@@ -154,6 +171,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another checkout whose audit verify runs beside (/tmp/before)")
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="leave the commands' bytecode to the environment's settings")
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
     matches = 16 if args.quick else args.matches
@@ -175,8 +194,11 @@ def main() -> None:
         if args.baseline is not None:
             baseline = (args.baseline.resolve(), f"sqlite:///{tmp}/baseline.db")
             record_by(*baseline, matches)
+        env = environment(None if args.no_bytecode else Path(tmp) / "bytecode")
+        print(f"command-line runs: bytecode "
+              f"{'left to the environment' if args.no_bytecode else 'compiled beforehand'}")
         for jobs in args.jobs.split(","):
-            report_command(url, empty, jobs, len(ids), actions, repeats, baseline)
+            report_command(url, empty, jobs, len(ids), actions, repeats, env, baseline)
 
 
 if __name__ == "__main__":

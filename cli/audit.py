@@ -4,6 +4,7 @@ that a pairing which never landed left behind is noted as a stray (replay.strays
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -146,7 +147,15 @@ def _worker_pool(workers: int) -> Iterator[Pool | None]:
     if workers <= 1:
         yield None
         return
-    pool = multiprocessing.get_context(_START_METHOD).Pool(workers, _leave_interrupts)
+    # The workers are forked with what this process made so far (its modules, about 50,000
+    # objects) out of the collector's reach: a worker's full collections then walk only what
+    # its audits made, and leave the pages it shares with this process unwritten. This
+    # process collects as before.
+    gc.freeze()
+    try:
+        pool = multiprocessing.get_context(_START_METHOD).Pool(workers, _leave_interrupts)
+    finally:
+        gc.unfreeze()
     try:
         yield pool
     except BaseException:

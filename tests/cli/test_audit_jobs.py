@@ -4,6 +4,7 @@ same order and with the same exit status, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -16,7 +17,7 @@ from uuid import UUID
 import pytest
 from click.testing import Result
 
-from cli.audit import CHUNK, _chunk
+from cli.audit import CHUNK, _chunk, _worker_pool
 from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
@@ -150,3 +151,14 @@ def test_workers_handed_several_matches_at_once_report_as_one_process(
 def test_a_worker_is_handed_more_matches_at_once_the_more_there_are() -> None:
     assert [_chunk(n, 2) for n in (1, 4, 15, 16, 40, 1000)] == [1, 1, 1, 2, 5, CHUNK]
     assert _chunk(1000, 64) == 3
+
+
+def test_workers_start_with_the_commands_heap_out_of_the_collectors_reach() -> None:
+    """Issue 43: the workers are forked with what the command had made frozen (``gc.freeze``),
+    so that their full collections walk only what their audits make; the command itself
+    collects as before."""
+    with _worker_pool(2) as pool:
+        assert pool is not None
+        frozen = pool.apply(gc.get_freeze_count)
+    assert frozen > 1000, frozen
+    assert gc.get_freeze_count() == 0

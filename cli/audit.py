@@ -147,15 +147,17 @@ def _worker_pool(workers: int) -> Iterator[Pool | None]:
     if workers <= 1:
         yield None
         return
-    # The workers are forked with what this process made so far (its modules, about 50,000
+    # Forked workers start with what this process made so far (its modules, about 50,000
     # objects) out of the collector's reach: a worker's full collections then walk only what
-    # its audits made, and leave the pages it shares with this process unwritten. This
-    # process collects as before.
+    # its audits make, and leave the pages it shares with this process unwritten. This
+    # process collects as before (a heap it had frozen itself stays frozen).
+    frozen_before = gc.get_freeze_count() > 0
     gc.freeze()
     try:
         pool = multiprocessing.get_context(_START_METHOD).Pool(workers, _leave_interrupts)
     finally:
-        gc.unfreeze()
+        if not frozen_before:
+            gc.unfreeze()
     try:
         yield pool
     except BaseException:

@@ -4,11 +4,12 @@ same order and with the same exit status, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import gc
 import io
 import json
 import os
 import re
+import subprocess
+import sys
 from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from uuid import UUID
 import pytest
 from click.testing import Result
 
-from cli.audit import CHUNK, _chunk, _worker_pool
+from cli.audit import CHUNK, _chunk
 from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
@@ -25,6 +26,7 @@ from tests.cli.conftest import kiroku
 from tests.replay.test_audit import _rows, cut_last_event
 
 HEAD = Identity.operator("Head Judge Hana")
+ROOT = Path(__file__).resolve().parents[2]
 MATCH_ID = re.compile(r"^(?:ok|FAILED)\s+(\S+)", re.MULTILINE)
 
 
@@ -153,12 +155,30 @@ def test_a_worker_is_handed_more_matches_at_once_the_more_there_are() -> None:
     assert _chunk(1000, 64) == 3
 
 
+FROZEN = """
+import gc, json
+from cli.audit import _worker_pool
+with _worker_pool(2) as pool:
+    in_worker = pool.apply(gc.get_freeze_count)
+after = gc.get_freeze_count()
+gc.freeze()  # a command that had frozen its heap itself
+frozen = gc.get_freeze_count()
+with _worker_pool(2) as pool:
+    pass
+# still frozen: all but what was freed meanwhile (unfrozen, the count would be 0)
+print(json.dumps({"in_worker": in_worker, "after": after,
+                  "kept": gc.get_freeze_count() > frozen // 2 > 0}))
+"""
+
+
 def test_workers_start_with_the_commands_heap_out_of_the_collectors_reach() -> None:
     """Issue 43: the workers are forked with what the command had made frozen (``gc.freeze``),
     so that their full collections walk only what their audits make; the command itself
-    collects as before."""
-    with _worker_pool(2) as pool:
-        assert pool is not None
-        frozen = pool.apply(gc.get_freeze_count)
-    assert frozen > 1000, frozen
-    assert gc.get_freeze_count() == 0
+    collects as before (nothing of it left frozen), and a heap it had frozen itself stays
+    frozen. In a fresh interpreter, whose heap nothing else froze."""
+    done = subprocess.run([sys.executable, "-c", FROZEN], cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    seen = json.loads(done.stdout)
+    assert seen["in_worker"] > 1000, seen
+    assert seen["after"] == 0, seen
+    assert seen["kept"] is True, seen

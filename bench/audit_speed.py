@@ -139,9 +139,10 @@ def report_command(url: str, empty: str, jobs: str, matches: int, actions: int,
     ``baseline`` (a tree and its own archive of the same playouts), that tree's wall time,
     run for run, and the ratio."""
     walls, idle, based = [], [], []
-    time_command(empty, jobs, 0, env)  # untimed: its bytecode compiled, files cached
+    # untimed: each tree's bytecode compiled and files cached, each on a store it made itself
+    time_command(empty, jobs, 0, env)
     if baseline is not None:
-        time_command(empty, jobs, 0, env, baseline[0])
+        time_command(baseline[1], jobs, matches, env, baseline[0])
     for _ in range(repeats):
         walls.append(time_command(url, jobs, matches, env))
         idle.append(time_command(empty, jobs, 0, env))

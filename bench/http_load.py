@@ -278,14 +278,36 @@ def whole_answer(data: bytes) -> tuple[int, bytes, bytes] | None:
     return int(data[9:12]), data[end + 4:total], data[total:]
 
 
+def answer_closes(data: bytes) -> bool:
+    """Whether the HTTP/1.1 answer at the start of ``data`` (its head arrived) says
+    ``Connection: close``: the server closes the connection once it is sent, as a worker of
+    ``kiroku serve --workers`` holding more than its share of the connections does
+    (replay.api.connections), and the client's next request goes on a new one."""
+    return b"\r\nconnection: close\r\n" in data[:data.find(b"\r\n\r\n") + 2].lower()
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection on a raw socket: prebuilt requests out, answers read
-    by their Content-Length."""
+    by their Content-Length; opened again after an answer that says ``Connection: close``
+    (``reconnects`` counts them)."""
 
     def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port))
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.port = port
+        self.sock = self._opened()
         self.pending = b""
+        self.reconnects = 0
+
+    def _opened(self) -> socket.socket:
+        sock = socket.create_connection(("127.0.0.1", self.port))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def reopen(self) -> None:
+        """Close the socket and open a new one (the server said ``Connection: close``)."""
+        self.sock.close()
+        self.sock = self._opened()
+        self.pending = b""
+        self.reconnects += 1
 
     def roundtrip(self, request: bytes) -> tuple[int, bytes]:
         """Send one request; the answer's status and body."""
@@ -294,6 +316,8 @@ class Connection:
         while (answer := whole_answer(data)) is None:
             data += self._recv()
         status, body, self.pending = answer
+        if answer_closes(data):
+            self.reopen()
         return status, body
 
     def _recv(self) -> bytes:
@@ -375,6 +399,7 @@ class Lane:
     latencies: list[float] = field(default_factory=list)
     answered_at: list[float] = field(default_factory=list)  # perf_counter() of each answer
     received: int = 0
+    reconnects: int = 0  # answers that said Connection: close
 
 
 @dataclass
@@ -390,6 +415,7 @@ class Phase:
     client_cpu: float
     server_cpu: float | None
     busy: list[float] = field(default_factory=list)  # each busy server process, % of a core
+    reconnects: int = 0  # answers that said Connection: close (the client opened a new one)
 
     @property
     def rate(self) -> float:
@@ -418,6 +444,7 @@ class Driven:
     def __init__(self, conn: Connection, requests: list[bytes], expect: int) -> None:
         self.conn, self.requests, self.expect = conn, requests, expect
         self.lane, self.next, self.data, self.sent_at = Lane(), 0, b"", 0.0
+        self.closing = False  # the last answer said Connection: close
 
     def send_next(self) -> bool:
         """Send the next request (False when none is left)."""
@@ -437,6 +464,9 @@ class Driven:
         now = time.perf_counter()
         self.lane.latencies.append((now - self.sent_at) * 1000)
         self.lane.answered_at.append(now)
+        if answer_closes(self.data):
+            self.lane.reconnects += 1
+            self.closing = True
         status, body, self.data = answer
         self.lane.received += len(body)
         if status != self.expect:
@@ -467,7 +497,14 @@ def drive_all(port: int, lanes: list[list[bytes]], expect: int,
                 chunk = client.conn.sock.recv(65536)
                 if not chunk:
                     raise ConnectionError("the server closed the connection")
-                if client.received(chunk) and not client.send_next():
+                if not client.received(chunk):
+                    continue
+                if client.closing:  # as a browser does: the next request on a new connection
+                    chooser.unregister(client.conn.sock)
+                    client.conn.reopen()
+                    client.closing = False
+                    chooser.register(client.conn.sock, selectors.EVENT_READ, client)
+                if not client.send_next():
                     chooser.unregister(client.conn.sock)
     finally:
         chooser.close()
@@ -498,7 +535,7 @@ def run_phase(port: int, pid: int, lanes: list[list[bytes]], expect: int) -> Pha
                                         for p in after) if share >= 1), reverse=True))
     return Phase([x for lane in results for x in lane.latencies], wall, until - start,
                  answered, sum(lane.received for lane in results), client_cpu, server_cpu,
-                 busy)
+                 busy, sum(lane.reconnects for lane in results))
 
 
 # ----- the work: matches, positions, rows -----------------------------------------------------
@@ -702,7 +739,9 @@ def report(results: dict[str, list[Phase]], servers: list[Served], clients: int)
     for name in names:
         if any(len(p.busy) > 1 for p in results[name]):
             print(f"{name}, each busy server process, % of a core, by run: "
-                  + ", ".join("/".join(f"{b:.0f}" for b in p.busy) for p in results[name]))
+                  + ", ".join("/".join(f"{b:.0f}" for b in p.busy) for p in results[name])
+                  + "; connections the server closed to balance its workers: "
+                  + ", ".join(str(p.reconnects) for p in results[name]))
     kiroku, bare = servers[0], next(s for s in servers if not s.kiroku)
     k_post, b_post = results[kiroku.post()], results[bare.post()]
     k_get, b_get = results[kiroku.get()], results[bare.get()]

@@ -72,6 +72,7 @@ sys.path.insert(0, str(BENCH.parent))
 
 from http_load import (  # noqa: E402
     Connection,
+    answer_closes,
     call,
     cpu_seconds,
     request,
@@ -277,12 +278,18 @@ def _drive(port: int, tables: list[Table], rate: float,
                 if answer is None:
                     continue
                 acknowledged = time.monotonic()
+                closes = answer_closes(data[i])
                 status, body, data[i] = answer
                 if status != 201:
                     raise RuntimeError(f"an action answered {status}: {body[:300]!r}")
                 waiting.discard(i)
                 if nxt[i] == len(tables[i].steps):  # done: the server may close it when idle
                     chooser.unregister(conns[i].sock)
+                elif closes:  # a worker over its share of the connections: on a new one
+                    chooser.unregister(conns[i].sock)
+                    conns[i].reopen()
+                    conns[i].sock.setblocking(False)
+                    chooser.register(conns[i].sock, selectors.EVENT_READ, i)
                 answers.append((tables[i].match_id, int(json.loads(body)["version"]),
                                 acknowledged, (acknowledged - sent_at[i]) * 1000))
     finally:

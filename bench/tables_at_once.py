@@ -98,6 +98,7 @@ sys.path.insert(0, str(BENCH.parent))
 from http_load import (  # noqa: E402
     Connection,
     Script,
+    answer_closes,
     call,
     cpu_by_process,
     cpu_seconds,
@@ -491,6 +492,9 @@ class Driver:
         answer = whole_answer(table.data)
         if answer is None:
             return
+        if answer_closes(table.data):  # a worker over its share: the next on a new one
+            self.reconnects += 1
+            self.drop(table)
         status, _, table.data = answer
         now = time.perf_counter()
         if table.due >= self.counted_from:

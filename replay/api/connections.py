@@ -18,12 +18,20 @@ and the other four, the busy one at 100% and the other a quarter idle (issue 16,
 GETs 481-504 a second at such splits, 903 at 8/8). With ``SO_REUSEPORT`` each worker listens
 on a socket of its own on the one address, and Linux picks the socket for each new connection
 by a hash of its addresses: a busy worker no longer takes what another could serve.
+
+The hash keeps no count, though: sixteen keep-alive clients often split ten to six or worse,
+and a connection stays with its worker for as long as it lives (issue 43: GETs at x0.80 of
+the bare app at an even split, x0.60-0.68 at uneven ones). So the workers also count their
+open connections in a table they all map (``ConnectionShares``), and a worker holding more
+than its share answers a request with ``Connection: close``, HTTP's own way to end a
+keep-alive connection: the client opens its next one, which the kernel hashes again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import os
 import socket
 import sys
@@ -57,7 +65,14 @@ HTTP = "replay.api.connections:PromptHTTPProtocol"
 
 class PromptHTTPProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, setting ``TCP_NODELAY`` on each TCP connection it is
-    given."""
+    given; in a worker of ``kiroku serve --workers`` (``WorkerShare``), also counting the
+    worker's open connections and asking a client to reconnect while the worker holds more
+    than its share."""
+
+    counted = False
+    """Whether this connection is in its worker's count (``WorkerShare``)."""
+    leaving = False
+    """Whether this connection was told to close after its answer (``Connection: close``)."""
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
         """Nagle's algorithm off, then uvicorn's own handling of the new connection."""
@@ -65,6 +80,126 @@ class PromptHTTPProtocol(HttpToolsProtocol):
         if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         super().connection_made(transport)  # type: ignore[arg-type]
+        if _share is not None:
+            _share.opened()
+            self.counted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """uvicorn's handling of the closed connection, then the worker's count."""
+        super().connection_lost(exc)
+        self._uncount()
+
+    def handle_websocket_upgrade(self) -> None:
+        """Out of the count, then uvicorn's upgrade: the WebSocket protocol it hands the
+        connection to is told when it closes, not this one. (Kiroku serves no WebSocket, and
+        uvicorn upgrades only with a WebSocket library installed.)"""
+        self._uncount()
+        super().handle_websocket_upgrade()
+
+    def _uncount(self) -> None:
+        if self.counted and _share is not None:
+            _share.lost(self.leaving)
+            self.counted = False
+
+    def on_headers_complete(self) -> None:
+        """uvicorn's start of a request; then, if this worker holds more than its share of
+        the connections, its answer will say ``Connection: close`` and uvicorn closes the
+        connection once it is sent (as its graceful shutdown does). Only a request started
+        at once is marked: one queued behind another (pipelined) would lose those after it."""
+        started = self.cycle
+        super().on_headers_complete()
+        cycle = self.cycle
+        if (_share is None or cycle is started or self.pipeline or not cycle.keep_alive
+                or not _share.over_share()):
+            return
+        cycle.keep_alive = False
+        self.leaving = True
+        _share.leave()
+
+
+class ConnectionShares:
+    """How many connections each worker of ``kiroku serve --workers`` holds open: a table in
+    memory every worker maps (multiprocessing's shared ctypes, made by the supervising process
+    and handed to each worker as it is spawned), with a slot for each worker holding its
+    process id and its open connections, less those it has told to close.
+
+    Why a count and not the workers' load: the kernel decides where a connection goes by a
+    hash, never by load, and a connection told to close lands by that hash again, so the one
+    thing a worker can set right is how many it holds. Keep-alive clients of a similar pace
+    (the tables of an event, the benches' clients) then spread their work too."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context("spawn")  # uvicorn spawns its workers
+        self.workers = workers
+        self.table = context.RawArray("q", 2 * workers)
+        self.lock = context.Lock()
+
+    def join(self) -> WorkerShare | None:
+        """This process's slot in the table: a free one, or that of a worker which has died
+        (the worker uvicorn starts in its place takes it over, its count back to 0). None if
+        every slot is held by a live process."""
+        with self.lock:
+            for slot in range(self.workers):
+                pid = self.table[2 * slot]
+                if pid == 0 or not _alive(pid):
+                    self.table[2 * slot] = os.getpid()
+                    self.table[2 * slot + 1] = 0
+                    return WorkerShare(self, slot)
+        return None
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: alive
+        return True
+    return True
+
+
+class WorkerShare:
+    """One worker's slot in ``ConnectionShares``: it counts the worker's connections as they
+    open and close, and tells whether the worker holds more than its share."""
+
+    def __init__(self, shares: ConnectionShares, slot: int) -> None:
+        self.table, self.workers = shares.table, shares.workers
+        self.count_at = 2 * slot + 1
+        self.open = 0
+        self.leaving = 0
+
+    def opened(self) -> None:
+        """A connection was accepted."""
+        self.open += 1
+        self._publish()
+
+    def lost(self, leaving: bool) -> None:
+        """A connection closed (``leaving``: one this worker had told to close)."""
+        self.open -= 1
+        if leaving:
+            self.leaving -= 1
+        self._publish()
+
+    def leave(self) -> None:
+        """A connection was told to close after its answer: no longer counted."""
+        self.leaving += 1
+        self._publish()
+
+    def over_share(self) -> bool:
+        """Whether this worker holds more connections than its share of all the workers'
+        (rounded up: 9 of 17 is a share of 2 workers, 9 of 16 is not). A worker that has
+        died keeps its count until its replacement starts, a second or so."""
+        total = sum(self.table[1::2])
+        return self.open - self.leaving > -(-total // self.workers)
+
+    def _publish(self) -> None:
+        self.table[self.count_at] = self.open - self.leaving
+
+
+_share: WorkerShare | None = None
+"""This worker's slot in its server's ``ConnectionShares``: set when the worker's listening
+socket arrives (``worker_socket``); None in a server of one process."""
 
 
 def in_memory(url: str) -> bool:
@@ -104,11 +239,25 @@ class WorkerListener(socket.socket):
     uvicorn's supervisor sends its sockets to each worker it starts by pickling them
     (multiprocessing's spawn). This one arrives not as a copy of itself but as a new socket,
     the worker's own, bound to the same address with ``SO_REUSEPORT``; the worker's server
-    listens on it. A worker started again after one died gets a new one in the same way."""
+    listens on it. A worker started again after one died gets a new one in the same way.
+    With ``shares`` set, the worker also takes its slot there (``worker_socket``)."""
+
+    shares: ConnectionShares | None = None
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
         """Pickled: how to bind a socket of its own in the process that loads it."""
-        return (bound_with_reuse_port, (self.family, self.getsockname()))
+        if self.shares is None:
+            return (bound_with_reuse_port, (self.family, self.getsockname()))
+        return (worker_socket, (self.family, self.getsockname(), self.shares))
+
+
+def worker_socket(family: int, address: Any, shares: ConnectionShares) -> socket.socket:
+    """A worker's own listening socket on ``address`` (``bound_with_reuse_port``); its
+    connections are counted in its slot of ``shares`` from then on (``PromptHTTPProtocol``)."""
+    global _share
+    sock = bound_with_reuse_port(family, address)
+    _share = shares.join()
+    return sock
 
 
 def bound_with_reuse_port(family: int, address: Any,
@@ -157,6 +306,7 @@ def listening_socket(config: Config) -> socket.socket:
         return config.bind_socket()
     family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
     sock = claim_for_workers(family, (config.host, config.port))
+    sock.shares = ConnectionShares(config.workers)
     shown = f"[{config.host}]" if family == socket.AF_INET6 else config.host
     _log.info("Listening on http://%s:%d, a socket for each of %d workers (SO_REUSEPORT)",
               shown, sock.getsockname()[1], config.workers)

@@ -1,7 +1,8 @@
 """The server's connections (replay.api.connections): Nagle's algorithm is off on every TCP
 connection, also on one accepted from a listening socket of protocol number 0, which is what
 uvicorn binds for ``--workers`` (and where asyncio leaves the algorithm on); and a worker
-process given the workers' listening address gets a socket of its own on it."""
+process given the workers' listening address gets a socket of its own on it; and the workers'
+counts of their open connections tell a worker when it holds more than its share."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import os
 import pickle
 import select
 import socket
+import subprocess
+import sys
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
@@ -22,8 +25,10 @@ from uvicorn.server import ServerState
 from replay.api.connections import (
     HTTP,
     SPREAD_BY_KERNEL,
+    ConnectionShares,
     PromptHTTPProtocol,
     WorkerListener,
+    WorkerShare,
     bound_with_reuse_port,
     claim_for_workers,
 )
@@ -177,3 +182,64 @@ def test_port_zero_claims_one_port_for_every_worker() -> None:
     finally:
         listener.close()
         own.close()
+
+
+def _holding(shares: ConnectionShares, *counts: int) -> list[WorkerShare]:
+    """A slot in ``shares`` for each count, as many connections opened in each."""
+    held = []
+    for count in counts:
+        share = shares.join()
+        assert share is not None
+        for _ in range(count):
+            share.opened()
+        held.append(share)
+    return held
+
+
+def test_a_worker_holding_more_than_its_share_is_over_it() -> None:
+    more, fewer = _holding(ConnectionShares(2), 10, 6)
+    assert more.over_share() and not fewer.over_share()
+
+
+def test_an_even_split_is_no_worker_over_its_share() -> None:
+    first, second = _holding(ConnectionShares(2), 8, 8)
+    assert not first.over_share() and not second.over_share()
+
+
+def test_a_share_of_an_odd_count_is_rounded_up() -> None:
+    nine, eight = _holding(ConnectionShares(2), 9, 8)
+    assert not nine.over_share() and not eight.over_share()
+
+
+def test_a_connection_told_to_close_is_no_longer_counted() -> None:
+    """Told to close after its answer, it stops counting at once: the worker asks no other
+    connection to leave while it waits for that one to close."""
+    nine, _ = _holding(ConnectionShares(2), 9, 7)
+    assert nine.over_share()
+    nine.leave()
+    assert not nine.over_share()
+    nine.lost(leaving=True)
+    assert (nine.open, nine.leaving) == (8, 0) and not nine.over_share()
+
+
+def test_a_connection_that_closes_by_itself_leaves_the_count() -> None:
+    nine, _ = _holding(ConnectionShares(2), 9, 7)
+    nine.lost(leaving=False)
+    assert not nine.over_share()
+
+
+def test_a_worker_started_in_place_of_a_dead_one_takes_its_slot_from_zero() -> None:
+    shares = ConnectionShares(2)
+    _, gone = _holding(shares, 3, 5)
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    shares.table[gone.count_at - 1] = int(finished.stdout)  # its process has died
+    newcomer = shares.join()
+    assert newcomer is not None and newcomer.count_at == gone.count_at
+    assert shares.table[newcomer.count_at] == 0
+
+
+def test_no_slot_is_given_while_every_worker_lives() -> None:
+    shares = ConnectionShares(1)
+    assert shares.join() is not None
+    assert shares.join() is None

@@ -190,11 +190,73 @@ def test_connections_opened_at_once_reach_every_worker(server: Server) -> None:
             connection.request("GET", "/games")
             assert connection.getresponse().read()
         served = _sockets_by_worker(server, "01")
+        still_open = sum(1 for connection in connections if connection.sock is not None)
     finally:
         for connection in connections:
             connection.close()
-    assert sum(len(s) for s in served.values()) == 32
+    # a worker holding more than its share told some to close after their answer
+    assert sum(len(s) for s in served.values()) == still_open
     assert all(served.values()), {w: len(s) for w, s in served.items()}
+
+
+def _worker_of(server: Server, client_port: int) -> int:
+    """The worker holding the server's end of the connection from ``client_port``, once it
+    has accepted it (Linux /proc)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        inode = next((int(fields[9]) for fields in
+                      (line.split() for line in
+                       Path("/proc/net/tcp").read_text().splitlines()[1:])
+                      if int(fields[2].rsplit(":", 1)[1], 16) == client_port), None)
+        for worker, held in _sockets_by_worker(server, "01").items():
+            if inode in held:
+                return worker
+        time.sleep(0.01)
+    raise AssertionError(f"no worker accepted the connection from port {client_port}")
+
+
+def _connections_on(server: Server, worker: int, count: int) -> list[http.client.HTTPConnection]:
+    """``count`` keep-alive connections the kernel gave to ``worker`` (those it gave to
+    another are closed on the way)."""
+    host, port = server.base.removeprefix("http://").rsplit(":", 1)
+    kept: list[http.client.HTTPConnection] = []
+    for _ in range(count * 40):
+        connection = http.client.HTTPConnection(host, int(port), timeout=30)
+        connection.connect()
+        if _worker_of(server, connection.sock.getsockname()[1]) == worker:
+            kept.append(connection)
+            if len(kept) == count:
+                return kept
+        else:
+            connection.close()
+    raise AssertionError(f"the kernel gave worker {worker} {len(kept)} of {count * 40}")
+
+
+def _held_after_requests(server: Server, connections: list[http.client.HTTPConnection],
+                         rounds: int) -> dict[int, int]:
+    """How many connections each worker holds after each of ``connections`` sent ``rounds``
+    requests, one after the other, opening a new connection whenever an answer said
+    ``Connection: close`` (as http.client does by itself)."""
+    for _ in range(rounds):
+        for connection in connections:
+            connection.request("GET", "/games")
+            assert connection.getresponse().read()
+    return {worker: len(held) for worker, held in _sockets_by_worker(server, "01").items()}
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_worker_holding_every_connection_hands_half_of_them_on(server: Server) -> None:
+    """12 keep-alive clients all hashed to one worker: that worker answers some with
+    ``Connection: close`` until each worker holds 6 (replay.api.connections,
+    ``ConnectionShares``); without it the 12 stay where the kernel put them."""
+    busy = min(_every_worker_listening(server))
+    connections = _connections_on(server, busy, 12)
+    try:
+        held = _held_after_requests(server, connections, rounds=40)
+    finally:
+        for connection in connections:
+            connection.close()
+    assert sorted(held.values()) == [6, 6], held
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
@@ -216,6 +278,16 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
         with own.client() as client:
             for _ in range(8):
                 assert client.get("/games").status_code == 200
+        # the new worker took over its predecessor's count of connections, and hands on
+        # what it holds beyond its share
+        newcomer = next(worker for worker in after if worker not in before)
+        connections = _connections_on(own, newcomer, 8)
+        try:
+            held = _held_after_requests(own, connections, rounds=40)
+        finally:
+            for connection in connections:
+                connection.close()
+        assert sorted(held.values()) == [4, 4], held
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")

@@ -166,6 +166,7 @@ class WorkerShare:
     def __init__(self, shares: ConnectionShares, slot: int) -> None:
         self.table, self.workers = shares.table, shares.workers
         self.count_at = 2 * slot + 1
+        self.pid = os.getpid()
         self.open = 0
         self.leaving = 0
 
@@ -187,12 +188,18 @@ class WorkerShare:
         self._publish()
 
     def over_share(self) -> bool:
-        """Whether this worker holds more connections than its share of all the workers'
-        (rounded up: 9 of 17 is a share of 2 workers, 9 of 16 is not). A worker that has
-        died keeps its count until its replacement starts, a second or so."""
-        total = sum(self.table[1::2])
-        return self.open - self.leaving > -(-total // self.workers)
-
+        """Whether this worker holds more connections than its share of all the running
+        workers' (rounded up: 9 of 17 is a share of 2 workers, 9 of 16 is not). A worker
+        not started yet, or dead and not yet replaced, has no share: while it is away its
+        connections come here, and asking them to reconnect would only bring them back. Its
+        process is looked for only once this worker seems over its share, which is rare."""
+        table = self.table[:]
+        mine = self.open - self.leaving
+        if mine <= -(-sum(table[1::2]) // self.workers):
+            return False
+        running = [count for pid, count in zip(table[::2], table[1::2])
+                   if pid and (pid == self.pid or _alive(pid))]
+        return mine > -(-sum(running) // len(running))
     def _publish(self) -> None:
         self.table[self.count_at] = self.open - self.leaving
 

@@ -184,6 +184,13 @@ def test_port_zero_claims_one_port_for_every_worker() -> None:
         own.close()
 
 
+def _a_dead_process() -> int:
+    """The process id of a process that has ended."""
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    return int(finished.stdout)
+
+
 def _holding(shares: ConnectionShares, *counts: int) -> list[WorkerShare]:
     """A slot in ``shares`` for each count, as many connections opened in each."""
     held = []
@@ -231,9 +238,7 @@ def test_a_connection_that_closes_by_itself_leaves_the_count() -> None:
 def test_a_worker_started_in_place_of_a_dead_one_takes_its_slot_from_zero() -> None:
     shares = ConnectionShares(2)
     _, gone = _holding(shares, 3, 5)
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True, check=True)
-    shares.table[gone.count_at - 1] = int(finished.stdout)  # its process has died
+    shares.table[gone.count_at - 1] = _a_dead_process()
     newcomer = shares.join()
     assert newcomer is not None and newcomer.count_at == gone.count_at
     assert shares.table[newcomer.count_at] == 0
@@ -243,3 +248,18 @@ def test_no_slot_is_given_while_every_worker_lives() -> None:
     shares = ConnectionShares(1)
     assert shares.join() is not None
     assert shares.join() is None
+
+
+def test_a_worker_not_started_yet_has_no_share() -> None:
+    """Until the second worker listens, every connection comes to the first: asking them to
+    reconnect would only bring them back."""
+    alone, = _holding(ConnectionShares(2), 10)
+    assert not alone.over_share()
+
+
+def test_a_dead_workers_count_is_no_share() -> None:
+    """Its clients reconnect to the living worker until its replacement starts."""
+    living, other = _holding(ConnectionShares(2), 12, 4)
+    assert living.over_share()
+    other.table[other.count_at - 1] = _a_dead_process()
+    assert not living.over_share()

@@ -40,12 +40,14 @@ a request unanswered when the phase's wait for answers ends (``--timeout`` s aft
 window) as a timeout with an infinite latency. A refused tap (4xx) sends its table on to its
 next match (the rest of that match would be refused for its version); a lost one (unanswered, a
 5xx) sends its action again as the table's next tap, with the same ``expected_version``, which
-records it once. A connection the server closed while idle (its keep-alive timeout) is opened
-again for the next tap, and a request the server closed the connection on before answering is
-sent once more on a new one, as the seat's page does (the same ``expected_version``: it records
-once); both are counted. All connections are driven by one thread of this process through the
-operating system's readiness events (``selectors``), so its CPU and its own lateness (how late
-an idle table's tap went out: ``lag``) are printed, to show it is not the limit.
+records it once. A connection the server closed while idle (its keep-alive timeout), or after
+an answer that said ``Connection: close`` (a worker holding more than its share of the
+connections), is opened again for the next tap, and a request the server closed the
+connection on before answering is sent once more on a new one, as the seat's page does (the
+same ``expected_version``: it records once); all are counted. All connections are driven by
+one thread of this process through the operating system's readiness events (``selectors``),
+so its CPU and its own lateness (how late an idle table's tap went out: ``lag``) are printed,
+to show it is not the limit.
 
 Each phase runs ``--warm-up`` s (not counted; at least one interval, so that every table has
 tapped), then ``--seconds`` s counted (taps due in that window), then waits for their answers;

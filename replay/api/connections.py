@@ -20,8 +20,9 @@ on a socket of its own on the one address, and Linux picks the socket for each n
 by a hash of its addresses: a busy worker no longer takes what another could serve.
 
 The hash keeps no count, though: sixteen keep-alive clients often split ten to six or worse,
-and a connection stays with its worker for as long as it lives (issue 43: GETs at x0.80 of
-the bare app at an even split, x0.60-0.68 at uneven ones). So the workers also count their
+and a connection stays with its worker for as long as it lives (issue 43: the two workers at
+98/58 % of a core; when the idler one's clients were done, the other served its own alone,
+and a fixed load took up to a quarter longer). So the workers also count their
 open connections in a table they all map (``ConnectionShares``), and a worker holding more
 than its share answers a request with ``Connection: close``, HTTP's own way to end a
 keep-alive connection: the client opens its next one, which the kernel hashes again.
@@ -200,6 +201,7 @@ class WorkerShare:
         running = [count for pid, count in zip(table[::2], table[1::2])
                    if pid and (pid == self.pid or _alive(pid))]
         return mine > -(-sum(running) // len(running))
+
     def _publish(self) -> None:
         self.table[self.count_at] = self.open - self.leaving
 

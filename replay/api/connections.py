@@ -60,6 +60,10 @@ minute: closed after 5 s idle, it opened a new TCP connection (and, behind a TLS
 handshake) for most taps (issue 43: 10 reconnects in 4,000 taps at one tap in 5 s a table).
 An idle connection costs the server a socket and a few KiB, never a thread."""
 
+LIVE_STREAM = "/live"
+"""How the path of a live stream ends (``GET /matches/{id}/live``, replay.api.live): an
+answer that does not end, which a worker over its share does not mark to close."""
+
 HTTP = "replay.api.connections:PromptHTTPProtocol"
 """uvicorn's ``http`` setting for this protocol (an import string: workers import it)."""
 
@@ -106,12 +110,14 @@ class PromptHTTPProtocol(HttpToolsProtocol):
         """uvicorn's start of a request; then, if this worker holds more than its share of
         the connections, its answer will say ``Connection: close`` and uvicorn closes the
         connection once it is sent (as its graceful shutdown does). Only a request started
-        at once is marked: one queued behind another (pipelined) would lose those after it."""
+        at once is marked: one queued behind another (pipelined) would lose those after it.
+        A live stream is never marked: its answer lasts up to an hour, and the connection
+        would be out of the count all that while."""
         started = self.cycle
         super().on_headers_complete()
         cycle = self.cycle
         if (_share is None or cycle is started or self.pipeline or not cycle.keep_alive
-                or not _share.over_share()):
+                or cycle.scope["path"].endswith(LIVE_STREAM) or not _share.over_share()):
             return
         cycle.keep_alive = False
         self.leaving = True

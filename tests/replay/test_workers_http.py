@@ -244,6 +244,37 @@ def _held_after_requests(server: Server, connections: list[http.client.HTTPConne
     return {worker: len(held) for worker, held in _sockets_by_worker(server, "01").items()}
 
 
+def _head_of_answer(connection: http.client.HTTPConnection, path: str, token: str) -> bytes:
+    """The head of the answer to ``GET path`` on ``connection`` (its body left unread)."""
+    connection.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: kiroku\r\n"
+                            f"Authorization: Bearer {token}\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = connection.sock.recv(65536)
+        assert chunk, "the server closed the connection"
+        head += chunk
+    return head.partition(b"\r\n\r\n")[0].lower()
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_worker_over_its_share_leaves_a_live_stream_open(server: Server) -> None:
+    """A live stream's answer lasts up to an hour: a worker holding more than its share
+    does not mark it to close (it marks the next plain request)."""
+    with server.client(server.organiser_token) as client:
+        match_id = new_match(client)["match_id"]
+    busy = min(_every_worker_listening(server))
+    connections = _connections_on(server, busy, 9)
+    try:
+        stream, plain = connections[0], connections[1]
+        assert b"connection: close" not in _head_of_answer(
+            stream, f"/matches/{match_id}/live", server.organiser_token)
+        assert b"connection: close" in _head_of_answer(
+            plain, f"/matches/{match_id}", server.organiser_token)
+    finally:
+        for connection in connections:
+            connection.close()
+
+
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
 def test_a_worker_holding_every_connection_hands_half_of_them_on(server: Server) -> None:
     """12 keep-alive clients all hashed to one worker: that worker answers some with

@@ -43,6 +43,7 @@ sys.path.insert(0, str(BENCH.parent))
 
 from http_load import (  # noqa: E402
     Connection,
+    answer_closes,
     bare_server,
     call,
     kiroku_server,
@@ -112,13 +113,21 @@ def prepare(port: int, organiser: str, tables: int, needed: int) -> list[Table]:
 
 async def read_answer(reader: asyncio.StreamReader) -> int:
     """Read one HTTP/1.1 answer whole (by its Content-Length); its status."""
+    status, _ = await read_answer_closing(reader)
+    return status
+
+
+async def read_answer_closing(reader: asyncio.StreamReader) -> tuple[int, bool]:
+    """Read one HTTP/1.1 answer whole (by its Content-Length); its status, and whether it
+    said ``Connection: close`` (a worker over its share of the connections: the next
+    request goes on a new connection)."""
     head = await reader.readuntil(b"\r\n\r\n")
     length = 0
     for line in head.split(b"\r\n"):
         if line.lower().startswith(b"content-length:"):
             length = int(line.split(b":", 1)[1])
     await reader.readexactly(length)
-    return int(head[9:12])
+    return int(head[9:12]), answer_closes(head)
 
 
 async def _table(port: int, taps: list[bytes], interval: float, times: list[float],
@@ -130,10 +139,13 @@ async def _table(port: int, taps: list[bytes], interval: float, times: list[floa
             await asyncio.sleep(max(0.0, start + n * interval - time.perf_counter()))
             sent = time.perf_counter()
             writer.write(raw)
-            status = await read_answer(reader)
+            status, closes = await read_answer_closing(reader)
             times.append(time.perf_counter() - sent)
             if status != 201:
                 refused.append(status)
+            if closes:
+                writer.close()
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
     finally:
         writer.close()
 

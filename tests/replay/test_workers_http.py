@@ -215,21 +215,28 @@ def _worker_of(server: Server, client_port: int) -> int:
     raise AssertionError(f"no worker accepted the connection from port {client_port}")
 
 
-def _connections_on(server: Server, worker: int, count: int) -> list[http.client.HTTPConnection]:
+@contextmanager
+def _connections_on(server: Server, worker: int,
+                    count: int) -> Iterator[list[http.client.HTTPConnection]]:
     """``count`` keep-alive connections the kernel gave to ``worker`` (those it gave to
-    another are closed on the way)."""
+    another are closed on the way), closed on leaving."""
     host, port = server.base.removeprefix("http://").rsplit(":", 1)
     kept: list[http.client.HTTPConnection] = []
-    for _ in range(count * 40):
-        connection = http.client.HTTPConnection(host, int(port), timeout=30)
-        connection.connect()
-        if _worker_of(server, connection.sock.getsockname()[1]) == worker:
+    try:
+        for _ in range(count * 40):
+            connection = http.client.HTTPConnection(host, int(port), timeout=30)
+            connection.connect()
+            if _worker_of(server, connection.sock.getsockname()[1]) != worker:
+                connection.close()
+                continue
             kept.append(connection)
             if len(kept) == count:
-                return kept
-        else:
+                yield kept
+                return
+        raise AssertionError(f"the kernel gave worker {worker} {len(kept)} of {count * 40}")
+    finally:
+        for connection in kept:
             connection.close()
-    raise AssertionError(f"the kernel gave worker {worker} {len(kept)} of {count * 40}")
 
 
 def _held_after_requests(server: Server, connections: list[http.client.HTTPConnection],
@@ -263,16 +270,12 @@ def test_a_worker_over_its_share_leaves_a_live_stream_open(server: Server) -> No
     with server.client(server.organiser_token) as client:
         match_id = new_match(client)["match_id"]
     busy = min(_every_worker_listening(server))
-    connections = _connections_on(server, busy, 9)
-    try:
+    with _connections_on(server, busy, 9) as connections:
         stream, plain = connections[0], connections[1]
         assert b"connection: close" not in _head_of_answer(
             stream, f"/matches/{match_id}/live", server.organiser_token)
         assert b"connection: close" in _head_of_answer(
             plain, f"/matches/{match_id}", server.organiser_token)
-    finally:
-        for connection in connections:
-            connection.close()
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
@@ -281,12 +284,8 @@ def test_a_worker_holding_every_connection_hands_half_of_them_on(server: Server)
     ``Connection: close`` until each worker holds 6 (replay.api.connections,
     ``ConnectionShares``); without it the 12 stay where the kernel put them."""
     busy = min(_every_worker_listening(server))
-    connections = _connections_on(server, busy, 12)
-    try:
+    with _connections_on(server, busy, 12) as connections:
         held = _held_after_requests(server, connections, rounds=40)
-    finally:
-        for connection in connections:
-            connection.close()
     assert sorted(held.values()) == [6, 6], held
 
 
@@ -312,12 +311,8 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
         # the new worker took over its predecessor's count of connections, and hands on
         # what it holds beyond its share
         newcomer = next(worker for worker in after if worker not in before)
-        connections = _connections_on(own, newcomer, 8)
-        try:
+        with _connections_on(own, newcomer, 8) as connections:
             held = _held_after_requests(own, connections, rounds=40)
-        finally:
-            for connection in connections:
-                connection.close()
         assert sorted(held.values()) == [4, 4], held
 
 

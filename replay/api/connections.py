@@ -156,14 +156,28 @@ class ConnectionShares:
 
 
 def _alive(pid: int) -> bool:
-    """Whether a process ``pid`` exists."""
+    """Whether a process ``pid`` runs: it exists and, where the system tells (Linux's
+    ``/proc``), has not ended. A worker that has died stays a zombie until uvicorn's
+    supervisor reaps it, and a zombie still answers signal 0; its last count must not count
+    meanwhile, or the living worker would send away connections that only come back."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:  # another user's: alive
         return True
-    return True
+    return not _ended(pid)
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended and awaits its parent (its state in ``/proc``: Z, a
+    zombie, or X, dead); False where the system has no ``/proc``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            status = stat.read()
+    except OSError:  # no /proc here, or the process is gone since signal 0
+        return os.path.isdir("/proc/self")
+    return status[status.rindex(b")") + 2:][:1] in (b"Z", b"X")
 
 
 class WorkerShare:

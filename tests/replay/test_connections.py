@@ -263,3 +263,17 @@ def test_a_dead_workers_count_is_no_share() -> None:
     assert living.over_share()
     other.table[other.count_at - 1] = _a_dead_process()
     assert not living.over_share()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="a zombie is told apart in /proc")
+def test_a_worker_that_died_and_awaits_reaping_has_no_share() -> None:
+    """A dead worker stays a zombie until uvicorn's supervisor reaps it, and a zombie still
+    answers signal 0: its last count must not count meanwhile."""
+    living, other = _holding(ConnectionShares(2), 12, 4)
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        os.waitid(os.P_PID, zombie.pid, os.WEXITED | os.WNOWAIT)  # ended, not reaped
+        other.table[other.count_at - 1] = zombie.pid
+        assert not living.over_share()
+    finally:
+        zombie.wait()

@@ -74,6 +74,7 @@ from http_load import (  # noqa: E402
     Connection,
     answer_closes,
     call,
+    cpu_by_process,
     cpu_seconds,
     request,
     wait_ready,
@@ -233,18 +234,20 @@ def drive_tables(port: int, tables: list[Table], rate: float, start: float,
     """Every table's actions, one every ``1/rate`` seconds from ``start`` (monotonic), each
     table on its keep-alive connection, all driven by this process's one thread; sends back
     each answer as (match, version, acknowledged at, latency ms) and the CPU seconds this
-    process took, or an error's text."""
+    process took, and how many connections it opened again after an answer said
+    ``Connection: close``; or an error's text."""
     try:
         cpu = time.process_time()
-        answers = _drive(port, tables, rate, start)
-        out.send((answers, time.process_time() - cpu))
+        answers, reopened = _drive(port, tables, rate, start)
+        out.send((answers, time.process_time() - cpu, reopened))
     except Exception as exc:  # noqa: BLE001 - the parent reports it
         out.send(f"the tables failed: {exc!r}")
 
 
 def _drive(port: int, tables: list[Table], rate: float,
-           start: float) -> list[tuple[str, int, float, float]]:
+           start: float) -> tuple[list[tuple[str, int, float, float]], int]:
     chooser = selectors.DefaultSelector()
+    reopened = 0
     conns = [Connection(port) for _ in tables]
     due = [start + i / len(tables) / rate for i in range(len(tables))]
     nxt, sent_at, data = [0] * len(tables), [0.0] * len(tables), [b""] * len(tables)
@@ -288,6 +291,7 @@ def _drive(port: int, tables: list[Table], rate: float,
                 elif closes:  # a worker over its share of the connections: on a new one
                     chooser.unregister(conns[i].sock)
                     conns[i].reopen()
+                    reopened += 1
                     conns[i].sock.setblocking(False)
                     chooser.register(conns[i].sock, selectors.EVENT_READ, i)
                 answers.append((tables[i].match_id, int(json.loads(body)["version"]),
@@ -296,7 +300,7 @@ def _drive(port: int, tables: list[Table], rate: float,
         chooser.close()
         for conn in conns:
             conn.close()
-    return answers
+    return answers, reopened
 
 
 # ----- the watchers ---------------------------------------------------------------------------
@@ -363,6 +367,8 @@ class Phase:
     cpu: list[float]
     cpu_ms: float  # every server's CPU milliseconds per action
     clients: tuple[float, float]  # the tables' driver's and the watchers' reader's CPU
+    busy: list[float]  # each busy process of the tables' server, % of a core
+    reopened: int  # the tables' connections opened again after Connection: close
 
 
 def deliveries(answers: list[tuple[str, int, float, float]],
@@ -394,6 +400,7 @@ def run_phase(served: Served, watched: bool, watchers: int, tables: int, rate: f
     driver = multiprocessing.Process(target=drive_tables, args=(
         served.table_port, chosen, rate, start, sending))
     cpu_before = [cpu_seconds(pid) or 0.0 for pid in served.pids]
+    by_process = cpu_by_process(served.pids[-1]) or {}
     driver.start()
     try:
         time.sleep(max(0.0, start - time.monotonic()))
@@ -403,19 +410,23 @@ def run_phase(served: Served, watched: bool, watchers: int, tables: int, rate: f
         received = receiving.recv()
         if isinstance(received, str):
             raise RuntimeError(received)
-        answers, driving = received
+        answers, driving, reopened = received
         listen(chooser, time.monotonic() + GRACE) if streams else time.sleep(GRACE)
         wall, reading = time.monotonic() - began, time.process_time() - reading
         used = [(cpu_seconds(pid) or 0.0) - before
                 for pid, before in zip(served.pids, cpu_before, strict=True)]
+        after = cpu_by_process(served.pids[-1]) or {}
     finally:
         driver.join(30)
         chooser.close()
         for stream in streams:
             stream.sock.close()
     delivered, missed = deliveries(answers, streams)
+    busy = sorted((share for share in ((after[p] - by_process.get(p, 0.0)) / wall * 100
+                                       for p in after) if share >= 1), reverse=True)
     return Phase([a[3] for a in answers], delivered, missed, [u / wall * 100 for u in used],
-                 sum(used) / len(answers) * 1000, (driving / wall * 100, reading / wall * 100))
+                 sum(used) / len(answers) * 1000, (driving / wall * 100, reading / wall * 100),
+                 busy, reopened)
 
 
 # ----- the run --------------------------------------------------------------------------------
@@ -433,7 +444,10 @@ def measure(servers: list[Served], args: argparse.Namespace) -> dict[str, dict[s
                 results[served.name][phase].append(result)
                 print(f"  {served.name} {phase}: tables p99 "
                       f"{percentile(result.latencies, 99):.1f} ms, delivery p99 "
-                      f"{_p(result.deliveries, 99)} ms, missed {result.missed}", flush=True)
+                      f"{_p(result.deliveries, 99)} ms, missed {result.missed}; the tables' "
+                      f"server's busy processes "
+                      f"{'/'.join(f'{b:.0f}' for b in result.busy)} % of a core, "
+                      f"{result.reopened} table connections opened again", flush=True)
     return results
 
 

@@ -62,7 +62,8 @@ An idle connection costs the server a socket and a few KiB, never a thread."""
 
 LIVE_STREAM = "/live"
 """How the path of a live stream ends (``GET /matches/{id}/live``, replay.api.live): an
-answer that does not end, which a worker over its share does not mark to close."""
+answer that does not end, which a worker over its share does not mark to close; its
+connection is out of the worker's count while it streams."""
 
 HTTP = "replay.api.connections:PromptHTTPProtocol"
 """uvicorn's ``http`` setting for this protocol (an import string: workers import it)."""
@@ -111,13 +112,25 @@ class PromptHTTPProtocol(HttpToolsProtocol):
         the connections, its answer will say ``Connection: close`` and uvicorn closes the
         connection once it is sent (as its graceful shutdown does). Only a request started
         at once is marked: one queued behind another (pipelined) would lose those after it.
-        A live stream is never marked: its answer lasts up to an hour, and the connection
-        would be out of the count all that while."""
+
+        A live stream is never marked (its answer lasts up to an hour), and its connection
+        leaves the count while it streams: the share is of the connections a worker can
+        hand on. Counted, a worker whose streams outnumbered the other's by more than the
+        tables' connections would send away every table that reached it, and the tables
+        would gather on the other worker, all the recording on one core. The streams,
+        hundreds where they are many, are spread by the kernel's hash."""
         started = self.cycle
         super().on_headers_complete()
         cycle = self.cycle
-        if (_share is None or cycle is started or self.pipeline or not cycle.keep_alive
-                or cycle.scope["path"].endswith(LIVE_STREAM) or not _share.over_share()):
+        if _share is None or cycle is started:
+            return
+        if cycle.scope["path"].endswith(LIVE_STREAM):
+            self._uncount()
+            return
+        if not self.counted:  # a request after a stream ended on the same connection
+            _share.opened()
+            self.counted = True
+        if self.pipeline or not cycle.keep_alive or not _share.over_share():
             return
         cycle.keep_alive = False
         self.leaving = True

@@ -22,6 +22,7 @@ from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from replay.api import connections
 from replay.api.connections import (
     HTTP,
     SPREAD_BY_KERNEL,
@@ -277,3 +278,56 @@ def test_a_worker_that_died_and_awaits_reaping_has_no_share() -> None:
         assert not living.over_share()
     finally:
         zombie.wait()
+
+
+async def _answering(scope: Any, receive: Any, send: Any) -> None:
+    """An ASGI app answering every request 200 at once (a stream that ends at once too)."""
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def test_a_connection_is_out_of_the_count_while_it_streams(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A live stream cannot be handed on, so its connection leaves the worker's count; a
+    plain request on the same connection after the stream brings it back."""
+    share = ConnectionShares(1).join()
+    assert share is not None
+    monkeypatch.setattr(connections, "_share", share)
+    config = Config(_answering, http=HTTP, lifespan="off", access_log=False)
+    config.load()
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+
+    async def asked(path: str) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.sock_sendall(client, f"GET {path} HTTP/1.1\r\nHost: kiroku\r\n\r\n".encode())
+        answer = b""
+        while not answer.endswith(b"ok"):
+            chunk = await loop.sock_recv(client, 65536)
+            assert chunk, "the server closed the connection"
+            answer += chunk
+
+    async def counts() -> list[int]:
+        seen = []
+        transport, _ = await asyncio.get_running_loop().connect_accepted_socket(
+            lambda: PromptHTTPProtocol(config=config, server_state=ServerState(),  # type: ignore[call-arg]
+                                       app_state={}),
+            sock=accepted)
+        client.setblocking(False)
+        seen.append(share.open)
+        await asked("/matches/m/live")
+        seen.append(share.open)
+        await asked("/matches/m")
+        seen.append(share.open)
+        transport.close()
+        await asyncio.sleep(0.05)
+        seen.append(share.open)
+        return seen
+
+    try:
+        assert asyncio.run(counts()) == [1, 0, 1, 0]
+    finally:
+        client.close()
+        listener.close()

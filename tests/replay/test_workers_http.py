@@ -279,6 +279,24 @@ def test_a_worker_over_its_share_leaves_a_live_stream_open(server: Server) -> No
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_workers_live_streams_do_not_send_its_other_connections_away(server: Server) -> None:
+    """Streams cannot be handed on, so they are out of the count: a worker holding six
+    streams and one plain connection holds no more than its share of what can move.
+    Counted, the seven would be over a share of four, and every table reaching that
+    worker would be told to reconnect."""
+    with server.client(server.organiser_token) as client:
+        match_id = new_match(client)["match_id"]
+    busy = min(_every_worker_listening(server))
+    with _connections_on(server, busy, 7) as connections:
+        *streams, plain = connections
+        for stream in streams:
+            assert b"200 ok" in _head_of_answer(
+                stream, f"/matches/{match_id}/live", server.organiser_token)
+        assert b"connection: close" not in _head_of_answer(
+            plain, f"/matches/{match_id}", server.organiser_token)
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
 def test_a_worker_holding_every_connection_hands_half_of_them_on(server: Server) -> None:
     """12 keep-alive clients all hashed to one worker: that worker answers some with
     ``Connection: close`` until each worker holds 6 (replay.api.connections,

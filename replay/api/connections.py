@@ -355,12 +355,34 @@ def listening_socket(config: Config) -> socket.socket:
     return sock
 
 
+class Supervisor(Multiprocess):
+    """uvicorn's supervisor of the worker processes, which also closes its own copy of each
+    started worker's end of the health-check pipe.
+
+    Every 0.5 s the supervisor pings each worker over a pipe and waits for the answer up to
+    ``HEALTHCHECK_SECONDS``. uvicorn keeps the worker's end open in the supervisor too
+    (``Process.child_conn``), so a worker that died between a ping and its answer never
+    closed the pipe for the supervisor, and the supervisor waited out the whole 30 s before
+    it started another (issue 43: 2 of about 50 killed workers). With its copy closed, the
+    pipe ends with the worker, and the wait ends at once. The worker holds its own end from
+    its start (multiprocessing passes it at the spawn)."""
+
+    def keep_subprocess_alive(self) -> None:
+        """uvicorn's check of every worker (replacing the dead and the hung), after closing
+        the supervisor's copy of the pipe end of each worker started since the last one."""
+        for worker in self.processes:
+            if worker.process.pid is not None:
+                worker.child_conn.close()
+        super().keep_subprocess_alive()
+
+
 def run_workers(config: Config, sock: socket.socket) -> None:
     """Serve ``config`` (an import string, ``config.workers`` > 1) on ``sock``
-    (``listening_socket``) in uvicorn's worker processes under uvicorn's own supervisor, as
-    ``uvicorn.run`` does, until a signal ends them; the socket is closed then."""
+    (``listening_socket``) in uvicorn's worker processes under uvicorn's own supervisor
+    (``Supervisor``), as ``uvicorn.run`` does, until a signal ends them; the socket is
+    closed then."""
     try:
-        Multiprocess(config, sockets=[sock]).run()
+        Supervisor(config, sockets=[sock]).run()
     except KeyboardInterrupt:
         pass
     finally:

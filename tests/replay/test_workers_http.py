@@ -336,6 +336,24 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
         assert sorted(held.values()) == [4, 4], held
 
 
+def test_a_worker_killed_before_answering_a_health_check_is_replaced_at_once(
+        tmp_path: Path) -> None:
+    """uvicorn's supervisor pings each worker every 0.5 s and waits up to
+    ``HEALTHCHECK_SECONDS`` (30) for the answer; a worker stopped, so that a ping waits on
+    it, and then killed is replaced well before that wait would end
+    (``replay.api.connections.Supervisor``)."""
+    with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
+        stuck = min(_every_worker_listening(own))
+        os.kill(stuck, signal.SIGSTOP)
+        time.sleep(2)  # a ping or more sent meanwhile, unanswered
+        os.kill(stuck, signal.SIGKILL)
+        killed = time.monotonic()
+        while stuck in _workers(own) or len(_workers(own)) < WORKERS:
+            assert time.monotonic() - killed < connections.HEALTHCHECK_SECONDS / 3, (
+                "the supervisor waited out its health check on a dead worker")
+            time.sleep(0.1)
+
+
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
 def test_a_second_server_on_the_workers_port_is_refused(
         server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -346,7 +364,7 @@ def test_a_second_server_on_the_workers_port_is_refused(
     _every_worker_listening(server)
     port = server.base.rsplit(":", 1)[1]
     started: list[object] = []
-    monkeypatch.setattr(connections, "Multiprocess",
+    monkeypatch.setattr(connections, "Supervisor",
                         lambda config, sockets: started.append(sockets) or _Stopped())
     result = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'other.db'}", "serve",
                                        "--no-demo", "--port", port, "--workers", "2"])

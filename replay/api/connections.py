@@ -146,12 +146,21 @@ class ConnectionShares:
     Why a count and not the workers' load: the kernel decides where a connection goes by a
     hash, never by load, and a connection told to close lands by that hash again, so the one
     thing a worker can set right is how many it holds. Keep-alive clients of a similar pace
-    (the tables of an event, the benches' clients) then spread their work too."""
+    (the tables of an event, the benches' clients) then spread their work too.
+
+    The table has a slot for twice as many workers as the server starts with. uvicorn's
+    supervisor runs more at times: on SIGHUP it restarts its workers, starting each
+    replacement before it stops the worker replaced, and SIGTTIN adds a worker (SIGTTOU
+    stops one). With a slot for each worker only, a replacement found none free and served
+    without a share, and from then on no worker handed a connection on (issue 43). The
+    supervisor frees the slots of the workers it has stopped or replaced (``keep_only``,
+    every half second), and a slot still held by a dead worker goes to the next worker that
+    starts."""
 
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context("spawn")  # uvicorn spawns its workers
-        self.workers = workers
-        self.table = context.RawArray("q", 2 * workers)
+        self.slots = 2 * workers
+        self.table = context.RawArray("q", 2 * self.slots)
         self.lock = context.Lock()
 
     def join(self) -> WorkerShare | None:
@@ -159,13 +168,22 @@ class ConnectionShares:
         (the worker uvicorn starts in its place takes it over, its count back to 0). None if
         every slot is held by a live process."""
         with self.lock:
-            for slot in range(self.workers):
+            for slot in range(self.slots):
                 pid = self.table[2 * slot]
                 if pid == 0 or not _alive(pid):
                     self.table[2 * slot] = os.getpid()
                     self.table[2 * slot + 1] = 0
                     return WorkerShare(self, slot)
         return None
+
+    def keep_only(self, workers: set[int]) -> None:
+        """Free the slots of processes that are not among ``workers`` (the supervisor's
+        workers now): those it has stopped or replaced. Their last counts then count for no
+        share, and their slots are free for the next worker to start."""
+        with self.lock:
+            for slot in range(self.slots):
+                if self.table[2 * slot] not in workers:
+                    self.table[2 * slot] = self.table[2 * slot + 1] = 0
 
 
 def _alive(pid: int) -> bool:
@@ -198,7 +216,7 @@ class WorkerShare:
     open and close, and tells whether the worker holds more than its share."""
 
     def __init__(self, shares: ConnectionShares, slot: int) -> None:
-        self.table, self.workers = shares.table, shares.workers
+        self.table = shares.table
         self.count_at = 2 * slot + 1
         self.pid = os.getpid()
         self.open = 0
@@ -226,12 +244,14 @@ class WorkerShare:
         workers' (rounded up: 9 of 17 is a share of 2 workers, 9 of 16 is not). A worker
         not started yet, or dead and not yet replaced, has no share: while it is away its
         connections come here, and asking them to reconnect would only bring them back. Its
-        process is looked for only once this worker seems over its share, which is rare."""
+        process is looked for only once this worker seems over its share of the slots held,
+        which is rare."""
         table = self.table[:]
+        pids = table[::2]
         mine = self.open - self.leaving
-        if mine <= -(-sum(table[1::2]) // self.workers):
+        if mine <= -(-sum(table[1::2]) // (len(pids) - pids.count(0))):
             return False
-        running = [count for pid, count in zip(table[::2], table[1::2])
+        running = [count for pid, count in zip(pids, table[1::2])
                    if pid and (pid == self.pid or _alive(pid))]
         return mine > -(-sum(running) // len(running))
 
@@ -299,6 +319,9 @@ def worker_socket(family: int, address: Any, shares: ConnectionShares) -> socket
     global _share
     sock = bound_with_reuse_port(family, address)
     _share = shares.join()
+    if _share is None:
+        _log.warning("Worker %d found no free slot in the connection shares: its "
+                     "connections are not shared with the other workers", os.getpid())
     return sock
 
 
@@ -369,11 +392,17 @@ class Supervisor(Multiprocess):
 
     def keep_subprocess_alive(self) -> None:
         """uvicorn's check of every worker (replacing the dead and the hung), after closing
-        the supervisor's copy of the pipe end of each worker started since the last one."""
+        the supervisor's copy of the pipe end of each worker started since the last one;
+        then the connection shares keep the slots of the workers it runs now
+        (``ConnectionShares.keep_only``)."""
         for worker in self.processes:
             if worker.process.pid is not None:
                 worker.child_conn.close()
         super().keep_subprocess_alive()
+        shares = getattr(self.sockets[0], "shares", None) if self.sockets else None
+        if isinstance(shares, ConnectionShares):
+            shares.keep_only({worker.pid for worker in self.processes
+                              if worker.pid is not None})
 
 
 def run_workers(config: Config, sock: socket.socket) -> None:

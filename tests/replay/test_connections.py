@@ -246,9 +246,39 @@ def test_a_worker_started_in_place_of_a_dead_one_takes_its_slot_from_zero() -> N
 
 
 def test_no_slot_is_given_while_every_worker_lives() -> None:
+    """A slot for twice as many workers as the server started, and none beyond."""
     shares = ConnectionShares(1)
-    assert shares.join() is not None
+    assert shares.join() is not None and shares.join() is not None
     assert shares.join() is None
+
+
+def test_a_replacement_started_before_the_worker_it_replaces_stops_has_a_slot() -> None:
+    """uvicorn's supervisor restarts workers on SIGHUP by starting each replacement before
+    it stops the worker replaced, and adds one on SIGTTIN: while every worker started lives,
+    a worker more still gets a slot."""
+    shares = ConnectionShares(2)
+    assert None not in [shares.join() for _ in range(3)]
+
+
+def test_a_share_is_of_every_worker_holding_a_slot() -> None:
+    """Three workers running where the server started two: 5 of 9 connections is more than
+    a third (3), though not more than half."""
+    five, two, _ = _holding(ConnectionShares(2), 5, 2, 2)
+    assert five.over_share() and not two.over_share()
+
+
+def test_the_slots_of_workers_the_supervisor_stopped_are_freed() -> None:
+    """A worker stopped by SIGTTOU (or replaced by a restart) leaves its last count in the
+    table: 30, which would make 12 of 12 connections on the two running workers look under
+    a share of 42 in three. The supervisor frees the slots of the workers it no longer runs
+    (``keep_only``), and the busy worker is over its share of the two again."""
+    shares = ConnectionShares(2)
+    busy, _, stopped = _holding(shares, 12, 0, 30)
+    shares.table[stopped.count_at - 1] = _a_dead_process()
+    shares.keep_only({os.getpid()})
+    assert shares.table[stopped.count_at - 1:stopped.count_at + 1] == [0, 0]
+    assert busy.over_share()
+    assert shares.join() is not None  # the freed slot, for the next worker
 
 
 def test_a_worker_not_started_yet_has_no_share() -> None:

@@ -354,6 +354,53 @@ def test_a_worker_killed_before_answering_a_health_check_is_replaced_at_once(
             time.sleep(0.1)
 
 
+def _signalled(server: Server, signal_number: int, workers: int) -> dict[int, set[int]]:
+    """Send the server's supervisor ``signal_number`` and wait until ``workers`` workers,
+    other than those before, listen (a SIGHUP replaces every one); each worker's listening
+    sockets."""
+    before = set(_every_worker_listening(server))
+    os.kill(_server_process(server), signal_number)
+    deadline = time.monotonic() + 60  # a restart starts each worker as a server starts
+    while True:
+        now = set(_workers(server))
+        if len(now) == workers and now != before and (
+                signal_number != signal.SIGHUP or not now & before):
+            return _every_worker_listening(server)
+        assert time.monotonic() < deadline, f"workers {sorted(now)} after the signal"
+        time.sleep(0.2)
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_workers_restarted_by_sighup_hand_connections_on(tmp_path: Path) -> None:
+    """uvicorn's supervisor restarts its workers on SIGHUP, starting each replacement before
+    it stops the worker replaced: the replacements take slots in the connection shares too,
+    and a worker holding every connection hands half of them on, twice over. (With a slot
+    for each worker only, a replacement found none and the 8 stayed where they landed.)"""
+    with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
+        for _ in range(2):
+            restarted = _signalled(own, signal.SIGHUP, WORKERS)
+            with _connections_on(own, min(restarted), 8) as connections_held:
+                held = _held_after_requests(own, connections_held, rounds=40)
+            assert sorted(held.values()) == [4, 4], held
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_worker_added_by_sigttin_takes_a_share_and_one_removed_leaves_it(
+        tmp_path: Path) -> None:
+    """SIGTTIN adds a worker: 12 connections on one of three end 4, 4, 4. SIGTTOU stops
+    one: the two left share the 12 again, 6 and 6, the stopped worker's last count no
+    longer in the share (the supervisor frees its slot)."""
+    with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
+        three = _signalled(own, signal.SIGTTIN, WORKERS + 1)
+        with _connections_on(own, min(three), 12) as connections_held:
+            held = _held_after_requests(own, connections_held, rounds=40)
+        assert sorted(held.values()) == [4, 4, 4], held
+        two = _signalled(own, signal.SIGTTOU, WORKERS)
+        with _connections_on(own, min(two), 12) as connections_held:
+            held = _held_after_requests(own, connections_held, rounds=40)
+        assert sorted(held.values()) == [6, 6], held
+
+
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
 def test_a_second_server_on_the_workers_port_is_refused(
         server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,9 +71,10 @@ HTTP = "replay.api.connections:PromptHTTPProtocol"
 
 class PromptHTTPProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol, setting ``TCP_NODELAY`` on each TCP connection it is
-    given; in a worker of ``kiroku serve --workers`` (``WorkerShare``), also counting the
-    worker's open connections and asking a client to reconnect while the worker holds more
-    than its share."""
+    given, and ending a live stream when the server stops (``shutdown``); in a worker of
+    ``kiroku serve --workers`` (``WorkerShare``), also counting the worker's open
+    connections and asking a client to reconnect while the worker holds more than its
+    share."""
 
     counted = False
     """Whether this connection is in its worker's count (``WorkerShare``)."""
@@ -94,6 +95,30 @@ class PromptHTTPProtocol(HttpToolsProtocol):
         """uvicorn's handling of the closed connection, then the worker's count."""
         super().connection_lost(exc)
         self._uncount()
+
+    def shutdown(self) -> None:
+        """uvicorn's start of a graceful shutdown on this connection; a live stream in
+        progress is ended as well, its chunked answer closed by its last, empty chunk, and
+        the connection with it.
+
+        uvicorn lets every answer in progress finish before its server stops, and waits for
+        them without a bound (``timeout_graceful_shutdown``). A live stream lasts up to an
+        hour: with a watcher connected, ``kiroku serve`` did not stop on SIGTERM or Ctrl+C,
+        and a restart of the workers (SIGHUP) waited on the old workers, the supervisor
+        replacing no dead worker meanwhile (issue 43). Ended, the stream's client reconnects
+        as after the stream's hour (an ``EventSource`` does by itself), to a worker still
+        running or to the server once it is back, and is told where the match stands at
+        once. Ended from here, between two of the stream's writes (this runs on the event
+        loop, and each chunk is one write), with uvicorn's own end of the connection: its
+        loss ends the stream's task as a client leaving does."""
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete or (
+                not cycle.scope["path"].endswith(LIVE_STREAM)):
+            super().shutdown()
+            return
+        if cycle.response_started and cycle.chunked_encoding:
+            self.transport.write(b"0\r\n\r\n")
+        self.transport.close()
 
     def handle_websocket_upgrade(self) -> None:
         """Out of the count, then uvicorn's upgrade: the WebSocket protocol it hands the

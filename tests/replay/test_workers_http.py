@@ -533,3 +533,70 @@ def test_workers_refuse_an_in_memory_store() -> None:
     result = CliRunner().invoke(main, ["--db", "sqlite:///:memory:", "serve", "--workers", "2",
                                        "--no-demo"])
     assert result.exit_code == 2 and "database file or PostgreSQL" in result.output
+
+
+def _live_stream_on(server: Server, worker: int, match_id: str) -> http.client.HTTPConnection:
+    """A live stream of ``match_id`` held open on ``worker``, its first event read."""
+    with _connections_on(server, worker, 1) as held:
+        stream = held.pop()  # kept open past the block
+    head = _head_of_answer(stream, f"/matches/{match_id}/live", server.organiser_token)
+    assert b"200 ok" in head and b"transfer-encoding: chunked" in head, head
+    return stream
+
+
+def _ends_with_last_chunk(stream: http.client.HTTPConnection, seconds: float) -> bool:
+    """Whether what the server still sends on ``stream`` until it closes it (within
+    ``seconds``) ends with a chunked answer's last, empty chunk (after whole chunks: each
+    ends with a line break, as the part read before did)."""
+    deadline, rest = time.monotonic() + seconds, b""
+    try:
+        while (left := deadline - time.monotonic()) > 0:  # keep-alives come every 15 s
+            stream.sock.settimeout(left)
+            if not (chunk := stream.sock.recv(65536)):
+                return (b"\r\n" + rest).endswith(b"\r\n0\r\n\r\n")
+            rest += chunk
+    except TimeoutError:
+        pass
+    finally:
+        stream.close()
+    return False
+
+
+@pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
+def test_a_restart_of_the_workers_ends_their_live_streams(tmp_path: Path) -> None:
+    """A worker being replaced lets its answers in progress finish first, and a live stream
+    lasts an hour: the restart (SIGHUP) waited on it, with the supervisor replacing no dead
+    worker meanwhile. The streams end at the restart, each with its chunked answer's last
+    chunk, and their clients reconnect to the new workers."""
+    with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
+        with own.client(own.organiser_token) as client:
+            match_id = new_match(client)["match_id"]
+        streams = [_live_stream_on(own, worker, match_id)
+                   for worker in sorted(_every_worker_listening(own))]
+        restarted = _signalled(own, signal.SIGHUP, WORKERS)
+        assert all(_ends_with_last_chunk(stream, 30) for stream in streams)
+        with own.client(own.organiser_token) as client:
+            assert client.get(f"/matches/{match_id}").status_code == 200
+        assert set(_every_worker_listening(own)) == set(restarted)
+
+
+def test_a_server_with_a_live_stream_open_stops_when_told(tmp_path: Path) -> None:
+    """``kiroku serve`` in one process, a watcher connected: SIGTERM (as a service manager
+    stops it, and as Ctrl+C does) stops it within seconds, where it waited for the stream's
+    hour; the stream ends with its last chunk."""
+    with contextmanager(serve)(tmp_path / "kiroku.db") as own:
+        with own.client(own.organiser_token) as client:
+            match_id = new_match(client)["match_id"]
+        host, port = own.base.removeprefix("http://").rsplit(":", 1)
+        stream = http.client.HTTPConnection(host, int(port), timeout=30)
+        stream.connect()
+        head = _head_of_answer(stream, f"/matches/{match_id}/live", own.organiser_token)
+        assert b"200 ok" in head, head
+        process = _server_process(own)
+        os.kill(process, signal.SIGTERM)
+        assert _ends_with_last_chunk(stream, 30)
+        deadline = time.monotonic() + 30
+        while Path(f"/proc/{process}").exists() and (
+                b"Z" not in Path(f"/proc/{process}/stat").read_bytes().split(b") ")[-1][:1]):
+            assert time.monotonic() < deadline, "the server did not stop"
+            time.sleep(0.1)

@@ -274,11 +274,12 @@ class WorkerShare:
         table = self.table[:]
         pids = table[::2]
         mine = self.open - self.leaving
-        if mine <= -(-sum(table[1::2]) // (len(pids) - pids.count(0))):
+        held = len(pids) - pids.count(0) or 1  # this worker's own is freed once it has ended
+        if mine <= -(-sum(table[1::2]) // held):
             return False
         running = [count for pid, count in zip(pids, table[1::2])
                    if pid and (pid == self.pid or _alive(pid))]
-        return mine > -(-sum(running) // len(running))
+        return bool(running) and mine > -(-sum(running) // len(running))
 
     def _publish(self) -> None:
         self.table[self.count_at] = self.open - self.leaving

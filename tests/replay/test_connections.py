@@ -281,6 +281,15 @@ def test_the_slots_of_workers_the_supervisor_stopped_are_freed() -> None:
     assert shares.join() is not None  # the freed slot, for the next worker
 
 
+def test_a_worker_whose_slot_was_freed_is_over_no_share() -> None:
+    """The supervisor frees a slot only once its worker has ended, but a worker finding its
+    own slot freed (and no other held) still answers: it asks no client to reconnect."""
+    shares = ConnectionShares(1)
+    alone, = _holding(shares, 10)
+    shares.keep_only(set())
+    assert not alone.over_share()
+
+
 def test_a_worker_not_started_yet_has_no_share() -> None:
     """Until the second worker listens, every connection comes to the first: asking them to
     reconnect would only bring them back."""

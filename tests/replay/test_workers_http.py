@@ -253,6 +253,14 @@ def _held_after_requests(server: Server, connections: list[http.client.HTTPConne
     return {worker: len(held) for worker, held in _sockets_by_worker(server, "01").items()}
 
 
+def _spread_from(server: Server, worker: int, count: int) -> list[int]:
+    """How many connections each worker holds, fewest first, after ``count`` keep-alive
+    connections the kernel gave to ``worker`` sent 40 requests each (``_held_after_requests``)."""
+    with _connections_on(server, worker, count) as connections:
+        held = _held_after_requests(server, connections, rounds=40)
+    return sorted(held.values())
+
+
 def _head_of_answer(connection: http.client.HTTPConnection, path: str, token: str) -> bytes:
     """The head of the answer to ``GET path`` on ``connection`` (its body left unread)."""
     connection.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: kiroku\r\n"
@@ -303,10 +311,8 @@ def test_a_worker_holding_every_connection_hands_half_of_them_on(server: Server)
     """12 keep-alive clients all hashed to one worker: that worker answers some with
     ``Connection: close`` until each worker holds 6 (replay.api.connections,
     ``ConnectionShares``); without it the 12 stay where the kernel put them."""
-    busy = min(_every_worker_listening(server))
-    with _connections_on(server, busy, 12) as connections:
-        held = _held_after_requests(server, connections, rounds=40)
-    assert sorted(held.values()) == [6, 6], held
+    spread = _spread_from(server, min(_every_worker_listening(server)), 12)
+    assert spread == [6, 6], spread
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
@@ -331,9 +337,8 @@ def test_a_worker_started_again_after_dying_listens_on_a_socket_of_its_own(
         # the new worker took over its predecessor's count of connections, and hands on
         # what it holds beyond its share
         newcomer = next(worker for worker in after if worker not in before)
-        with _connections_on(own, newcomer, 8) as connections:
-            held = _held_after_requests(own, connections, rounds=40)
-        assert sorted(held.values()) == [4, 4], held
+        spread = _spread_from(own, newcomer, 8)
+        assert spread == [4, 4], spread
 
 
 def test_a_worker_killed_before_answering_a_health_check_is_replaced_at_once(
@@ -378,10 +383,8 @@ def test_workers_restarted_by_sighup_hand_connections_on(tmp_path: Path) -> None
     for each worker only, a replacement found none and the 8 stayed where they landed.)"""
     with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
         for _ in range(2):
-            restarted = _signalled(own, signal.SIGHUP, WORKERS)
-            with _connections_on(own, min(restarted), 8) as connections_held:
-                held = _held_after_requests(own, connections_held, rounds=40)
-            assert sorted(held.values()) == [4, 4], held
+            spread = _spread_from(own, min(_signalled(own, signal.SIGHUP, WORKERS)), 8)
+            assert spread == [4, 4], spread
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")
@@ -391,14 +394,10 @@ def test_a_worker_added_by_sigttin_takes_a_share_and_one_removed_leaves_it(
     one: the two left share the 12 again, 6 and 6, the stopped worker's last count no
     longer in the share (the supervisor frees its slot)."""
     with contextmanager(serve)(tmp_path / "kiroku.db", "--workers", str(WORKERS)) as own:
-        three = _signalled(own, signal.SIGTTIN, WORKERS + 1)
-        with _connections_on(own, min(three), 12) as connections_held:
-            held = _held_after_requests(own, connections_held, rounds=40)
-        assert sorted(held.values()) == [4, 4, 4], held
-        two = _signalled(own, signal.SIGTTOU, WORKERS)
-        with _connections_on(own, min(two), 12) as connections_held:
-            held = _held_after_requests(own, connections_held, rounds=40)
-        assert sorted(held.values()) == [6, 6], held
+        spread = _spread_from(own, min(_signalled(own, signal.SIGTTIN, WORKERS + 1)), 12)
+        assert spread == [4, 4, 4], spread
+        spread = _spread_from(own, min(_signalled(own, signal.SIGTTOU, WORKERS)), 12)
+        assert spread == [6, 6], spread
 
 
 @pytest.mark.skipif(not SPREAD_BY_KERNEL, reason="a socket per worker on Linux only")

@@ -3,8 +3,10 @@ file, and the organiser's credential it prints on its first start (no in-process
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -74,8 +76,10 @@ def serve(db_path: Path, *options: str, db_url: str | None = None,
     # whole server's time (tests/replay/test_heavy_reads.py holds a caller to its share)
     env = {**os.environ, "KIROKU_HEAVY_SHARE": os.environ.get("KIROKU_HEAVY_SHARE", "1")}
     with open(log_path, "wb") as log:
+        # a session of its own: if it has to be killed, its workers go with it (killed
+        # alone, a supervisor leaves its workers running, orphaned, past the test run)
         proc = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                env=env)
+                                env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60  # a loaded machine starts workers slowly
@@ -99,8 +103,16 @@ def serve(db_path: Path, *options: str, db_url: str | None = None,
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            pass
+        _kill_what_is_left(proc)
+
+
+def _kill_what_is_left(proc: subprocess.Popen[bytes]) -> None:
+    """Kill every process of the server's session still there (a server that did not stop
+    when told, or a worker its supervisor left behind), and reap the server."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
 
 
 def served_store(tmp_path_factory: pytest.TempPathFactory,

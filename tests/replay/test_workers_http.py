@@ -410,8 +410,12 @@ def test_a_second_server_on_the_workers_port_is_refused(
     _every_worker_listening(server)
     port = server.base.rsplit(":", 1)[1]
     started: list[object] = []
-    monkeypatch.setattr(connections, "Supervisor",
-                        lambda config, sockets: started.append(sockets) or _Stopped())
+
+    def counted(config: object, sockets: object) -> _Stopped:
+        started.append(sockets)
+        return _Stopped()
+
+    monkeypatch.setattr(connections, "Supervisor", counted)
     result = CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'other.db'}", "serve",
                                        "--no-demo", "--port", port, "--workers", "2"])
     assert started == [] and result.exit_code == 1, result.output

@@ -242,3 +242,35 @@ def test_the_pool_starts_a_worker_in_place_of_one_that_ended() -> None:
     done = subprocess.run([sys.executable, "-c", REPLACED], cwd=ROOT, capture_output=True,
                           text=True, check=True, timeout=60)
     assert json.loads(done.stdout) == {"done": 40, "workers": 40}
+
+
+STOPPED = """
+import json, os, time
+from cli.audit import _worker_pool
+pids = []
+try:
+    with _worker_pool(2) as pool:
+        pids = [p.pid for p in pool._pool]
+        pool.apply_async(time.sleep, (120,))
+        time.sleep(0.5)
+        raise KeyboardInterrupt  # Ctrl-C while a worker is busy
+except KeyboardInterrupt:
+    pass
+alive = []
+for pid in pids:
+    try:
+        os.kill(pid, 0)
+        alive.append(pid)
+    except ProcessLookupError:
+        pass
+print(json.dumps({"workers": len(pids), "alive": alive}))
+"""
+
+
+def test_an_interrupted_audit_stops_its_workers_at_once() -> None:
+    """Issue 43: Ctrl-C stops ``_Pool``'s workers, a busy one included, and the pool's
+    threads let the command end (its worker-handling thread is woken by the pool's notice,
+    not by a result): the 120 s task is cut short within the run's 60 s."""
+    done = subprocess.run([sys.executable, "-c", STOPPED], cwd=ROOT, capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert json.loads(done.stdout) == {"workers": 2, "alive": []}

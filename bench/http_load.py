@@ -68,6 +68,7 @@ import json
 import os
 import random
 import selectors
+import signal
 import socket
 import sqlite3
 import statistics
@@ -77,7 +78,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,20 +184,37 @@ def bare_app_from_environment() -> FastAPI:
 
 
 @contextmanager
-def started(command: list[str], cwd: Path, env: dict[str, str] | None = None
-            ) -> Iterator[subprocess.Popen[bytes]]:
-    """``command`` running in ``cwd``, stopped (SIGTERM, then SIGKILL) on exit."""
-    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+def started(command: list[str], cwd: Path, env: dict[str, str] | None = None,
+            log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """``command`` running in ``cwd`` in a session of its own, its output in ``log`` (whose
+    last lines are printed if the run fails; discarded without one), stopped on exit:
+    SIGTERM, then SIGKILL to whatever of its session is left, so that no worker of a server
+    outlives the bench (``stop_on_sigterm`` lets a bench stopped by SIGTERM get here)."""
+    with open(log or os.devnull, "wb") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
     try:
         yield process
+    except BaseException:
+        if log is not None:
+            print(f"--- {log.name}:\n" + "\n".join(log.read_text(errors="replace")
+                                                  .splitlines()[-15:]), file=sys.stderr)
+        raise
     finally:
         process.terminate()
         try:
             process.wait(20)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+            pass
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+
+def stop_on_sigterm() -> None:
+    """A SIGTERM ends the bench as Ctrl-C does, through its ``finally`` blocks (which stop
+    its servers), instead of at once."""
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
 
 
 def bare_server(db: Path, port: int, workers: int) -> Any:
@@ -824,6 +842,7 @@ def measure(folder: Path, trees: list[Tree], clients: int, per_phase: int, repea
 
 def main() -> None:
     """Parse the arguments, measure, print."""
+    stop_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument("--repeats", type=int, default=3)

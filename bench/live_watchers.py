@@ -77,6 +77,8 @@ from http_load import (  # noqa: E402
     cpu_by_process,
     cpu_seconds,
     request,
+    started,
+    stop_on_sigterm,
     wait_ready,
     whole_answer,
 )
@@ -165,29 +167,6 @@ def tree_servers(name: str, tree: Path, folder: Path, postgres: str | None,
     finally:
         if schema is not None:
             _sql(postgres or "", f"DROP SCHEMA {schema} CASCADE")
-
-
-@contextmanager
-def started(command: list[str], cwd: Path, env: dict[str, str],
-            log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    """``command`` running in ``cwd``, its output in ``log`` (whose last lines are printed
-    if the run fails), stopped (SIGTERM, then SIGKILL) on exit."""
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    try:
-        yield process
-    except BaseException:
-        print(f"--- {log.name}:\n" + "\n".join(log.read_text(errors="replace")
-                                              .splitlines()[-15:]), file=sys.stderr)
-        raise
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 def _sql(url: str, statement: str) -> None:
@@ -508,6 +487,7 @@ def _pooled_p99(runs: list[Phase]) -> float:
 
 
 def main() -> None:
+    stop_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run of a few seconds (CI)")

@@ -55,7 +55,14 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 sys.path.insert(0, str(BENCH.parent))
 
-from http_load import cpu_seconds, create_matches, request, started, wait_ready  # noqa: E402
+from http_load import (  # noqa: E402
+    cpu_seconds,
+    create_matches,
+    request,
+    started,
+    stop_on_sigterm,
+    wait_ready,
+)
 from scale import percentile  # noqa: E402
 from table_taps import read_answer  # noqa: E402
 from trees import tree_name  # noqa: E402
@@ -338,6 +345,7 @@ def report(results: dict[str, dict[str, list[Phase]]]) -> None:
 
 def main() -> None:
     """Parse the arguments, measure, print."""
+    stop_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of under a minute")
     parser.add_argument("--seconds", type=float, default=20.0, help="seconds a phase")

@@ -105,6 +105,8 @@ from http_load import (  # noqa: E402
     cpu_by_process,
     cpu_seconds,
     request,
+    started,
+    stop_on_sigterm,
     whole_answer,
 )
 from scale import percentile  # noqa: E402
@@ -296,19 +298,9 @@ def kiroku_serve(name: str, tree: Path, folder: Path) -> Iterator[Server]:
     log = folder / "serve.log"
     command = [str(console_script()), "--db", f"sqlite:///{folder / 'kiroku.db'}", "serve",
                "--port", str(port)]
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, cwd=tree, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT)
-    try:
+    with started(command, tree, env, log) as process:
         wait_serving(port, process, log)
         yield Server(name, tree, port, process, first_start_token(log))
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
 
 
 def wait_serving(port: int, process: subprocess.Popen[bytes], log: Path,
@@ -788,6 +780,7 @@ def enough_files(tables: int) -> None:
 
 def main() -> None:
     """Parse the arguments, start the servers, measure, print."""
+    stop_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument("--scenario", type=Scenario.parse, action="append",

@@ -201,15 +201,19 @@ def test_connections_opened_at_once_reach_every_worker(server: Server) -> None:
 
 def _worker_of(server: Server, client_port: int) -> int:
     """The worker holding the server's end of the connection from ``client_port``, once it
-    has accepted it (Linux /proc). A worker just started by uvicorn's supervisor has been
-    seen to take 7 s, and once in CI over 10, to accept its first connection: a loaded
-    machine gets as long as a server's start-up (``serve``)."""
+    has accepted it (Linux /proc): the established socket from that port to the server's.
+    (Matching the client's port alone once found, on a machine that had served many tests,
+    a closed connection of another server's from the same port, waiting out its TIME_WAIT
+    of up to 60 s with no descriptor: a worker seemed slow to accept.)"""
+    port = int(server.base.rsplit(":", 1)[1])
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         inode = next((int(fields[9]) for fields in
                       (line.split() for line in
                        Path("/proc/net/tcp").read_text().splitlines()[1:])
-                      if int(fields[2].rsplit(":", 1)[1], 16) == client_port), None)
+                      if int(fields[1].rsplit(":", 1)[1], 16) == port
+                      and int(fields[2].rsplit(":", 1)[1], 16) == client_port
+                      and fields[3] == "01"), None)
         for worker, held in _sockets_by_worker(server, "01").items():
             if inode in held:
                 return worker

@@ -28,7 +28,6 @@ import random
 import socket
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +39,8 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from processes import started, stop_on_sigterm  # noqa: E402
 
 from engine import JUDGE, MatchConfig, Viewer, get_game  # noqa: E402
 from engine.core import contract  # noqa: E402
@@ -101,9 +102,7 @@ def http_rate(folder: Path, matches: int) -> float:
     code = ("import uvicorn; from replay.service import Kiroku; from replay.api import create_app;"
             f"uvicorn.run(create_app(Kiroku.open('sqlite:///{folder}/http.db')), "
             f"host='127.0.0.1', port={port}, log_level='warning')")
-    server = subprocess.Popen([sys.executable, "-c", code],
-                              cwd=Path(__file__).resolve().parent.parent)
-    try:
+    with started([sys.executable, "-c", code], Path(__file__).resolve().parent.parent):
         client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30,
                               headers={"authorization": f"Bearer {organiser}"})
         for _ in range(200):
@@ -130,9 +129,6 @@ def http_rate(folder: Path, matches: int) -> float:
                     raise RuntimeError(f"record failed: {r.text}")
                 total += 1
         return total / (time.perf_counter() - start)
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 def long_match(folder: Path, actions: int) -> tuple[Any, float]:
@@ -260,6 +256,7 @@ def main() -> None:
     parser.add_argument("--engine-only", action="store_true",
                         help="only the engine-only rates (no storage, no HTTP)")
     args = parser.parse_args()
+    stop_on_sigterm()
     repeats = 1 if args.quick else 3
     matches = 3 if args.quick else 10
     long_actions = 400 if args.quick else 2000

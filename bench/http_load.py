@@ -68,7 +68,6 @@ import json
 import os
 import random
 import selectors
-import signal
 import socket
 import sqlite3
 import statistics
@@ -77,8 +76,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,6 +89,7 @@ from pydantic import BaseModel
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 
+from processes import started, stop_on_sigterm  # noqa: E402
 from scale import percentile  # noqa: E402
 from trees import tree_name  # noqa: E402
 
@@ -181,40 +181,6 @@ def bare_app(path: str) -> FastAPI:
 def bare_app_from_environment() -> FastAPI:
     """The bare app over the file ``BARE_DB`` names: what each of its workers builds."""
     return bare_app(os.environ["BARE_DB"])
-
-
-@contextmanager
-def started(command: list[str], cwd: Path, env: dict[str, str] | None = None,
-            log: Path | None = None) -> Iterator[subprocess.Popen[bytes]]:
-    """``command`` running in ``cwd`` in a session of its own, its output in ``log`` (whose
-    last lines are printed if the run fails; discarded without one), stopped on exit:
-    SIGTERM, then SIGKILL to whatever of its session is left, so that no worker of a server
-    outlives the bench (``stop_on_sigterm`` lets a bench stopped by SIGTERM get here)."""
-    with open(log or os.devnull, "wb") as out:
-        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        yield process
-    except BaseException:
-        if log is not None:
-            print(f"--- {log.name}:\n" + "\n".join(log.read_text(errors="replace")
-                                                  .splitlines()[-15:]), file=sys.stderr)
-        raise
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            pass
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(10)
-
-
-def stop_on_sigterm() -> None:
-    """A SIGTERM ends the bench as Ctrl-C does, through its ``finally`` blocks (which stop
-    its servers), instead of at once."""
-    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
 
 
 def bare_server(db: Path, port: int, workers: int) -> Any:

@@ -77,11 +77,10 @@ from http_load import (  # noqa: E402
     cpu_by_process,
     cpu_seconds,
     request,
-    started,
-    stop_on_sigterm,
     wait_ready,
     whole_answer,
 )
+from processes import started, stop_on_sigterm  # noqa: E402
 from scale import percentile  # noqa: E402
 from trees import tree_name  # noqa: E402
 

@@ -59,10 +59,9 @@ from http_load import (  # noqa: E402
     cpu_seconds,
     create_matches,
     request,
-    started,
-    stop_on_sigterm,
     wait_ready,
 )
+from processes import started, stop_on_sigterm  # noqa: E402
 from scale import percentile  # noqa: E402
 from table_taps import read_answer  # noqa: E402
 from trees import tree_name  # noqa: E402

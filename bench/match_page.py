@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from processes import started, stop_on_sigterm
 from trees import tree_name
 
 BENCH = Path(__file__).resolve().parent
@@ -104,10 +105,9 @@ def served(store: Store) -> Iterator[tuple[str, int]]:
             "from replay.service import Kiroku; from replay.api import create_app, serving; "
             f"uvicorn.run(serving(create_app(Kiroku.open('sqlite:///{store.db}'))), "
             f"host='127.0.0.1', port={port}, log_level='warning')")
-    process = subprocess.Popen([sys.executable, "-c", code], cwd=store.tree,
-                               env={**os.environ, "KIROKU_HEAVY_SHARE": "1"})
     base = f"http://127.0.0.1:{port}"
-    try:
+    with started([sys.executable, "-c", code], store.tree,
+                 {**os.environ, "KIROKU_HEAVY_SHARE": "1"}) as process:
         for _ in range(600):
             if process.poll() is not None:
                 raise RuntimeError(f"the server of {store.tree} exited")
@@ -119,9 +119,6 @@ def served(store: Store) -> Iterator[tuple[str, int]]:
         else:
             raise RuntimeError(f"the server of {store.tree} did not start")
         yield base, process.pid
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 @dataclass
@@ -199,6 +196,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, default=None,
                         help="another Kiroku tree, measured beside this one")
     args = parser.parse_args()
+    stop_on_sigterm()
     if args.quick:
         args.actions, args.repeats = 200, 1
     print(f"Kiroku, a {args.actions}-action match's viewer page (python "

@@ -105,10 +105,9 @@ from http_load import (  # noqa: E402
     cpu_by_process,
     cpu_seconds,
     request,
-    started,
-    stop_on_sigterm,
     whole_answer,
 )
+from processes import started, stop_on_sigterm  # noqa: E402
 from scale import percentile  # noqa: E402
 
 from bench import DECKS, free_port, playout_script  # noqa: E402

@@ -99,17 +99,21 @@ def serve(db_path: Path, *options: str, db_url: str | None = None,
         found = TOKEN_LINE.search(log_path.read_text(errors="replace"))
         yield Server(base, db_url, found.group(1) if found else "", keys)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            pass
-        _kill_what_is_left(proc)
+        _stop_session(proc)
 
 
-def _kill_what_is_left(proc: subprocess.Popen[bytes]) -> None:
-    """Kill every process of the server's session still there (a server that did not stop
-    when told, or a worker its supervisor left behind), and reap the server."""
+def _stop_session(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the server, then kill every process of its session still there (a server that
+    did not stop when told, or a worker its supervisor left behind), and reap the server.
+    The session is killed before the server is reaped (``WNOWAIT``): until then its process
+    group's number cannot belong to anyone else."""
+    if proc.returncode is None:  # not reaped yet (Popen.terminate would reap it first)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + 10
+    while proc.returncode is None and time.monotonic() < deadline and os.waitid(
+            os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+        time.sleep(0.05)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=10)

@@ -107,7 +107,8 @@ def served(store: Store) -> Iterator[tuple[str, int]]:
             f"host='127.0.0.1', port={port}, log_level='warning')")
     base = f"http://127.0.0.1:{port}"
     with started([sys.executable, "-c", code], store.tree,
-                 {**os.environ, "KIROKU_HEAVY_SHARE": "1"}) as process:
+                 {**os.environ, "KIROKU_HEAVY_SHARE": "1"},
+                 store.db.with_suffix(".server.log")) as process:
         for _ in range(600):
             if process.poll() is not None:
                 raise RuntimeError(f"the server of {store.tree} exited")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 STOP_GRACE = 20.0  # seconds a server has to stop when asked, before its session is killed
 EXIT_POLL = 0.05  # seconds between looks at whether it has
+HELD_BACK = {signal.SIGTERM, signal.SIGINT}  # signals to the bench that wait while it stops one
 
 
 @contextmanager
@@ -41,9 +42,10 @@ def stop_session(process: subprocess.Popen[bytes], grace: float = STOP_GRACE) ->
     """Stop ``process``, the leader of a session of its own, and every process of that
     session: SIGTERM, up to ``grace`` seconds for it to exit, then SIGKILL to the whole
     process group, then reap it. The group is killed while its leader is still unreaped
-    (``exited``), so its number cannot yet belong to another process. A SIGTERM to the
-    bench meanwhile waits until this is done (then ends the bench, ``stop_on_sigterm``)."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    (``exited``), so its number cannot yet belong to another process. A SIGTERM or a Ctrl-C
+    to the bench meanwhile waits until this is done (then ends the bench as it would have:
+    ``stop_on_sigterm``, ``KeyboardInterrupt``); acted on at once, it would skip the kill."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, HELD_BACK)
     try:
         if process.returncode is None:  # not reaped: Popen.terminate would reap it first
             with suppress(ProcessLookupError):

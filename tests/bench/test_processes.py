@@ -1,5 +1,5 @@
 """bench/processes.py: a bench's server is stopped with everything it started, also when it
-ignores SIGTERM, and also when the bench itself is sent SIGTERM while it stops it."""
+ignores SIGTERM, and also when the bench itself is sent SIGTERM or Ctrl-C while it stops it."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import textwrap
 import time
 from contextlib import suppress
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -101,10 +103,14 @@ def test_an_exited_server_is_told_apart_before_it_is_reaped(tmp_path: Path) -> N
     assert server.wait(10) == -signal.SIGKILL
 
 
-def test_a_sigterm_to_the_bench_while_it_stops_its_server_waits_until_it_has(
-        tmp_path: Path) -> None:
-    """A bench (a child here) stops a stubborn server; a SIGTERM sent to the bench during
-    the grace ends the bench only after the server and its worker are killed (a SIGTERM
+@pytest.mark.parametrize("stop, ends_with", [
+    (signal.SIGTERM, 128 + signal.SIGTERM),  # stop_on_sigterm: sys.exit
+    (signal.SIGINT, -signal.SIGINT),  # Ctrl-C: KeyboardInterrupt, which Python ends by SIGINT
+], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_to_the_bench_while_it_stops_its_server_waits_until_it_has(
+        tmp_path: Path, stop: signal.Signals, ends_with: int) -> None:
+    """A bench (a child here) stops a stubborn server; a SIGTERM or Ctrl-C sent to the bench
+    during the grace ends the bench only after the server and its worker are killed (one
     acted on at once would skip the kill: both would outlive the bench)."""
     bench = textwrap.dedent(f"""
         import subprocess, sys
@@ -117,19 +123,19 @@ def test_a_sigterm_to_the_bench_while_it_stops_its_server_waits_until_it_has(
         print(server.pid, server.stdout.readline().decode().strip(), flush=True)
         input()  # until the test is ready
         stop_session(server, grace=3)
-        print("not reached: the SIGTERM held back ends the bench here", flush=True)
+        print("not reached: the signal held back ends the bench here", flush=True)
     """)
     child = subprocess.Popen([sys.executable, "-c", bench], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert child.stdin is not None and child.stdout is not None
     server, worker = (int(pid) for pid in child.stdout.readline().split())
     child.stdin.write("\n")
     child.stdin.flush()
     time.sleep(1)  # the bench is inside the grace now
-    child.send_signal(signal.SIGTERM)
+    child.send_signal(stop)
     try:
         out, _ = child.communicate(timeout=30)
-        assert child.returncode == 128 + signal.SIGTERM
+        assert child.returncode == ends_with
         assert out == ""
         assert not _alive(server)
         deadline = time.monotonic() + 10

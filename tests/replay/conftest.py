@@ -106,17 +106,22 @@ def _stop_session(proc: subprocess.Popen[bytes]) -> None:
     """Stop the server, then kill every process of its session still there (a server that
     did not stop when told, or a worker its supervisor left behind), and reap the server.
     The session is killed before the server is reaped (``WNOWAIT``): until then its process
-    group's number cannot belong to anyone else."""
-    if proc.returncode is None:  # not reaped yet (Popen.terminate would reap it first)
+    group's number cannot belong to anyone else. A Ctrl-C or SIGTERM meanwhile waits until
+    it is done (acted on at once, it would skip the kill)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        if proc.returncode is None:  # not reaped yet (Popen.terminate would reap it first)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while proc.returncode is None and time.monotonic() < deadline and os.waitid(
+                os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+            time.sleep(0.05)
         with contextlib.suppress(ProcessLookupError):
-            os.kill(proc.pid, signal.SIGTERM)
-    deadline = time.monotonic() + 10
-    while proc.returncode is None and time.monotonic() < deadline and os.waitid(
-            os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-        time.sleep(0.05)
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def served_store(tmp_path_factory: pytest.TempPathFactory,

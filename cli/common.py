@@ -12,6 +12,7 @@ from uuid import UUID
 
 import click
 
+from cli.words import result_text, scores_text, seat_name
 from engine.core.errors import ActionError
 from engine.core.viewer import Viewer
 from ledger.errors import LedgerError, MatchNotFound
@@ -76,6 +77,17 @@ def as_viewer(text: str) -> Viewer:
 def seen_as(kiroku: Kiroku, match_id: UUID, viewer: str = "judge") -> Audience:
     """The operator's audience for a match, narrowed to ``--as``."""
     return kiroku.seen_by(match_id, as_viewer(viewer))
+
+
+def standing(kiroku: Kiroku, match_id: UUID) -> str:
+    """Where a match stands now, in words: who is to act, or its result; and the score."""
+    data = kiroku.summary(seen_as(kiroku, match_id))
+    players = data["players"]
+    ended = result_text(data["result"], players)
+    state = ended or (" and ".join(seat_name(players, s) for s in data["to_act"])
+                      + " to act")
+    score = scores_text(data["scores"], players)
+    return f"Now: {state}." + (f" {score}." if score else "")
 
 
 def outcome_value(text: str) -> Any:

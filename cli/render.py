@@ -10,7 +10,6 @@ its zone table, so a new game renders on day one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from cli.words import card_label, result_text, scores_text, seat_name
 from engine.core.contract import Ruleset
 from engine.core.reasons import Reason
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 # keys every game's view has that the header already says (or that only scripts need)
 _HEADER_KEYS = {"game", "players", "turn", "active", "eliminated", "options", "result",
                 "scores", "viewer", "phase"}
-_INSTANCE = re.compile(r"^(?P<card>[^@\s]+)(?:@[\d.]+)?$")
 
 
 def console() -> Console:
@@ -41,45 +40,6 @@ def status(what: str) -> Status:
     """A spinner on standard error while one long step runs (a terminal only)."""
     err = Console(stderr=True, quiet=not Console(stderr=True).is_terminal)
     return err.status(what)
-
-
-def card_label(value: str, names: Mapping[str, str]) -> str:
-    """``Name [id]`` for a card id or instance id (``id@n``) the names know, else the text."""
-    found = _INSTANCE.match(value)
-    if found and found.group("card") in names:
-        return f"{names[found.group('card')]} [{value}]"
-    return value
-
-
-def seat_name(players: Sequence[Any], seat: int | None) -> str:
-    """``seat 2 (Ben)`` from a view's or a summary's players."""
-    if seat is None:
-        return "nobody"
-    for entry in players:
-        if isinstance(entry, Mapping) and entry.get("seat") == seat:
-            return f"seat {seat} ({entry.get('name')})"
-        if isinstance(entry, str) and players.index(entry) + 1 == seat:
-            return f"seat {seat} ({entry})"
-    return f"seat {seat}"
-
-
-def result_text(result: Mapping[str, Any] | None, players: Sequence[Any]) -> str | None:
-    """The result in words, or None while the match is on."""
-    if not result:
-        return None
-    why = f"{result.get('reason')}" + (f": {result['detail']}" if result.get("detail") else "")
-    if result.get("drawn"):
-        return f"Drawn ({why})"
-    winners = " and ".join(seat_name(players, s) for s in result.get("winners", []))
-    return f"{winners} won ({why})"
-
-
-def scores_text(scores: Mapping[str, Any] | None, players: Sequence[Any]) -> str | None:
-    """``Score: seat 1 (Ann) 3 · seat 2 (Ben) 5``, or None for a game without a score."""
-    if not scores:
-        return None
-    parts = [f"{seat_name(players, int(seat))} {value}" for seat, value in scores.items()]
-    return "Score: " + " · ".join(parts)
 
 
 def position(view: Mapping[str, Any], ruleset: Ruleset, names: Mapping[str, str],

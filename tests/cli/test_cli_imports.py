@@ -54,6 +54,21 @@ def test_a_match_command_on_sqlite_imports_no_postgresql_nor_other_commands(db: 
         assert games <= {"worldgainer"}, games
 
 
+def test_recording_an_action_or_an_undo_imports_no_rich(db: str) -> None:
+    """``match act`` and ``match undo`` print sentences (``cli.words``): rich's boards and
+    tables, a tenth of the command's start-up, are imported only by the commands that draw
+    them (``cli.screens``), which still do."""
+    match_id = _match(db)
+    for args in (["match", "act", match_id, '{"type": "end_turn", "seat": 1}'],
+                 ["match", "undo", match_id, "--reason", "misclick"]):
+        modules, said = _imported("--db", db, *args)
+        assert "Now: seat" in said, (args, said)
+        assert not {m for m in modules if m == "rich" or m.startswith(("rich.", "cli.render",
+                                                                        "cli.screens"))}, args
+    modules, said = _imported("--db", db, "match", "show", match_id)
+    assert {"rich.console", "cli.render", "cli.screens"} <= modules and "Aiko" in said
+
+
 def test_the_commands_imported_when_asked_for_still_run(db: str) -> None:
     _match(db)
     modules, said = _imported("--db", db, "audit", "verify", "--jobs", "1")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from datetime import datetime
 from typing import Any
@@ -29,10 +28,10 @@ from ledger.errors import ConcurrentAppend
 from ledger.identity import Identity, Role
 from ledger.settings import database_url
 from replay.service import Kiroku
-from replay.threads import DEFAULT_THREADS, MOST_THREADS, ThreadsSettingError, threads_setting
 
 # imported when asked for (cli.lazy): the commands a scorekeeper at a table does not run
-LAZY = {"audit": "cli.audit:audit", "tournament": "cli.tournaments:tournament",
+LAZY = {"serve": "cli.serving:serve", "audit": "cli.audit:audit",
+        "tournament": "cli.tournaments:tournament",
         "simulate": "cli.simulate:simulate", "transcript": "cli.notes:transcript",
         "annotate": "cli.notes:annotate", "annotations": "cli.notes:annotations_list",
         "dispute": "cli.notes:dispute", "variation": "cli.notes:variation",
@@ -56,84 +55,6 @@ MATCH_LAZY = {"show": "cli.screens:match_show", "legal": "cli.screens:match_lega
 def main(ctx: click.Context, db: str | None, keys: str | None) -> None:
     """Kiroku (記録): record, replay and audit trading-card-game matches."""
     ctx.obj = {"db": database_url(db), "keys": keys}
-
-
-@main.command()
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
-@click.option("--demo/--no-demo", default=True, show_default=True,
-              help="Record one demo match first when the store is empty.")
-@click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Server processes on the one store (uvicorn's workers) [default: one per "
-                   "core this process may run on, on a database file or PostgreSQL; 1 on an "
-                   "in-memory store, which processes cannot share]. On SQLite their writes "
-                   "take turns on the file's write gate; on Linux each listens on a socket "
-                   "of its own (bench/RESULTS.md).")
-@click.option("--threads", type=click.IntRange(1, MOST_THREADS), default=None,
-              help=f"Threads each server process runs requests on [default: "
-                   f"KIROKU_THREADS, else {DEFAULT_THREADS}]. Few is faster: the work "
-                   "holds Python's interpreter lock (bench/RESULTS.md).")
-@click.pass_context
-def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | None,
-          threads: int | None) -> None:
-    """Run the HTTP service (OpenAPI docs at /docs)."""
-    import uvicorn
-
-    from replay.api import create_app, serving
-    from replay.api.connections import (
-        HEALTHCHECK_SECONDS,
-        HTTP,
-        KEEP_ALIVE_SECONDS,
-        default_workers,
-        in_memory,
-        listening_socket,
-        run_workers,
-    )
-    from replay.api.heavy import HeavyShareSettingError, caller_share
-
-    url = ctx.obj["db"]
-    try:
-        threads = threads_setting(threads)
-        caller_share()
-    except (ThreadsSettingError, HeavyShareSettingError) as exc:
-        raise click.UsageError(str(exc)) from None
-    if workers is None:
-        workers = default_workers(url)
-    elif workers > 1 and in_memory(url):
-        raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "
-                               "store cannot be shared between processes.")
-    with service(ctx) as kiroku:
-        token = kiroku.credentials.ensure_organiser()
-        if token:
-            click.echo("First start: the organiser's credential (shown only this once; "
-                       "'kiroku credentials issue --role organiser' makes another):\n"
-                       f"    {token}\n"
-                       "Send it as 'Authorization: Bearer TOKEN'.", err=True)
-        if demo:
-            made = kiroku.ensure_demo()
-            if made:
-                click.echo(f"Recorded a demo match {made}: try GET /matches/{made}/transcript")
-        click.echo(f"Kiroku on {ctx.obj['db']} at http://{host}:{port} (docs: /docs)"
-                   + (f", {workers} worker processes" if workers > 1 else ""))
-        if workers == 1:
-            uvicorn.run(serving(create_app(kiroku, threads)), host=host, port=port,
-                        log_level="info", http=HTTP, timeout_keep_alive=KEEP_ALIVE_SECONDS)
-            return
-    # each worker opens the store itself, from the environment it inherits
-    os.environ["KIROKU_DATABASE_URL"] = url
-    os.environ["KIROKU_THREADS"] = str(threads)
-    if ctx.obj["keys"]:
-        os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
-    config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
-                            workers=workers, host=host, port=port, log_level="info", http=HTTP,
-                            timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
-                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
-    try:
-        sock = listening_socket(config)
-    except OSError as exc:
-        raise click.ClickException(f"Cannot listen on {host}:{port}: {exc.strerror or exc}."
-                                   ) from None
-    run_workers(config, sock)
 
 
 @main.command("games")

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 POSTGRES = ("psycopg", "psycopg_pool", "eventsourcing.postgres", "ledger.postgres",
             "ledger.pgwriters")
 OTHER_COMMANDS = ("cli.audit", "cli.tournaments", "replay.tournaments", "multiprocessing.pool",
-                  "cli.notes", "cli.simulate", "cli.bars", "rich.progress")
+                  "cli.notes", "cli.simulate", "cli.bars", "rich.progress", "cli.serving",
+                  "uvicorn", "fastapi")
 # what lies beside matches: imported when a command or a stored event needs it (ledger.topics,
 # replay.service.PARTS), not by a command on a match of a store that holds none (issue 43)
 BESIDE = ("ledger.tournaments", "ledger.disputes", "ledger.annotations", "ledger.variations",

@@ -103,9 +103,9 @@ def http_rate(folder: Path, matches: int) -> float:
             f"uvicorn.run(create_app(Kiroku.open('sqlite:///{folder}/http.db')), "
             f"host='127.0.0.1', port={port}, log_level='warning')")
     with started([sys.executable, "-c", code], Path(__file__).resolve().parent.parent,
-                 log=folder / "http-server.log"):
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30,
-                              headers={"authorization": f"Bearer {organiser}"})
+                 log=folder / "http-server.log"), \
+            httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30,
+                         headers={"authorization": f"Bearer {organiser}"}) as client:
         for _ in range(200):
             try:
                 client.get("/games")

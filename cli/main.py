@@ -20,7 +20,7 @@ from cli.common import (
     service,
     standing,
 )
-from cli.lazy import LazyGroup
+from cli.lazy import Lazy, LazyGroup
 from engine.core.errors import ActionError
 from engine.registry import games, get_game
 from ledger.catalog import load_card_set
@@ -30,16 +30,44 @@ from ledger.settings import database_url
 from replay.service import Kiroku
 
 # imported when asked for (cli.lazy): the commands a scorekeeper at a table does not run
-LAZY = {"serve": "cli.serving:serve", "audit": "cli.audit:audit",
-        "tournament": "cli.tournaments:tournament",
-        "simulate": "cli.simulate:simulate", "transcript": "cli.notes:transcript",
-        "annotate": "cli.notes:annotate", "annotations": "cli.notes:annotations_list",
-        "dispute": "cli.notes:dispute", "variation": "cli.notes:variation",
-        "study": "cli.notes:study", "cards": "cli.screens:list_cards",
-        "reasons": "cli.screens:list_reasons", "replay": "cli.screens:replay",
-        "export": "cli.screens:export_match", "import": "cli.screens:import_match"}
+LAZY = {
+    "serve": Lazy("cli.serving:serve", "Run the HTTP service (OpenAPI docs at /docs)."),
+    "audit": Lazy("cli.audit:audit", "Verify the audit trail."),
+    "tournament": Lazy("cli.tournaments:tournament", "Run a tournament: staff, players and "
+                       "decklists, rounds, results, standings."),
+    "simulate": Lazy("cli.simulate:simulate", "Record N random legal playouts of GAME, "
+                     "labelled as simulated ('match list --simulated' lists them); each line "
+                     "as its match is done, with a progress bar."),
+    "transcript": Lazy("cli.notes:transcript",
+                       "Print one line per event, as the viewer may see it."),
+    "annotate": Lazy("cli.notes:annotate", "Annotate a position of a match: text, symbols, "
+                     "highlighted cards or zones, arrows."),
+    "annotations": Lazy("cli.notes:annotations_list", "List a match's annotations as a viewer "
+                        "may read them, one per line."),
+    "dispute": Lazy("cli.notes:dispute", "Call a judge, read the evidence, rule and appeal "
+                    "(the command line is the organiser)."),
+    "variation": Lazy("cli.notes:variation", "What-if lines from a position, played by the "
+                      "same rules (the command line is a judge)."),
+    "study": Lazy("cli.notes:study",
+                  "A match with its annotations and variations as a text document, and back."),
+    "cards": Lazy("cli.screens:list_cards", "The cards of GAME's sample set: id, name and "
+                  "kind, to read the ids other commands show."),
+    "reasons": Lazy("cli.screens:list_reasons", "The reason codes GAME's refusals carry, by "
+                    "section, each with what it means: the game's own and the kernel's (match "
+                    "creation, any action, adjustments)."),
+    "replay": Lazy("cli.screens:replay",
+                   "Show the position as a viewer saw it: a board, or JSON."),
+    "export": Lazy("cli.screens:export_match", "Export a whole match."),
+    "import": Lazy("cli.screens:import_match",
+                   "Verify and import an exported match (msgpack or JSON lines)."),
+}
 # the match commands that draw with rich (cli.screens): 'match act' and 'undo' print sentences
-MATCH_LAZY = {"show": "cli.screens:match_show", "legal": "cli.screens:match_legal"}
+MATCH_LAZY = {
+    "show": Lazy("cli.screens:match_show", "Show a match's summary: players, where it stands, "
+                 "the score, who is to act."),
+    "legal": Lazy("cli.screens:match_legal", "List the actions SEAT may take now, in words, "
+                  "numbered for 'match act' at the version printed below them; or as JSON."),
+}
 
 
 @click.group(cls=LazyGroup, lazy=LAZY)

@@ -10,6 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
+import pytest
+
+from cli.lazy import LazyGroup
+from cli.main import LAZY, MATCH_LAZY, main, match
 from tests.cli.conftest import kiroku
 from tests.cli.test_tournament_cli import first_word, register
 
@@ -108,3 +113,29 @@ def test_a_seated_match_shows_its_tournament_from_a_fresh_process(db: str,
     modules, said = _imported("--db", db, "match", "show", match_id, "--json")
     assert json.loads(said)["tournament"]["table"] == 1, said
     assert "ledger.tournaments" in modules and "cli.tournaments" not in modules
+
+
+def test_help_imports_none_of_the_commands_it_lists() -> None:
+    """``kiroku --help`` and ``kiroku match --help`` list the lazy commands from their
+    summaries (``cli.lazy.Lazy``): listing ``serve`` imported uvicorn and the HTTP
+    application before, and the others their modules."""
+    lazy_modules = {lazy.target.split(":")[0] for table in (LAZY, MATCH_LAZY)
+                    for lazy in table.values()}
+    for args in (["--help"], ["match", "--help"]):
+        modules, said = _imported(*args)
+        assert said.strip(), args
+        assert not modules & (lazy_modules | {"uvicorn", "fastapi", "rich"}), \
+            (args, modules & (lazy_modules | {"uvicorn", "fastapi", "rich"}))
+
+
+@pytest.mark.parametrize("group", [main, match], ids=["kiroku", "match"])
+@pytest.mark.parametrize("width", [60, 80, 200])
+def test_help_lists_the_lazy_commands_as_click_lists_them_imported(
+        group: LazyGroup, width: int) -> None:
+    """Each lazy command's summary is the first sentence of its own help: the listing is
+    click's own (``Group.format_commands``, which imports every command), at any width."""
+    with click.Context(group, info_name="kiroku") as ctx:
+        ours, clicks = click.HelpFormatter(width=width), click.HelpFormatter(width=width)
+        group.format_commands(ctx, ours)
+        click.Group.format_commands(group, ctx, clicks)
+    assert ours.getvalue() == clicks.getvalue()

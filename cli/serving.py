@@ -1,6 +1,8 @@
 """``kiroku serve``: the HTTP service (FastAPI on uvicorn), one process or uvicorn's worker
 processes on the one store. Imported when asked for (``cli.lazy``): the other commands import
-neither uvicorn nor the HTTP application."""
+neither uvicorn nor the HTTP application. What it starts with is looked up in
+``replay.api.connections`` when it runs (``connections.run_workers``), where the tests put
+their stand-ins."""
 
 from __future__ import annotations
 
@@ -10,16 +12,7 @@ import click
 import uvicorn
 
 from cli.common import service
-from replay.api import create_app, serving
-from replay.api.connections import (
-    HEALTHCHECK_SECONDS,
-    HTTP,
-    KEEP_ALIVE_SECONDS,
-    default_workers,
-    in_memory,
-    listening_socket,
-    run_workers,
-)
+from replay.api import connections, create_app, serving
 from replay.api.heavy import HeavyShareSettingError, caller_share
 from replay.threads import DEFAULT_THREADS, MOST_THREADS, ThreadsSettingError, threads_setting
 
@@ -50,8 +43,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
     except (ThreadsSettingError, HeavyShareSettingError) as exc:
         raise click.UsageError(str(exc)) from None
     if workers is None:
-        workers = default_workers(url)
-    elif workers > 1 and in_memory(url):
+        workers = connections.default_workers(url)
+    elif workers > 1 and connections.in_memory(url):
         raise click.UsageError("--workers needs a database file or PostgreSQL: an in-memory "
                                "store cannot be shared between processes.")
     with service(ctx) as kiroku:
@@ -69,7 +62,8 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
                    + (f", {workers} worker processes" if workers > 1 else ""))
         if workers == 1:
             uvicorn.run(serving(create_app(kiroku, threads)), host=host, port=port,
-                        log_level="info", http=HTTP, timeout_keep_alive=KEEP_ALIVE_SECONDS)
+                        log_level="info", http=connections.HTTP,
+                        timeout_keep_alive=connections.KEEP_ALIVE_SECONDS)
             return
     # each worker opens the store itself, from the environment it inherits
     os.environ["KIROKU_DATABASE_URL"] = url
@@ -77,12 +71,13 @@ def serve(ctx: click.Context, host: str, port: int, demo: bool, workers: int | N
     if ctx.obj["keys"]:
         os.environ["KIROKU_KEY_FILE"] = ctx.obj["keys"]
     config = uvicorn.Config("replay.api:create_app_from_environment", factory=True,
-                            workers=workers, host=host, port=port, log_level="info", http=HTTP,
-                            timeout_worker_healthcheck=HEALTHCHECK_SECONDS,
-                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
+                            workers=workers, host=host, port=port, log_level="info",
+                            http=connections.HTTP,
+                            timeout_worker_healthcheck=connections.HEALTHCHECK_SECONDS,
+                            timeout_keep_alive=connections.KEEP_ALIVE_SECONDS)
     try:
-        sock = listening_socket(config)
+        sock = connections.listening_socket(config)
     except OSError as exc:
         raise click.ClickException(f"Cannot listen on {host}:{port}: {exc.strerror or exc}."
                                    ) from None
-    run_workers(config, sock)
+    connections.run_workers(config, sock)

@@ -113,9 +113,12 @@ def test_a_signal_to_the_bench_while_it_stops_its_server_waits_until_it_has(
     during the grace ends the bench only after the server and its worker are killed (one
     acted on at once would skip the kill: both would outlive the bench)."""
     bench = textwrap.dedent(f"""
-        import subprocess, sys
+        import signal, subprocess, sys
         sys.path.insert(0, {str(ROOT / "bench")!r})
         from processes import stop_on_sigterm, stop_session
+        # Ctrl-C as at a terminal: a test run started in the background of a shell (as CI
+        # runs it) starts its processes with SIGINT ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         stop_on_sigterm()
         server = subprocess.Popen([sys.executable, "-c", {STUBBORN!r}],
                                   stdout=subprocess.PIPE, start_new_session=True)

@@ -3,10 +3,8 @@ file, and the organiser's credential it prints on its first start (no in-process
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +19,10 @@ import pytest
 from replay.service import Kiroku
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+# the benches' own stop (a server's whole session, killed race-free, Ctrl-C held back)
+from processes import stop_session  # noqa: E402
+
 TOKEN_LINE = re.compile(r"^\s{4}(\S{40,})$", re.MULTILINE)
 
 
@@ -99,29 +101,7 @@ def serve(db_path: Path, *options: str, db_url: str | None = None,
         found = TOKEN_LINE.search(log_path.read_text(errors="replace"))
         yield Server(base, db_url, found.group(1) if found else "", keys)
     finally:
-        _stop_session(proc)
-
-
-def _stop_session(proc: subprocess.Popen[bytes]) -> None:
-    """Stop the server, then kill every process of its session still there (a server that
-    did not stop when told, or a worker its supervisor left behind), and reap the server.
-    The session is killed before the server is reaped (``WNOWAIT``): until then its process
-    group's number cannot belong to anyone else. A Ctrl-C or SIGTERM meanwhile waits until
-    it is done (acted on at once, it would skip the kill)."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        if proc.returncode is None:  # not reaped yet (Popen.terminate would reap it first)
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        while proc.returncode is None and time.monotonic() < deadline and os.waitid(
-                os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
-            time.sleep(0.05)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        stop_session(proc, grace=10)
 
 
 def served_store(tmp_path_factory: pytest.TempPathFactory,

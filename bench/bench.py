@@ -245,8 +245,9 @@ def stored_bytes(db: Path) -> tuple[int, int, int]:
     conn = sqlite3.connect(db)
     events = conn.execute("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_events").fetchone()
     snaps = conn.execute("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM stored_snapshots").fetchone()
-    actions = conn.execute("SELECT COUNT(*) FROM stored_events WHERE topic = "
-                           "'kiroku:ActionRecorded/1'").fetchone()
+    # an action's topic in full, or as its code in a compact table (ledger.compactrows)
+    actions = conn.execute("SELECT COUNT(*) FROM stored_events WHERE topic IN "
+                           "('kiroku:ActionRecorded/1', '0')").fetchone()
     conn.close()
     return int(events[0]), int(snaps[0]), int(actions[0])
 

@@ -57,6 +57,9 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {
     "edge": (4, {"turn_limit": 30}),
 }
 ACTION_TOPIC = "kiroku:ActionRecorded/1"
+# how a table holds it: in full, or (ledger.compactrows, not imported: a baseline tree may
+# not have it) as its code
+ACTION_TOPICS = (ACTION_TOPIC, "0")
 
 
 def checkpointed(db: Path) -> dict[str, Any]:
@@ -65,8 +68,8 @@ def checkpointed(db: Path) -> dict[str, Any]:
     con = sqlite3.connect(db)
     try:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        actions = con.execute("SELECT COUNT(*) FROM stored_events WHERE topic = ?",
-                              (ACTION_TOPIC,)).fetchone()[0]
+        actions = con.execute("SELECT COUNT(*) FROM stored_events WHERE topic IN (?, ?)",
+                              ACTION_TOPICS).fetchone()[0]
         tables = dict(con.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"))
         free = con.execute("PRAGMA freelist_count").fetchone()[0]
         page = con.execute("PRAGMA page_size").fetchone()[0]

@@ -12,11 +12,13 @@ the store took as it was recorded: the first layout, the same tables, checks tha
 the store's own bytes). The layouts add up, each with the one before it:
 
 - ``as stored``: eventsourcing's tables as Kiroku uses them today: the match id (and every
-  stream's id) as 32 hexadecimal characters, in the events table and again in its key index;
-  the topic of each event (``kiroku:ActionRecorded/1``) in every row;
-- ``ids as blobs``: those ids as 16 bytes in the events and snapshots tables;
+  stream's id) as its 16 bytes and each event's topic as a code of one or two characters
+  (``ledger.compactrows``); a tree before it stored the id as 32 hexadecimal characters, in
+  the table and again in its key index, and the topic (``kiroku:ActionRecorded/1``) in full;
+- ``ids as blobs``: those ids as 16 bytes in the events and snapshots tables (the store's own
+  already, but for a store made by a tree before ``ledger.compactrows``);
 - ``short topics``: each topic as one or two characters (its number among the store's
-  topics, as a table of topics would hold it);
+  topics, as a table of topics would hold it; the same size as a compact row's code);
 - ``snapshots /50`` and ``/100``: a match's snapshots kept at every 50th or 100th version
   instead of every 25th (``SNAPSHOT_INTERVAL``), a longer replay from the last one.
 
@@ -37,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from file_bytes import (
-    ACTION_TOPIC,
+    ACTION_TOPICS,
     GAMES,
     checkpointed,
     empty_store,
@@ -110,7 +112,7 @@ def _rewrite(layout: Layout, table: str, columns: list[str],
             return row
         if table == SNAPSHOTS_TABLE and row[version_at] % layout.snapshot_every:
             return None
-        if layout.blob_ids:
+        if layout.blob_ids and isinstance(row[id_at], str):
             row[id_at] = bytes.fromhex(row[id_at])
         if layout.short_topics:
             row[topic_at] = topics.setdefault(row[topic_at], format(len(topics), "x"))
@@ -141,8 +143,9 @@ def copied(store: Path, target: Path, layout: Layout) -> dict[str, Any]:
             copy.executemany(f"INSERT INTO {table} VALUES ({marks})", kept)  # noqa: S608
             copy.commit()
         copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        actions = source.execute(f"SELECT COUNT(*) FROM {EVENTS_TABLE} WHERE topic = ?",  # noqa: S608
-                                 (ACTION_TOPIC,)).fetchone()[0]
+        actions = source.execute(
+            f"SELECT COUNT(*) FROM {EVENTS_TABLE} WHERE topic IN (?, ?)",  # noqa: S608
+            ACTION_TOPICS).fetchone()[0]
         by_table = dict(copy.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"))
     finally:
         source.close()

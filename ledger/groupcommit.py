@@ -39,9 +39,10 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
-    SQLiteApplicationRecorder,
     SQLiteCursor,
 )
+
+from ledger.compactrows import CompactLog
 
 TOPIC = "ledger.groupcommit:GroupCommitRecorder"
 SNAPSHOTS = "kiroku_snapshots"  # the save's keyword: its stored snapshots
@@ -59,8 +60,9 @@ class _Save:
     done: bool = False
 
 
-class GroupCommitRecorder(SQLiteApplicationRecorder):
-    """eventsourcing's SQLite application recorder, committing concurrent saves together."""
+class GroupCommitRecorder(CompactLog):
+    """eventsourcing's SQLite application recorder, committing concurrent saves together,
+    its rows compact (``ledger.compactrows``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -72,9 +74,9 @@ class GroupCommitRecorder(SQLiteApplicationRecorder):
         # the library's recorder of snapshots on the same database, once ``snapshots_beside``
         self.snapshots: SQLiteAggregateRecorder | None = None
         # the last row id converted, and what it became (one tuple: threads read it whole)
-        self._last_id: tuple[str, UUID | str] | None = None
+        self._last_id: tuple[bytes | str, UUID | str] | None = None
 
-    def convert_originator_id(self, originator_id: str) -> UUID | str:
+    def convert_originator_id(self, originator_id: Any) -> UUID | str:
         """The library's conversion of a row's id, made once for the rows of one stream in a
         row (every row a stream's read finds has the same id: a UUID each was about 1 % of an
         audit)."""

@@ -26,10 +26,11 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import AggregateRecorder, EventStore, InfrastructureFactory, Mapper
-from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteFactory
+from eventsourcing.sqlite import SQLiteFactory
 
 from engine.core.data import digest_format
 from engine.registry import get_game
+from ledger.compactrows import CompactRows
 from ledger.match import Creation, Match
 
 
@@ -185,8 +186,9 @@ class CheckedSnapshots(EventStore[UUID]):
 SNAPSHOTS_TABLE = "stored_snapshots"
 
 
-class SQLiteSnapshotRecorder(SQLiteAggregateRecorder):
-    """eventsourcing's SQLite recorder of snapshots, creating its table with rowids.
+class SQLiteSnapshotRecorder(CompactRows):
+    """eventsourcing's SQLite recorder of snapshots, creating its table with rowids, its rows
+    compact (``ledger.compactrows``).
 
     The library creates ``stored_snapshots`` WITHOUT ROWID: a b-tree of its primary key,
     whose cells keep at most about a quarter of a page (1,002 of 4,096 bytes) and spill the

@@ -56,6 +56,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ledger.compactrows import stream_id
 from replay.service import Kiroku
 
 T = TypeVar("T")
@@ -416,7 +417,7 @@ def _log_since(changes: sqlite3.Connection, table: str,
             "WHERE rowid > ? ORDER BY rowid LIMIT ?", (head, LOG_PAGE)).fetchall()
         for notification_id, originator_id, version in page:
             head = max(head, notification_id)
-            match_id = UUID(str(originator_id))
+            match_id = stream_id(originator_id)
             latest[match_id] = max(latest.get(match_id, 0), version)
         if len(page) < LOG_PAGE:
             return head, latest

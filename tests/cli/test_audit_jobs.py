@@ -107,7 +107,7 @@ def test_each_worker_holds_its_matches_against_their_receipts(store_url: str,
 def test_an_unreadable_row_is_reported_by_workers_as_by_one_process(store_url: str) -> None:
     listed = _store(store_url)
     run, table = _rows(store_url)
-    key = listed[2].hex if store_url.startswith("sqlite") else listed[2]
+    key = listed[2].bytes if store_url.startswith("sqlite") else listed[2]
     run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
         (b"\x01\xc1garbage", key, 3))
     here = _same_in_workers(store_url)

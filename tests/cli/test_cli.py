@@ -17,6 +17,7 @@ from cli.main import main
 from engine.core.reasons import generated_table, reason_table, with_generated_table
 from engine.kami.reasons import KamiReason
 from engine.registry import get_game
+from ledger.compactrows import stored_topic, stream_id
 from ledger.transcoder import READ, stored_fields
 from replay.service import Kiroku
 from tests.cli.conftest import kiroku
@@ -228,8 +229,8 @@ def _tamper(db_file: Path, match_id: str, version: int) -> None:
         assert "stored_events" in tables, tables
         rows = con.execute("SELECT originator_id, originator_version, state FROM stored_events "
                            "WHERE topic = ? AND originator_version = ?",
-                           (ACTION_TOPIC, version)).fetchall()
-        rows = [r for r in rows if str(uuid.UUID(str(r[0]))) == match_id]
+                           (stored_topic(ACTION_TOPIC), version)).fetchall()
+        rows = [r for r in rows if str(stream_id(r[0])) == match_id]
         assert len(rows) == 1, rows
         originator_id, _, blob = rows[0]
         assert blob[0] in READ  # the storage format byte

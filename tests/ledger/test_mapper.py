@@ -15,6 +15,7 @@ import pytest
 
 from engine import JUDGE
 from ledger.chain import GENESIS, first_break
+from ledger.compactrows import stored_topic
 from ledger.errors import CorruptRecord
 from ledger.mapper import CHECK_BYTES, MatchMapper, instant
 from ledger.match import Match, linked
@@ -50,7 +51,7 @@ def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> N
     with _fresh(store_url) as kiroku:
         (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
     run, table = _rows(store_url)
-    key = match_id.hex if store_url.startswith("sqlite") else match_id
+    key = match_id.bytes if store_url.startswith("sqlite") else match_id
     rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
                "ORDER BY originator_version", (key,))
     stored = [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
@@ -140,7 +141,7 @@ def test_a_stored_prev_hash_is_read_as_it_was_written() -> None:
 def _stored(url: str, match_id: UUID) -> list[dict[str, Any]]:
     """The stored fields of the match's events, in order, as the store holds them."""
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
                "ORDER BY originator_version", (key,))
     return [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
@@ -267,7 +268,9 @@ def test_an_event_whose_seed_is_gone_is_a_corrupt_record(tmp_path: Path) -> None
     with _fresh(url) as kiroku:
         match_id = _live(kiroku)
     run, table = _rows(url)
-    run(f"DELETE FROM {table} WHERE topic = %s", ("kiroku:SeedSealed/1",))
+    sealed = "kiroku:SeedSealed/1"
+    run(f"DELETE FROM {table} WHERE topic = %s",
+        (stored_topic(sealed) if url.startswith("sqlite") else sealed,))
     with _fresh(url) as kiroku:
         with pytest.raises(CorruptRecord, match="which this store does not hold"):
             kiroku.records(kiroku.seen_by(match_id))

@@ -324,12 +324,12 @@ def test_an_action_the_rules_refuse_after_a_kept_state_is_a_corrupt_record(
         kiroku.view(kiroku.seen_by(match_id, JUDGE), 4)  # version 5 kept
         with sqlite3.connect(db) as con:
             (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
-                                   "AND originator_version = 6", (match_id.hex,))
+                                   "AND originator_version = 6", (match_id.bytes,))
             fields = stored_fields(bytes(blob))
             fields["action"]["seat"] = 3 - fields["action"]["seat"]  # not the seat to act
             con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
                         "originator_version = 6",
-                        (bytes([1]) + msgpack.packb(fields, use_bin_type=True), match_id.hex))
+                        (bytes([1]) + msgpack.packb(fields, use_bin_type=True), match_id.bytes))
         with pytest.raises(CorruptRecord, match="no longer make a match"):
             kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     finally:

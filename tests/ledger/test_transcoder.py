@@ -21,6 +21,7 @@ import pytest
 from pydantic import BaseModel
 
 from engine.registry import SHIPPED
+from ledger.compactrows import stored_topic
 from ledger.transcoder import (
     COMPACT,
     DEFLATE_FROM,
@@ -233,7 +234,8 @@ def test_a_long_match_stores_under_half_of_what_format_1_did(tmp_path: Path) -> 
     con = sqlite3.connect(tmp_path / "long.db")
     try:
         stored = [bytes(row[0]) for row in con.execute("SELECT state FROM stored_events "
-                                                       "WHERE topic LIKE '%ActionRecorded%'")]
+                                                       "WHERE topic = ?",
+                                                       (stored_topic("kiroku:ActionRecorded/1"),))]
     finally:
         con.close()
     compact = sum(map(len, stored))

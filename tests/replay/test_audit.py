@@ -49,7 +49,7 @@ def _rows(url: str) -> tuple[Callable[[str, tuple[Any, ...]], list[Any]], str]:
 def cut_last_event(url: str, match_id: UUID) -> int:
     """Delete the match's last stored event (any storage format); the version left last."""
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
                    (key,))
     run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
@@ -68,7 +68,7 @@ def _encode(fields: dict[str, Any]) -> bytes:
 def _tamper(url: str, match_id: UUID, version: int,
             change: Callable[[dict[str, Any]], None]) -> None:
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     (blob,), = run(f"SELECT state FROM {table} WHERE originator_id = %s AND "
                    "originator_version = %s", (key, version))
     fields = _decode(blob)
@@ -232,7 +232,7 @@ def _rechain(records: list[dict[str, Any]], which: Callable[[dict[str, Any]], bo
 def test_a_deleted_event_breaks_the_chain(finished: tuple[str, UUID]) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s", (key, 7))
     report = _audit(url, match_id)
     assert (report["failure"]["version"], report["failure"]["reason"]) == (8, "version_gap")
@@ -241,7 +241,7 @@ def test_a_deleted_event_breaks_the_chain(finished: tuple[str, UUID]) -> None:
 def test_an_unreadable_row_is_reported(finished: tuple[str, UUID]) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
         (b"\x01\xc1garbage", key, 3))
     report = _audit(url, match_id)
@@ -281,7 +281,7 @@ def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
         finished: tuple[str, UUID], garbage: bytes) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.hex if url.startswith("sqlite") else match_id
+    key = match_id.bytes if url.startswith("sqlite") else match_id
     opened = Kiroku.open(url)
     last = opened.recorder.get_match(match_id).version  # read after any snapshot
     opened.close()

@@ -76,20 +76,20 @@ def _flip_snapshot(con: sqlite3.Connection, match_id: UUID) -> None:
     """Cut the match's latest snapshot short: it no longer decodes."""
     version, blob = con.execute(
         "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
-        "ORDER BY originator_version DESC LIMIT 1", (match_id.hex,)).fetchone()
+        "ORDER BY originator_version DESC LIMIT 1", (match_id.bytes,)).fetchone()
     con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND "
-                "originator_version = ?", (blob[: len(blob) // 2], match_id.hex, version))
+                "originator_version = ?", (blob[: len(blob) // 2], match_id.bytes, version))
 
 
 def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int,
                    snapshots: bool = False) -> None:
     """Two events of one match trade places (versions); its snapshots are kept or not."""
     con.execute("UPDATE stored_events SET originator_version = -1 WHERE originator_id = ? AND "
-                "originator_version = ?", (match_id.hex, a))
+                "originator_version = ?", (match_id.bytes, a))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
-                "originator_version = ?", (a, match_id.hex, b))
+                "originator_version = ?", (a, match_id.bytes, b))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
-                "originator_version = -1", (b, match_id.hex))
+                "originator_version = -1", (b, match_id.bytes))
     if not snapshots:
         _drop_snapshots(con, match_id)
 
@@ -97,17 +97,17 @@ def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int,
 def _swap_between(con: sqlite3.Connection, first: UUID, second: UUID, version: int) -> None:
     """The two matches trade their events at ``version``."""
     rows = {m: con.execute("SELECT topic, state FROM stored_events WHERE originator_id = ? AND "
-                           "originator_version = ?", (m.hex, version)).fetchone()
+                           "originator_version = ?", (m.bytes, version)).fetchone()
             for m in (first, second)}
     for match_id, other in ((first, second), (second, first)):
         con.execute("UPDATE stored_events SET topic = ?, state = ? WHERE originator_id = ? AND "
-                    "originator_version = ?", (*rows[other], match_id.hex, version))
+                    "originator_version = ?", (*rows[other], match_id.bytes, version))
         _drop_snapshots(con, match_id)
 
 
 def _drop_snapshots(con: sqlite3.Connection, match_id: UUID) -> None:
     """Reads rebuild from the events (a snapshot past the change would hide it)."""
-    con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?", (match_id.hex,))
+    con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?", (match_id.bytes,))
 
 
 def _read(server: Server, match_id: UUID, what: str) -> httpx.Response:

@@ -31,6 +31,9 @@ tuples and engine states exact.
   the format byte. A creation holds its decks and the definitions of their cards, which
   repeat the sample set's: 1.8-7.3 KB in format 5, 0.65-1.3 KB so, and on a short match a
   tenth to a fifth of the file. A reader of formats 1 to 5 refuses it instead of misreading.
+  Since later in issue 43 a match's snapshots are written so too (the position's cards are
+  the sample set's: an Illuminati snapshot 1.2 KB instead of 2.0): the same format, so any
+  reader of format 6 reads them.
 
 Every format is read, so a store keeps its older records as they were.
 """
@@ -465,10 +468,17 @@ def _inflate_creation(data: bytes) -> bytes:
         raise UnknownStorageFormat(f"stored record in format 6 does not inflate: {exc}") from None
 
 
-def _creation_of(obj: Any) -> int | None:
-    """The index of the dictionary of a match creation's game (None: not a creation of a
-    game that has one)."""
-    game = obj.get("game") if type(obj) is dict and "config" in obj else None
+def _dictionary_of(obj: Any) -> int | None:
+    """The index of the dictionary of the game of a match's creation or of a match's
+    snapshot (None: neither, or a game without one). A snapshot holds the match's position,
+    whose cards' names and fields the game's card set spells: Illuminati's, whose groups keep
+    their texts in the position, deflate to 1.2 KB instead of 2.0 against it (issue 43)."""
+    if type(obj) is not dict:
+        return None
+    game = obj.get("game") if "config" in obj else None
+    match = obj.get("state")
+    if game is None and type(match) is dict and isinstance(match.get("state"), GameState):
+        game = match["state"].game
     return _CREATION_INDEX.get(game) if isinstance(game, str) else None
 
 
@@ -517,10 +527,11 @@ class MsgpackTranscoder(Transcoder):
         packed = _pack(obj, compact=True)
         if len(packed) < DEFLATE_FROM:
             return bytes([WORDED]) + packed
-        creation = _creation_of(obj)
-        if creation is not None:
-            packer = _creation_deflater(creation).copy()
-            return bytes([CREATION_DEFLATED, creation]) + packer.compress(packed) + packer.flush()
+        dictionary = _dictionary_of(obj)
+        if dictionary is not None:
+            packer = _creation_deflater(dictionary).copy()
+            return (bytes([CREATION_DEFLATED, dictionary]) + packer.compress(packed)
+                    + packer.flush())
         return bytes([WORDED_DEFLATED]) + _deflate(packed)
 
     def decode(self, data: bytes) -> Any:

@@ -2,7 +2,8 @@
 with rowids, whose leaf pages keep a snapshot of a few KB whole; a store whose snapshots
 table was created by eventsourcing (WITHOUT ROWID, before issue 43) keeps it and works. A
 match's creation is deflated against its game's dictionary (format 6); a store's format 5
-creations still read and verify."""
+creations still read and verify. A match's snapshots are deflated against the same
+dictionary; a store's format 5 snapshots are still read and trusted."""
 
 from __future__ import annotations
 
@@ -157,6 +158,43 @@ def test_a_store_with_format_5_creations_still_reads_and_verifies(tmp_path: Path
         assert report.ok, report.failure
     finally:
         kiroku.close()
+    _agrees_with_its_events(path, match_id)
+
+
+def _snapshots(path: Path) -> list[tuple[int, bytes]]:
+    with sqlite3.connect(path) as con:
+        return [(v, bytes(b)) for v, b in con.execute(
+            "SELECT originator_version, state FROM stored_snapshots ORDER BY rowid")]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_snapshot_is_deflated_against_its_games_dictionary(tmp_path: Path, game: str) -> None:
+    path = tmp_path / "k.db"
+    players, options = GAMES[game]
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        (match_id,) = kiroku.simulate(game, 1, seed=11, players=players, options=options)
+    finally:
+        kiroku.close()
+    snapshots = _snapshots(path)
+    assert snapshots, "the match is long enough for a snapshot"
+    for _, blob in snapshots:
+        assert blob[0] == CREATION_DEFLATED and blob[1] == GAMES_WITH_SHAPES.index(game)
+        as_format_5 = bytes([WORDED_DEFLATED]) + _deflate(payload(blob))
+        assert MsgpackTranscoder().decode(blob) == MsgpackTranscoder().decode(as_format_5)
+        if game == "illuminati":  # its groups' texts are the card set's: 2 KB in format 5
+            assert len(blob) < len(as_format_5) * 0.7, (len(blob), len(as_format_5))
+    _agrees_with_its_events(path, match_id)
+
+
+def test_a_store_with_format_5_snapshots_still_reads_and_trusts_them(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    match_id = _grail_match(path)
+    with sqlite3.connect(path) as con:  # the snapshots as a store before this change holds them
+        for version, blob in _snapshots(path):
+            con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_version = ?",
+                        (bytes([WORDED_DEFLATED]) + _deflate(payload(blob)), version))
+    assert {blob[0] for _, blob in _snapshots(path)} == {WORDED_DEFLATED}
     _agrees_with_its_events(path, match_id)
 
 

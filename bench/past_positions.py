@@ -5,8 +5,9 @@ another tree.
     python bench/past_positions.py [--quick] [--matches 40] [--repeats 3] [--baseline TREE]
 
 The store is one SQLite file of ``--matches`` random World Gainer playouts (``Kiroku.simulate``,
-seed 1), recorded by this tree's code and copied for each run, so every tree reads the same
-bytes (a tree that cannot read them is told apart by its error). Each run is a fresh process
+seed 1) for each tree, recorded by that tree's code (an older tree cannot read what a newer
+one stores: compact rows, issue 43) and copied for each run: the same playouts, the same
+positions, under other match ids. Each run is a fresh process
 of one tree (``--child``), the trees in turn, and reads, as a judge, with the collector off (a
 full collection of 100-490 ms otherwise decides the figures of a process without the server's
 pacing):
@@ -93,15 +94,17 @@ def run_child(tree: Path, db: Path, samples: int) -> dict[str, float]:
 
 def measure(trees: list[Path], matches: int, samples: int, repeats: int,
             progress: Callable[[str], None]) -> list[list[dict[str, float]]]:
-    """Every tree's runs, the trees in turn each repeat, each on its own copy of one store."""
+    """Every tree's runs, the trees in turn each repeat, each on its own copy of the store
+    it recorded."""
     runs: list[list[dict[str, float]]] = [[] for _ in trees]
     with tempfile.TemporaryDirectory() as tmp:
-        store = Path(tmp) / "store.db"
-        prepare(trees[0], store, matches)
+        stores = [Path(tmp) / f"store-{n}.db" for n in range(len(trees))]
+        for tree, store in zip(trees, stores):
+            prepare(tree, store, matches)
         for repeat in range(repeats):
             for n, tree in enumerate(trees):
                 copy = Path(tmp) / f"run-{repeat}-{n}.db"
-                shutil.copy(store, copy)
+                shutil.copy(stores[n], copy)
                 runs[n].append(run_child(tree, copy, samples))
                 progress(".")
     return runs

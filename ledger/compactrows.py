@@ -168,15 +168,32 @@ class CompactLog(CompactRows, SQLiteApplicationRecorder):
     def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
                              topics: Sequence[str] = (), *,
                              inclusive_of_start: bool = True) -> Sequence[Notification]:
-        """The library's read of the log, each topic in full; ``topics`` selected by the
-        codes the table holds them by."""
-        if topics and not self._is_written_before():
-            topics = [stored_topic(topic) for topic in topics]
-        return [Notification(id=n.id, originator_id=n.originator_id,
-                             originator_version=n.originator_version, topic=row_topic(n.topic),
-                             state=n.state)
-                for n in super().select_notifications(start, limit, stop, topics,
-                                                      inclusive_of_start=inclusive_of_start)]
+        """The library's read of the log (the same statement), each topic in full; ``topics``
+        selected by what the table holds them as."""
+        conditions: list[str] = []
+        params: list[Any] = []
+        if start is not None:
+            conditions.append("rowid>=? " if inclusive_of_start else "rowid>? ")
+            params.append(start)
+        if stop is not None:
+            conditions.append("rowid<=? ")
+            params.append(stop)
+        if topics:
+            if not self._is_written_before():
+                topics = [stored_topic(topic) for topic in topics]
+            conditions.append(f"topic IN ({','.join('?' * len(topics))}) ")
+            params += list(topics)
+        statement = f"SELECT rowid, * FROM {self.events_table_name} "  # noqa: S608
+        if conditions:
+            statement += "WHERE " + "AND ".join(conditions)
+        statement += "ORDER BY rowid LIMIT ?"
+        params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            return [Notification(id=row[0], originator_id=self.convert_originator_id(row[1]),
+                                 originator_version=row[2], topic=row_topic(row[3]),
+                                 state=row[4])
+                    for row in c.fetchall()]
 
 
 def _stored_id(originator_id: UUID | str) -> Any:

@@ -50,7 +50,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, MapperDeserialisationError, StoredEvent
-from eventsourcing.utils import resolve_topic
+from eventsourcing.utils import TopicError, resolve_topic
 
 from ledger.chain import commitments
 from ledger.keys import KeyfileError
@@ -134,8 +134,13 @@ class MatchMapper(Mapper[UUID]):
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         """The domain event ``stored_event`` holds. A match event stored without ``prev_hash``
-        has it ``None`` until ``ledger.match.linked`` sets it."""
-        event = super().to_domain_event(stored_event)
+        has it ``None`` until ``ledger.match.linked`` sets it. A topic this build does not
+        know (a later build's, or a row changed in the store) is MapperDeserialisationError,
+        as a state that does not decode is: a record that cannot be read."""
+        try:
+            event = super().to_domain_event(stored_event)
+        except TopicError as exc:
+            raise _unknown_topic(stored_event) from exc
         if type(event) not in _CHAINED:
             return event
         fields = vars(event)
@@ -176,7 +181,7 @@ class MatchMapper(Mapper[UUID]):
                 f"'{stored_event.topic}', originator_id '{stored_event.originator_id}' and "
                 f"originator_version {stored_event.originator_version}: {exc}") from exc
         stored_version = fields.pop("class_version", 1)
-        if stored_version != getattr(resolve_topic(stored_event.topic), "class_version", 1):
+        if stored_version != getattr(event_class(stored_event), "class_version", 1):
             return None
         return fields
 
@@ -243,6 +248,22 @@ class MatchMapper(Mapper[UUID]):
             if noted is not None:
                 noted[(version, path)] = seed
         return derived
+
+
+def event_class(stored_event: StoredEvent) -> type:
+    """The class of the event ``stored_event`` holds, or MapperDeserialisationError when this
+    build knows no class by its topic (the library raises TopicError, which no reader takes
+    for a record that cannot be read)."""
+    try:
+        return resolve_topic(stored_event.topic)  # type: ignore[no-any-return]
+    except TopicError as exc:
+        raise _unknown_topic(stored_event) from exc
+
+
+def _unknown_topic(stored_event: StoredEvent) -> MapperDeserialisationError:
+    return MapperDeserialisationError(
+        f"the topic {stored_event.topic!r} of the event at version "
+        f"{stored_event.originator_version} is none this build of Kiroku knows")
 
 
 def _derivable(stored: Any) -> bool:

@@ -278,6 +278,26 @@ def test_an_event_whose_seed_is_gone_is_a_corrupt_record(tmp_path: Path) -> None
     assert report["failure"]["version"] == 1 and report["failure"]["reason"] == "unreadable"
 
 
+def test_an_event_whose_topic_this_build_does_not_know_is_a_corrupt_record(
+        store_url: str) -> None:
+    """A later build's topic (a code ``ROW_TOPICS`` does not hold yet, on SQLite) or a
+    changed row: every read answers CorruptRecord, the audit names the event."""
+    with _fresh(store_url) as kiroku:
+        match_id = _live(kiroku)
+    sqlite = store_url.startswith("sqlite")
+    run, table = _rows(store_url)
+    run(f"UPDATE {table} SET topic = %s WHERE originator_id = %s AND originator_version = 3",
+        ("999" if sqlite else "kiroku:ActionRecorded/9", match_id.bytes if sqlite else match_id))
+    with _fresh(store_url) as kiroku:
+        for read in (lambda: kiroku.records(kiroku.seen_by(match_id)),
+                     lambda: kiroku.view(kiroku.seen_by(match_id, JUDGE), None),
+                     lambda: kiroku.transcript(kiroku.seen_by(match_id))):
+            with pytest.raises(CorruptRecord, match="none this build of Kiroku knows"):
+                read()
+        report = kiroku.audit(match_id).to_dict()
+    assert report["failure"]["version"] == 3 and report["failure"]["reason"] == "unreadable"
+
+
 @pytest.mark.parametrize("stored", [[1], [1, "x" * 8], [0, b"12345678"], [1, b"1234"]],
                          ids=["short", "text check", "segment 0", "short check"])
 def test_a_derived_commitment_in_another_form_is_a_corrupt_record(tmp_path: Path,

@@ -1,8 +1,9 @@
 """Faults in the store, answered truthfully over HTTP (issue 41): a snapshot that no longer
 decodes is a cache missed (every read answers, the audit notes it); a store whose events were
-moved (two events' versions swapped, events swapped between matches) answers ``corrupt_record``,
-never ``illegal_action``; and of judges racing to undo to one position, one gets 201 and the
-rest 200 with where the match stands."""
+moved (two events' versions swapped, events swapped between matches) or whose topic this build
+does not know (a later build's code) answers ``corrupt_record``, never ``illegal_action`` nor an
+undocumented 500; a snapshot of such a topic is a cache missed too; and of judges racing to undo
+to one position, one gets 201 and the rest 200 with where the match stands."""
 
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, UUI
             ("snapshot", "swapped", "untouched", "first"), start=1)}  # 3 is still on
         matches["second"] = _played(kiroku, 30, 5, DECKS[::-1])  # other cards in each hand
         matches["behind a snapshot"] = _played(kiroku, 30, 3)
+        matches["unknown topic"] = _played(kiroku, 30, 6)
+        matches["snapshot of an unknown topic"] = _played(kiroku, 30, 7)
         playing = _playing_a_card(kiroku, matches["first"])
     finally:
         kiroku.close()
@@ -56,6 +59,9 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, UUI
         _swap_versions(con, matches["swapped"], 12, 13)
         _swap_versions(con, matches["behind a snapshot"], 12, 13, snapshots=True)
         _swap_between(con, matches["first"], matches["second"], playing)
+        _unknown_topic(con, "stored_events", matches["unknown topic"], 12)
+        _drop_snapshots(con, matches["unknown topic"])
+        _unknown_topic(con, "stored_snapshots", matches["snapshot of an unknown topic"], 25)
     return path, matches
 
 
@@ -105,6 +111,13 @@ def _swap_between(con: sqlite3.Connection, first: UUID, second: UUID, version: i
         _drop_snapshots(con, match_id)
 
 
+def _unknown_topic(con: sqlite3.Connection, table: str, match_id: UUID, version: int) -> None:
+    """The row at ``version`` gets a topic code no build gives yet (a later build's)."""
+    changed = con.execute(f"UPDATE {table} SET topic = '999' WHERE originator_id = ? AND "  # noqa: S608
+                          "originator_version = ?", (match_id.bytes, version)).rowcount
+    assert changed == 1
+
+
 def _drop_snapshots(con: sqlite3.Connection, match_id: UUID) -> None:
     """Reads rebuild from the events (a snapshot past the change would hide it)."""
     con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?", (match_id.bytes,))
@@ -115,11 +128,12 @@ def _read(server: Server, match_id: UUID, what: str) -> httpx.Response:
         return organiser.get(f"/matches/{match_id}{what}")
 
 
+@pytest.mark.parametrize("which", ["snapshot", "snapshot of an unknown topic"])
 @pytest.mark.parametrize("what", READS)
 def test_a_snapshot_that_no_longer_decodes_is_a_cache_missed(
-        faulty: Server, store: tuple[Path, dict[str, UUID]], what: str) -> None:
+        faulty: Server, store: tuple[Path, dict[str, UUID]], which: str, what: str) -> None:
     _, matches = store
-    answer = _read(faulty, matches["snapshot"], what)
+    answer = _read(faulty, matches[which], what)
     assert answer.status_code == 200, answer.text
     if what == "/audit":
         report = answer.json()
@@ -141,7 +155,7 @@ def test_the_match_read_past_a_broken_snapshot_is_the_match_its_events_make(
         kiroku.close()
 
 
-@pytest.mark.parametrize("which", ["swapped", "first", "second"])
+@pytest.mark.parametrize("which", ["swapped", "first", "second", "unknown topic"])
 @pytest.mark.parametrize("what", READS[:-1])
 def test_a_store_whose_events_were_moved_answers_corrupt_record(
         faulty: Server, store: tuple[Path, dict[str, UUID]], which: str, what: str) -> None:
@@ -152,7 +166,7 @@ def test_a_store_whose_events_were_moved_answers_corrupt_record(
     assert "audit verify" in answer.json()["message"]
 
 
-@pytest.mark.parametrize("which", ["swapped", "first", "second"])
+@pytest.mark.parametrize("which", ["swapped", "first", "second", "unknown topic"])
 def test_the_audit_of_a_moved_event_fails_and_names_it(
         faulty: Server, store: tuple[Path, dict[str, UUID]], which: str) -> None:
     _, matches = store

@@ -11,12 +11,13 @@ pages are filled by the order of its own inserts only, so a copy in that order t
 the store took as it was recorded: the first layout, the same tables, checks that (it prints
 the store's own bytes). The layouts add up, each with the one before it:
 
-- ``as stored``: eventsourcing's tables as Kiroku uses them today: the match id (and every
-  stream's id) as its 16 bytes and each event's topic as a code of one or two characters
-  (``ledger.compactrows``); a tree before it stored the id as 32 hexadecimal characters, in
-  the table and again in its key index, and the topic (``kiroku:ActionRecorded/1``) in full;
-- ``ids as blobs``: those ids as 16 bytes in the events and snapshots tables (the store's own
-  already, but for a store made by a tree before ``ledger.compactrows``);
+- ``as stored``: eventsourcing's tables as Kiroku uses them today: every stream (a match's,
+  an annotation's) as its number and each event's topic as a code of one or two characters
+  (``ledger.compactrows``); trees before it stored the id as its 16 bytes, or as 32
+  hexadecimal characters, in the table and again in its key index, and the topic
+  (``kiroku:ActionRecorded/1``) in full;
+- ``ids as blobs``: text ids as 16 bytes in the events and snapshots tables (a numbered
+  store's rows are left as they are: for a store made by a tree before ``ledger.compactrows``);
 - ``short topics``: each topic as one or two characters (its number among the store's
   topics, as a table of topics would hold it; the same size as a compact row's code);
 - ``snapshots /50`` and ``/100``: a match's snapshots kept at every 50th or 100th version

@@ -44,7 +44,7 @@ from uuid import UUID
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scale import scripts  # noqa: E402
-from stores import as_written_before, reads_compact_rows  # noqa: E402
+from stores import as_read_by  # noqa: E402
 from trees import tree_name  # noqa: E402
 
 from ledger.annotations import Annotation  # noqa: E402
@@ -191,8 +191,7 @@ def first_read(tree: Path, db: Path, folder: Path) -> tuple[float, float]:
     copy = folder / "first.db"
     for suffix in ("", ".keys"):
         shutil.copy(f"{db}{suffix}", f"{copy}{suffix}")
-    if not reads_compact_rows(tree):  # the rows as that tree would have recorded them
-        as_written_before(copy)
+    as_read_by(tree, copy)  # the rows as that tree would have recorded them
     code = FIRST_READ.format(tree=str(tree), url=f"sqlite:///{copy}", page=PAGE)
     out = subprocess.run([sys.executable, "-c", code], cwd=tree, check=True,
                          capture_output=True, text=True).stdout

@@ -1,5 +1,6 @@
 """A store one tree recorded, given to another tree of a bench's ``--baseline``: a tree before
-compact rows (``ledger.compactrows``, issue 43) reads only the library's rows.
+compact rows (``ledger.compactrows``, issue 43) reads only the library's rows, and a tree of
+compact rows before stream numbers reads ids as their 16 bytes, not numbers.
 
 Imported by benches that run this tree's code (it names this tree's topic codes), never by a
 process of a baseline tree."""
@@ -9,23 +10,29 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from ledger.compactrows import ROW_TOPICS, stored_topic
+from ledger.compactrows import ROW_TOPICS, STREAMS_TABLE, stored_topic
 
 ROW_TABLES = ("stored_events", "stored_snapshots")
 
 
-def reads_compact_rows(tree: Path) -> bool:
-    """Whether ``tree``'s code reads an SQLite store of compact rows."""
-    return (tree / "ledger" / "compactrows.py").exists()
+def as_read_by(tree: Path, db: Path) -> None:
+    """Turn the rows of the SQLite store ``db`` (this tree's) into those ``tree`` reads, in
+    place, as that tree would have recorded them."""
+    compact = tree / "ledger" / "compactrows.py"
+    if not compact.exists():
+        _as_rows(db, "lower(hex(s.id))", full_topics=True)
+    elif STREAMS_TABLE not in compact.read_text():
+        _as_rows(db, "s.id", full_topics=False)
 
 
-def as_written_before(db: Path) -> None:
-    """Turn the compact rows of the SQLite store ``db`` into the library's, in place (ids as
-    32 hexadecimal characters, topics in full), as a tree before compact rows would have
-    recorded them."""
+def _as_rows(db: Path, stream: str, full_topics: bool) -> None:
+    """Each numbered row's stream as ``stream`` (an SQL expression of its id ``s.id``, the 16
+    bytes), and each topic in full where ``full_topics``."""
     with sqlite3.connect(db) as con:
         for table in ROW_TABLES:
-            con.execute(f"UPDATE {table} SET originator_id = lower(hex(originator_id)) "  # noqa: S608
-                        "WHERE typeof(originator_id) = 'blob'")
-            con.executemany(f"UPDATE {table} SET topic = ? WHERE topic = ?",  # noqa: S608
-                            [(topic, stored_topic(topic)) for topic in ROW_TOPICS])
+            con.execute(f"UPDATE {table} SET originator_id = (SELECT {stream} FROM "  # noqa: S608
+                        f"{STREAMS_TABLE} s WHERE s.number = {table}.originator_id) "
+                        "WHERE typeof(originator_id) = 'integer'")
+            if full_topics:
+                con.executemany(f"UPDATE {table} SET topic = ? WHERE topic = ?",  # noqa: S608
+                                [(topic, stored_topic(topic)) for topic in ROW_TOPICS])

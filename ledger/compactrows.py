@@ -1,4 +1,4 @@
-"""An SQLite file's rows, compact: a stream's id as its 16 bytes, an event's topic as a code.
+"""An SQLite file's rows, compact: a stream as a number, an event's topic as a code.
 
 eventsourcing's SQLite recorders store an aggregate's UUID (a match's, an annotation's, a
 tournament's) as its 32 hexadecimal characters (``UUID.hex``), in the table and again in the
@@ -6,25 +6,35 @@ index of its primary key (originator_id, originator_version), and every event's 
 full (``kiroku:ActionRecorded/1``, 23 characters): about 85 bytes of a recorded action's
 300-440 in the file (issue 43). Kiroku's SQLite recorders store instead:
 
-- the id as ``UUID.bytes``, a BLOB in the same column: SQLite keeps a BLOB as it is whatever
-  type a column declares, and compares BLOBs byte by byte, so the tables, their keys and the
-  library's statements stay as they are;
+- the stream as its number: ``STREAMS_TABLE`` gives each stream's id (its ``UUID.bytes``) a
+  number the first time one of its events is stored, and the rows hold that number, an
+  INTEGER of one to three bytes, in the same column: SQLite keeps whatever a row puts in a
+  column whatever type it declares, so the tables, their keys and the library's statements
+  stay as they are; a read of one stream looks its number up in the same statement, and a
+  read of the log joins each row to its stream's id;
 - the topic as its code, its place in ``ROW_TOPICS`` in decimal (``0`` for an action
   recorded): a code has no colon, so it is never a topic; a topic not listed is stored in full.
 
 Everything above the recorder sees what the library gives: UUIDs and full topics. Reading
 turns codes back into topics; a select by topics (the match list's) asks for their codes.
 
-A file written before keeps its ids as text and its topics in full, and is read and written as
-it is, so the build that wrote it can still read it: each recorder looks at the first row of
-its table the first time it reads or writes, and a table whose ids are text goes on that way.
-A table with no row yet is compact. An older build cannot read a compact table: the library's
-conversion of an id expects text.
+A file written before keeps its rows as they are, and each table is read and written in the
+layout its first row shows (``Layout``), looked at the first time a recorder reads or writes:
+ids as text with topics in full (the library's rows: a file from before issue 43, which the
+build that wrote it can still read), ids as their 16 bytes with topics as codes (a file from
+issue 43's twenty-first round), or numbers. A table with no row yet is numbered. An older
+build cannot read a newer layout: the library's conversion of an id expects text.
+
+A number is a stream's for good: one given in a transaction that rolls back is given again
+(it is SQLite's rowid of ``STREAMS_TABLE``), so a recorder keeps the numbers it has seen in
+memory only once the transaction that saw them has committed (``promote``).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from enum import Enum
 from typing import Any, cast
 from uuid import UUID
 
@@ -84,9 +94,25 @@ _CODES: dict[str, str] = {topic: str(place) for place, topic in enumerate(ROW_TO
 _TOPICS: dict[str, str] = {code: topic for topic, code in _CODES.items()}
 
 
+STREAMS_TABLE = "stream_numbers"  # each stream's number: (number, id as its 16 bytes)
+CREATE_STREAMS = (f"CREATE TABLE IF NOT EXISTS {STREAMS_TABLE} "
+                  "(number INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE)")
+# the numbers a recorder keeps in memory at most (then it forgets them all, and looks each
+# stream up again once): a server recording for weeks sees streams without end
+KEPT_NUMBERS = 100_000
+
+
+class Layout(Enum):
+    """How a table holds its rows' streams and topics, told by its first row's id."""
+
+    LIBRARY = "text"  # the library's rows: an id as 32 hexadecimal characters, topics in full
+    BYTES = "blob"  # an id as its 16 bytes, a topic as its code
+    NUMBERS = "integer"  # a stream as its number (``STREAMS_TABLE``), a topic as its code
+
+
 def stream_id(stored: bytes | str) -> UUID:
-    """The UUID of an id as an SQLite table stores it: 16 bytes, or (a file written before)
-    32 hexadecimal characters."""
+    """The UUID of an id as an SQLite table or ``STREAMS_TABLE`` stores it: 16 bytes, or (a
+    file written before) 32 hexadecimal characters."""
     return UUID(bytes=stored) if isinstance(stored, bytes) else UUID(stored)
 
 
@@ -100,46 +126,139 @@ def row_topic(stored: str) -> str:
     return _TOPICS.get(stored, stored)
 
 
+def rows_table(name: str) -> str:
+    """The library's table of events (or snapshots) ``name``, with rowids, its id column
+    declared without a type: SQLite then stores each id as it is given (a number as an
+    INTEGER; a TEXT column would turn it into text)."""
+    return (f"CREATE TABLE IF NOT EXISTS {name} (originator_id, originator_version INTEGER, "
+            "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))")
+
+
+def log_statement(table: str) -> str:
+    """A read of ``table``'s rows past a notification id (the first ``?``), in order, at most
+    the second ``?`` of them: each row's notification id, its stream's id as stored (16 bytes,
+    or text in a file written before: ``stream_id``) and its version, whatever the table's
+    layout."""
+    return (f"SELECT e.rowid, coalesce(s.id, e.originator_id), e.originator_version "  # noqa: S608
+            f"FROM {table} e LEFT JOIN {STREAMS_TABLE} s ON s.number = e.originator_id "
+            "WHERE e.rowid > ? ORDER BY e.rowid LIMIT ?")
+
+
+def stored_stream(connection: Any, stream: UUID) -> Any:
+    """What the rows of an SQLite file (an open DB-API ``connection`` to it) hold for
+    ``stream``: its number where the file numbers it, else its 16 bytes; for tools and tests
+    that read a file by SQL."""
+    found = connection.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?",  # noqa: S608
+                               (stream.bytes,)).fetchone()
+    return found[0] if found else stream.bytes
+
+
 class CompactRows(SQLiteAggregateRecorder):
-    """An SQLite recorder storing compact rows, or the library's rows in a table that holds
-    them already (a file written before)."""
+    """An SQLite recorder storing compact rows, or the rows its table holds already in an
+    earlier layout (a file written before)."""
 
-    _written_before: bool | None = None  # decided by the table's first row, once
+    _layout: Layout | None = None  # decided by the table's first row, once
 
-    def written_before(self, cursor: SQLiteCursor) -> bool:
-        """Whether this recorder's table holds the library's rows (ids as text: a file
-        written before), looked up once, in ``cursor``'s transaction."""
-        if self._written_before is None:
-            cursor.execute(f"SELECT typeof(originator_id) FROM {self.events_table_name} "  # noqa: S608
-                           "LIMIT 1")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._numbers: dict[UUID | str, int] = {}  # stream -> number, seen committed
+        # what the transaction under way in each thread has seen (``_seen_now``)
+        self._writing = threading.local()
+
+    def construct_create_table_statements(self) -> list[str]:
+        """The library's table, its id column without a type (``rows_table``), with rowids,
+        and the table of stream numbers."""
+        return [rows_table(self.events_table_name), CREATE_STREAMS]
+
+    def layout(self, cursor: SQLiteCursor) -> Layout:
+        """How this recorder's table holds its rows, looked up once, in ``cursor``'s
+        transaction: as its first row does; a table with no row yet numbers its streams,
+        unless it was created with its id column TEXT (by the library or a build before
+        stream numbers), where a number would be stored as text: it keeps ids as bytes."""
+        if self._layout is None:
+            table = self.events_table_name
+            cursor.execute(f"SELECT typeof(originator_id) FROM {table} LIMIT 1")  # noqa: S608
             first = cursor.fetchone()
-            self._written_before = first is not None and first[0] == "text"
-        return self._written_before
+            if first is None:
+                cursor.execute(f"SELECT type FROM pragma_table_info('{table}') "
+                               "WHERE name = 'originator_id'")
+                declared = cursor.fetchone()
+                self._layout = (Layout.BYTES if declared is not None and declared[0]
+                                else Layout.NUMBERS)
+            else:
+                self._layout = Layout(first[0] if first[0] in ("text", "blob") else "integer")
+        return self._layout
 
-    def _is_written_before(self) -> bool:
-        if self._written_before is None:
+    def _known_layout(self) -> Layout:
+        if self._layout is None:
             with self.datastore.transaction(commit=False) as c:
-                return self.written_before(c)
-        return self._written_before
+                return self.layout(c)
+        return self._layout
+
+    def insert_events(self, stored_events: Sequence[StoredEvent],
+                      **kwargs: Any) -> Sequence[int] | None:
+        """The library's insert in a transaction of its own; the numbers it saw kept once it
+        has committed."""
+        self.forget_uncommitted()
+        ids = super().insert_events(stored_events, **kwargs)
+        self.promote()
+        return ids
+
+    def promote(self) -> None:
+        """Keep the numbers that this thread's transaction, just committed, saw."""
+        if len(self._numbers) > KEPT_NUMBERS:
+            self._numbers.clear()
+        self._numbers.update(self._seen_now())
+        self.forget_uncommitted()
+
+    def forget_uncommitted(self) -> None:
+        """Forget the numbers this thread's transaction saw, as it rolls back (or begins): a
+        number given in it may be given again to another stream."""
+        self._writing.seen = {}
+
+    def _seen_now(self) -> dict[UUID | str, int]:
+        seen: dict[UUID | str, int] | None = getattr(self._writing, "seen", None)
+        if seen is None:
+            seen = self._writing.seen = {}
+        return seen
 
     def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent],
                        **kwargs: Any) -> Sequence[int] | None:
-        """The library's insert, of compact rows unless the table holds the library's."""
-        if not self.written_before(c):
+        """The library's insert, of compact rows in the table's layout."""
+        layout = self.layout(c)
+        if layout is not Layout.LIBRARY:
+            key = self._number if layout is Layout.NUMBERS else _id_bytes
             # the library stores an id that is not a UUID as it is given
-            stored_events = [StoredEvent(cast(Any, _stored_id(s.originator_id)),
+            stored_events = [StoredEvent(cast(Any, key(c, s.originator_id)),
                                          s.originator_version, stored_topic(s.topic), s.state)
                              for s in stored_events]
         return super()._insert_events(c, stored_events, **kwargs)
 
+    def _number(self, c: SQLiteCursor, stream: UUID | str) -> int:
+        """The stream's number, given it now (in ``c``'s transaction) if it has none."""
+        seen = self._seen_now()
+        number = self._numbers.get(stream) or seen.get(stream)
+        if number is None:
+            stored = _stored_id(stream)
+            c.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?", (stored,))  # noqa: S608
+            found = c.fetchone()
+            if found is None:
+                c.execute(f"INSERT INTO {STREAMS_TABLE} (id) VALUES (?)", (stored,))  # noqa: S608
+                number = int(cast(int, c.lastrowid))
+            else:
+                number = int(found[0])
+            seen[stream] = number
+        return number
+
     def select_events(self, originator_id: UUID | str, *, gt: int | None = None,
                       lte: int | None = None, desc: bool = False,
                       limit: int | None = None) -> Sequence[StoredEvent]:
-        """The library's read of one stream (the same statement), its id as the table keeps
-        them and each topic in full."""
-        params: list[Any] = [originator_id.hex if self._is_written_before()
-                             and isinstance(originator_id, UUID) else _stored_id(originator_id)]
+        """The library's read of one stream (the same statement, the stream as the table
+        keeps it), each topic in full."""
+        layout = self._known_layout()
         statement = self.select_events_statement
+        params: list[Any] = [originator_id.hex if layout is Layout.LIBRARY
+                             and isinstance(originator_id, UUID) else _stored_id(originator_id)]
         if gt is not None:
             statement += "AND originator_version>? "
             params.append(gt)
@@ -151,9 +270,33 @@ class CompactRows(SQLiteAggregateRecorder):
             statement += "LIMIT ? "
             params.append(limit)
         with self.datastore.transaction(commit=False) as c:
+            if layout is Layout.NUMBERS:
+                number = self._committed_number(c, originator_id)
+                if number is None:
+                    return []
+                params[0] = number
             c.execute(statement, params)
-            return [StoredEvent(self.convert_originator_id(row[0]), row[1], row_topic(row[2]),
-                                row[3]) for row in c.fetchall()]
+            rows = c.fetchall()
+        if layout is Layout.NUMBERS:  # every row is the stream asked for
+            return [StoredEvent(originator_id, row[1], row_topic(row[2]), row[3])
+                    for row in rows]
+        return [StoredEvent(self.convert_originator_id(row[0]), row[1], row_topic(row[2]),
+                            row[3]) for row in rows]
+
+    def _committed_number(self, c: SQLiteCursor, stream: UUID | str) -> int | None:
+        """The stream's number, read in ``c``'s transaction, which writes nothing (so what
+        it finds was committed, and is kept), or None where the stream has none. It is read
+        apart, not in the statement that reads the stream's rows: SQLite does not search an
+        index by a subquery's value on a column without a type, it scans it."""
+        number = self._numbers.get(stream)
+        if number is None:
+            c.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?",  # noqa: S608
+                      (_stored_id(stream),))
+            found = c.fetchone()
+            if found is None:
+                return None
+            number = self._numbers[stream] = int(found[0])
+        return number
 
     def convert_originator_id(self, originator_id: Any) -> UUID | str:
         """A stored id as the library's: a UUID from its 16 bytes or its text."""
@@ -168,25 +311,31 @@ class CompactLog(CompactRows, SQLiteApplicationRecorder):
     def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
                              topics: Sequence[str] = (), *,
                              inclusive_of_start: bool = True) -> Sequence[Notification]:
-        """The library's read of the log (the same statement), each topic in full; ``topics``
-        selected by what the table holds them as."""
+        """The library's read of the log (the same statement, each row joined to its
+        stream's id where the table numbers them), each topic in full; ``topics`` selected
+        by what the table holds them as."""
         conditions: list[str] = []
         params: list[Any] = []
         if start is not None:
-            conditions.append("rowid>=? " if inclusive_of_start else "rowid>? ")
+            conditions.append("e.rowid>=? " if inclusive_of_start else "e.rowid>? ")
             params.append(start)
         if stop is not None:
-            conditions.append("rowid<=? ")
+            conditions.append("e.rowid<=? ")
             params.append(stop)
+        layout = self._known_layout()
         if topics:
-            if not self._is_written_before():
+            if layout is not Layout.LIBRARY:
                 topics = [stored_topic(topic) for topic in topics]
-            conditions.append(f"topic IN ({','.join('?' * len(topics))}) ")
+            conditions.append(f"e.topic IN ({','.join('?' * len(topics))}) ")
             params += list(topics)
-        statement = f"SELECT rowid, * FROM {self.events_table_name} "  # noqa: S608
+        statement = (f"SELECT e.rowid, s.id, e.originator_version, e.topic, e.state "  # noqa: S608
+                     f"FROM {self.events_table_name} e CROSS JOIN {STREAMS_TABLE} s "
+                     "ON s.number = e.originator_id "  # the log in order, each row's id found
+                     if layout is Layout.NUMBERS else
+                     f"SELECT e.rowid, e.* FROM {self.events_table_name} e ")
         if conditions:
             statement += "WHERE " + "AND ".join(conditions)
-        statement += "ORDER BY rowid LIMIT ?"
+        statement += "ORDER BY e.rowid LIMIT ?"
         params.append(limit)
         with self.datastore.transaction(commit=False) as c:
             c.execute(statement, params)
@@ -198,3 +347,7 @@ class CompactLog(CompactRows, SQLiteApplicationRecorder):
 
 def _stored_id(originator_id: UUID | str) -> Any:
     return originator_id.bytes if isinstance(originator_id, UUID) else originator_id
+
+
+def _id_bytes(_: SQLiteCursor, originator_id: UUID | str) -> Any:
+    return _stored_id(originator_id)

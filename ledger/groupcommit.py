@@ -42,7 +42,7 @@ from eventsourcing.sqlite import (
     SQLiteCursor,
 )
 
-from ledger.compactrows import CompactLog
+from ledger.compactrows import CompactLog, CompactRows
 
 TOPIC = "ledger.groupcommit:GroupCommitRecorder"
 SNAPSHOTS = "kiroku_snapshots"  # the save's keyword: its stored snapshots
@@ -71,8 +71,8 @@ class GroupCommitRecorder(CompactLog):
         self._committing = threading.Lock()
         self.commits = 0  # transactions committed (the bench reports saves per commit)
         self.saves = 0
-        # the library's recorder of snapshots on the same database, once ``snapshots_beside``
-        self.snapshots: SQLiteAggregateRecorder | None = None
+        # Kiroku's recorder of snapshots on the same database, once ``snapshots_beside``
+        self.snapshots: CompactRows | None = None
         # the last row id converted, and what it became (one tuple: threads read it whole)
         self._last_id: tuple[bytes | str, UUID | str] | None = None
 
@@ -88,10 +88,10 @@ class GroupCommitRecorder(CompactLog):
         return converted
 
     def snapshots_beside(self, recorder: SQLiteAggregateRecorder) -> bool:
-        """Store the snapshots saves bring through ``recorder`` (the library's snapshot
-        recorder), each in the transaction of the save that brings it: only where it writes
-        to this recorder's database, through the same datastore. Whether it does."""
-        if recorder.datastore is not self.datastore:
+        """Store the snapshots saves bring through ``recorder`` (Kiroku's snapshot recorder,
+        ``ledger.snapshots``), each in the transaction of the save that brings it: only where
+        it writes to this recorder's database, through the same datastore. Whether it does."""
+        if recorder.datastore is not self.datastore or not isinstance(recorder, CompactRows):
             return False
         self.snapshots = recorder
         return True
@@ -116,6 +116,7 @@ class GroupCommitRecorder(CompactLog):
         batch: list[_Save] | None = None
         try:
             with self.datastore.transaction(commit=True) as cursor:
+                self._forget_uncommitted()
                 batch = self._take_queue()
                 if len(batch) == 1:  # alone: a failure rolls the transaction back
                     save = batch[0]
@@ -126,7 +127,11 @@ class GroupCommitRecorder(CompactLog):
                         self._insert_one(cursor, save)
             self.commits += 1
             self.saves += len(batch)
+            self.promote()
+            if self.snapshots is not None:
+                self.snapshots.promote()
         except BaseException as exc:  # the commit failed: no save of it is acknowledged
+            self._forget_uncommitted()
             if batch is None:  # it failed before it took the queue
                 batch = self._take_queue()
             for save in batch:
@@ -135,6 +140,11 @@ class GroupCommitRecorder(CompactLog):
         finally:
             for save in batch or ():
                 save.done = True
+
+    def _forget_uncommitted(self) -> None:
+        self.forget_uncommitted()
+        if self.snapshots is not None:
+            self.snapshots.forget_uncommitted()
 
     def _take_queue(self) -> list[_Save]:
         with self._queue_guard:
@@ -147,6 +157,7 @@ class GroupCommitRecorder(CompactLog):
             save.ids = self._insert_events(cursor, save.events, **save.kwargs)
         except sqlite3.IntegrityError as exc:
             cursor.execute("ROLLBACK TO kiroku_save")
+            self.forget_uncommitted()  # what the batch's other saves saw is looked up again
             save.error = IntegrityError(exc)
         else:
             self._insert_snapshots(cursor, save)
@@ -163,6 +174,7 @@ class GroupCommitRecorder(CompactLog):
             self.snapshots._insert_events(cursor, snapshots)
         except sqlite3.Error:  # the cache is missed, nothing is lost
             cursor.execute("ROLLBACK TO kiroku_snapshots")
+            self.snapshots.forget_uncommitted()
             _log.warning("the snapshots of %s were not stored",
                          ", ".join(f"{s.originator_id} at v{s.originator_version}"
                                    for s in snapshots), exc_info=True)

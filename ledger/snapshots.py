@@ -198,13 +198,8 @@ class SQLiteSnapshotRecorder(CompactRows):
     4,061 bytes in its leaf, and its rows, appended in rowid order, fill their pages. The
     columns, the primary key and so every statement of the library are the same, so a file
     created with the library's table (before issue 43) is read and written as it is: its
-    table is kept (``CREATE TABLE IF NOT EXISTS``)."""
-
-    def construct_create_table_statements(self) -> list[str]:
-        """The library's columns and primary key, in a table with rowids."""
-        return [f"CREATE TABLE IF NOT EXISTS {self.events_table_name} (originator_id TEXT, "
-                "originator_version INTEGER, topic TEXT, state BLOB, "
-                "PRIMARY KEY (originator_id, originator_version))"]
+    table is kept (``CREATE TABLE IF NOT EXISTS``). The table is ``CompactRows``' own
+    (``ledger.compactrows.rows_table``)."""
 
 
 def snapshot_recorder(factory: InfrastructureFactory[Any]) -> AggregateRecorder:

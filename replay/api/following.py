@@ -56,7 +56,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ledger.compactrows import stream_id
+from ledger.compactrows import log_statement, stream_id
 from replay.service import Kiroku
 
 T = TypeVar("T")
@@ -412,9 +412,7 @@ def _log_since(changes: sqlite3.Connection, table: str,
     second in each worker (issue 43)."""
     latest: dict[UUID, int] = {}
     while True:
-        page = changes.execute(
-            f"SELECT rowid, originator_id, originator_version FROM {table} "  # noqa: S608
-            "WHERE rowid > ? ORDER BY rowid LIMIT ?", (head, LOG_PAGE)).fetchall()
+        page = changes.execute(log_statement(table), (head, LOG_PAGE)).fetchall()
         for notification_id, originator_id, version in page:
             head = max(head, notification_id)
             match_id = stream_id(originator_id)

@@ -23,7 +23,7 @@ from ledger.identity import Identity
 from replay import variations as lines
 from replay.service import Kiroku
 from tests.cli.conftest import kiroku
-from tests.replay.test_audit import _rows, cut_last_event
+from tests.replay.test_audit import _key, _rows, cut_last_event
 
 HEAD = Identity.operator("Head Judge Hana")
 ROOT = Path(__file__).resolve().parents[2]
@@ -107,7 +107,7 @@ def test_each_worker_holds_its_matches_against_their_receipts(store_url: str,
 def test_an_unreadable_row_is_reported_by_workers_as_by_one_process(store_url: str) -> None:
     listed = _store(store_url)
     run, table = _rows(store_url)
-    key = listed[2].bytes if store_url.startswith("sqlite") else listed[2]
+    key = _key(store_url, listed[2])
     run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
         (b"\x01\xc1garbage", key, 3))
     here = _same_in_workers(store_url)

@@ -17,7 +17,7 @@ from cli.main import main
 from engine.core.reasons import generated_table, reason_table, with_generated_table
 from engine.kami.reasons import KamiReason
 from engine.registry import get_game
-from ledger.compactrows import stored_topic, stream_id
+from ledger.compactrows import stored_stream, stored_topic
 from ledger.transcoder import READ, stored_fields
 from replay.service import Kiroku
 from tests.cli.conftest import kiroku
@@ -228,9 +228,9 @@ def _tamper(db_file: Path, match_id: str, version: int) -> None:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert "stored_events" in tables, tables
         rows = con.execute("SELECT originator_id, originator_version, state FROM stored_events "
-                           "WHERE topic = ? AND originator_version = ?",
-                           (stored_topic(ACTION_TOPIC), version)).fetchall()
-        rows = [r for r in rows if str(stream_id(r[0])) == match_id]
+                           "WHERE topic = ? AND originator_version = ? AND originator_id = ?",
+                           (stored_topic(ACTION_TOPIC), version,
+                            stored_stream(con, uuid.UUID(match_id)))).fetchall()
         assert len(rows) == 1, rows
         originator_id, _, blob = rows[0]
         assert blob[0] in READ  # the storage format byte

@@ -1,6 +1,6 @@
-"""Issue 43: an SQLite file keeps each stream's id as its 16 bytes and each topic as its code,
-in the events and the snapshots tables; a file written before (ids as text, topics in full)
-is read and written as it is."""
+"""Issue 43: an SQLite file keeps each stream as its number and each topic as its code, in the
+events and the snapshots tables; a file written before (ids as text and topics in full, or ids
+as their 16 bytes) is read and written as it is."""
 
 from __future__ import annotations
 
@@ -10,9 +10,21 @@ import sqlite3
 from pathlib import Path
 from uuid import UUID, uuid4
 
+import pytest
+from eventsourcing.persistence import IntegrityError, StoredEvent
+
 from engine import JUDGE
 from ledger import matchlist
-from ledger.compactrows import ROW_TOPICS, row_topic, stored_topic, stream_id
+from ledger.compactrows import (
+    ROW_TOPICS,
+    STREAMS_TABLE,
+    Layout,
+    row_topic,
+    rows_table,
+    stored_stream,
+    stored_topic,
+    stream_id,
+)
 from replay.service import Kiroku
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,36 +82,60 @@ def _listed_afresh(path: Path) -> list[str]:
         kiroku.close()
 
 
-def test_a_new_store_keeps_ids_as_16_bytes_and_topics_as_codes(tmp_path: Path) -> None:
+def test_a_new_store_numbers_its_streams_and_codes_its_topics(tmp_path: Path) -> None:
     path = tmp_path / "k.db"
     match_id = _simulated(path, seed=7)
     for table in TABLES:
         ids, topics = _columns(path, table)
-        assert ids == {("blob", 16)}, table
+        assert {kind for kind, _ in ids} == {"integer"}, table
         assert topics and all(":" not in t and row_topic(t) in ROW_TOPICS for t in topics)
     with sqlite3.connect(path) as con:
         assert con.execute("SELECT COUNT(*) FROM stored_events WHERE originator_id = ? AND "
-                           "topic = '0'", (match_id.bytes,)).fetchone()[0] > 20
+                           "topic = '0'", (stored_stream(con, match_id),)).fetchone()[0] > 20
+        numbered = dict(con.execute(f"SELECT id, number FROM {STREAMS_TABLE}"))  # noqa: S608
+    assert numbered[match_id.bytes] == 1 and sorted(numbered.values()) == list(
+        range(1, len(numbered) + 1))
     _positions(path, match_id)
     assert _listed_afresh(path) == [f"{match_id} ended"]
 
 
-def test_a_store_written_before_is_read_and_written_as_it_is(tmp_path: Path) -> None:
+def _as_before(path: Path, layout: Layout) -> None:
+    """The file's tables as a build before stream numbers made them (their id column TEXT,
+    no table of numbers), their rows in ``layout``: the library's (ids as text, topics in
+    full; before issue 43) or ids as their 16 bytes (issue 43's twenty-first round)."""
+    with sqlite3.connect(path) as con:
+        for table in TABLES:
+            con.execute(f"ALTER TABLE {table} RENAME TO numbered")  # noqa: S608
+            con.execute(rows_table(table).replace("(originator_id,", "(originator_id TEXT,", 1))
+            as_id = "lower(hex(s.id))" if layout is Layout.LIBRARY else "s.id"
+            con.execute(f"INSERT INTO {table} (rowid, originator_id, originator_version, "  # noqa: S608
+                        f"topic, state) SELECT n.rowid, {as_id}, n.originator_version, "
+                        f"n.topic, n.state FROM numbered n JOIN {STREAMS_TABLE} s ON "
+                        "s.number = n.originator_id ORDER BY n.rowid")
+            con.execute("DROP TABLE numbered")
+            if layout is Layout.LIBRARY:
+                for topic in ROW_TOPICS:
+                    con.execute(f"UPDATE {table} SET topic = ? WHERE topic = ?",  # noqa: S608
+                                (topic, stored_topic(topic)))
+        con.execute(f"DROP TABLE {STREAMS_TABLE}")
+
+
+@pytest.mark.parametrize("layout, stored", [(Layout.LIBRARY, ("text", 32)),
+                                             (Layout.BYTES, ("blob", 16))],
+                         ids=["library", "bytes"])
+def test_a_store_written_before_is_read_and_written_as_it_is(
+        tmp_path: Path, layout: Layout, stored: tuple[str, int]) -> None:
     path = tmp_path / "old.db"
     match_id = _simulated(path, seed=7)
     kept = _positions(path, match_id)
-    with sqlite3.connect(path) as con:  # the rows as every store before issue 43 holds them
-        for table in TABLES:
-            con.execute(f"UPDATE {table} SET originator_id = lower(hex(originator_id))")  # noqa: S608
-            for topic in ROW_TOPICS:
-                con.execute(f"UPDATE {table} SET topic = ? WHERE topic = ?",  # noqa: S608
-                            (topic, stored_topic(topic)))
-    assert _columns(path, "stored_events")[0] == {("text", 32)}
+    _as_before(path, layout)
+    assert _columns(path, "stored_events")[0] == {stored}
     assert _positions(path, match_id) == kept
     later = _simulated(path, seed=8)  # appended to the same file, as the file has its rows
     for table in TABLES:
         ids, topics = _columns(path, table)
-        assert ids == {("text", 32)} and all(t.startswith("kiroku:") for t in topics), table
+        assert ids == {stored}, table
+        assert all(t.startswith("kiroku:") == (layout is Layout.LIBRARY) for t in topics)
     _positions(path, later)
     assert sorted(_listed_afresh(path)) == sorted([f"{match_id} ended", f"{later} ended"])
     kiroku = Kiroku.open(f"sqlite:///{path}")
@@ -107,6 +143,58 @@ def test_a_store_written_before_is_read_and_written_as_it_is(tmp_path: Path) -> 
         assert all(report.ok for report in kiroku.audit_all())
     finally:
         kiroku.close()
+
+
+def test_an_empty_table_of_a_file_written_before_keeps_ids_as_bytes(tmp_path: Path) -> None:
+    """A file of issue 43's twenty-first round whose snapshots table has no row yet: its id
+    column is TEXT, where a number would be stored as text, so it takes ids as 16 bytes."""
+    path = tmp_path / "old.db"
+    match_id = _simulated(path, seed=7)
+    _as_before(path, Layout.BYTES)
+    with sqlite3.connect(path) as con:
+        con.execute("DELETE FROM stored_snapshots")
+    later = _simulated(path, seed=8)
+    assert _columns(path, "stored_snapshots")[0] == {("blob", 16)}
+    _positions(path, later)
+    _positions(path, match_id)
+
+
+def test_a_number_given_in_a_transaction_that_rolled_back_is_not_kept(tmp_path: Path) -> None:
+    """SQLite gives the number again: a recorder that kept it would store another stream's
+    events under it."""
+    kiroku = Kiroku.open(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        recorder = kiroku.recorder.recorder
+        first, second = uuid4(), uuid4()
+        with pytest.raises(IntegrityError):  # one version twice: the save rolls back whole
+            recorder.insert_events([StoredEvent(first, 1, "t", b"a"),
+                                    StoredEvent(first, 1, "t", b"b")])
+        recorder.insert_events([StoredEvent(second, 1, "t", b"c")])
+        recorder.insert_events([StoredEvent(first, 1, "t", b"d")])
+        assert [e.state for e in recorder.select_events(first)] == [b"d"]
+        assert [e.state for e in recorder.select_events(second)] == [b"c"]
+        log = recorder.select_notifications(None, 10, topics=["t"])
+        assert [(n.originator_id, n.state) for n in log] == [(second, b"c"), (first, b"d")]
+    finally:
+        kiroku.close()
+
+
+def test_two_stores_on_one_file_number_each_stream_once(tmp_path: Path) -> None:
+    """Two recorders on one file (as two processes are), each creating matches and
+    recording on the other's: one number a stream, and every match reads and audits."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    one, two = Kiroku.open(url), Kiroku.open(url)
+    try:
+        ids = [kiroku.simulate("worldgainer", 1, seed=seed)[0]
+               for seed, kiroku in enumerate((one, two, one, two))]
+        for kiroku in (two, one):
+            assert all(kiroku.audit(match_id).ok for match_id in ids)
+    finally:
+        one.close()
+        two.close()
+    with sqlite3.connect(tmp_path / "k.db") as con:
+        numbered = [bytes(i) for (i,) in con.execute(f"SELECT id FROM {STREAMS_TABLE}")]  # noqa: S608
+    assert len(numbered) == len(set(numbered)) and {m.bytes for m in ids} <= set(numbered)
 
 
 def test_a_stored_id_reads_back_from_its_bytes_or_its_text() -> None:

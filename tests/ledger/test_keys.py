@@ -19,7 +19,7 @@ from cli.main import main
 from engine import JUDGE
 from engine.core.errors import ActionError
 from ledger.chain import event_hash
-from ledger.compactrows import stored_topic
+from ledger.compactrows import stored_stream, stored_topic
 from ledger.errors import ImportRejected
 from ledger.keys import KeyfileError, Keyring, verify_receipt
 from ledger.transcoder import stored_fields
@@ -178,7 +178,7 @@ def test_a_receipt_asked_for_later_signs_its_own_action_not_the_latest(
 def _delete_from(path: Path, match_id: UUID, version: int) -> None:
     with _rows(path) as con:
         con.execute("DELETE FROM stored_events WHERE originator_id = ? AND "
-                    "originator_version >= ?", (match_id.bytes, version))
+                    "originator_version >= ?", (stored_stream(con, match_id), version))
 
 
 def test_a_truncated_live_match_passes_the_audit_alone_but_not_with_a_receipt(
@@ -205,13 +205,14 @@ def test_a_rewritten_and_rechained_event_is_caught_by_a_receipt(tmp_path: Path) 
     kiroku.close()
     with _rows(tmp_path / "k.db") as con:
         (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
-                               "originator_version = 5", (match_id.bytes,))
+                               "originator_version = 5", (stored_stream(con, match_id),))
         fields = _decode(bytes(blob))
         fields["recorded_by"] = record["recorded_by"]
         fields["hash"] = event_hash("ActionRecorded", match_id, 5, payload_of(record))
         con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
                     "originator_version = 5",
-                    (bytes([1]) + msgpack.packb(fields, use_bin_type=True), match_id.bytes))
+                    (bytes([1]) + msgpack.packb(fields, use_bin_type=True),
+                     stored_stream(con, match_id)))
     fresh = Kiroku.open(f"sqlite:///{tmp_path}/k.db")
     try:
         assert fresh.audit(match_id).ok, "a consistent rewrite of the last event"

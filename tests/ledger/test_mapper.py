@@ -21,7 +21,7 @@ from ledger.mapper import CHECK_BYTES, MatchMapper, instant
 from ledger.match import Match, linked
 from ledger.transcoder import MsgpackTranscoder
 from replay.service import Kiroku
-from tests.replay.test_audit import _rows, _tamper
+from tests.replay.test_audit import _key, _rows, _tamper
 from tests.replay.test_reopen import _conceded, _reopen, _turns
 
 RECORDED_AT = "2026-11-22T01:02:03.000004+00:00"
@@ -51,7 +51,7 @@ def test_stored_events_hold_neither_prev_hash_nor_timestamp(store_url: str) -> N
     with _fresh(store_url) as kiroku:
         (match_id,) = kiroku.simulate("worldgainer", 1, seed=5)
     run, table = _rows(store_url)
-    key = match_id.bytes if store_url.startswith("sqlite") else match_id
+    key = _key(store_url, match_id)
     rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
                "ORDER BY originator_version", (key,))
     stored = [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
@@ -141,7 +141,7 @@ def test_a_stored_prev_hash_is_read_as_it_was_written() -> None:
 def _stored(url: str, match_id: UUID) -> list[dict[str, Any]]:
     """The stored fields of the match's events, in order, as the store holds them."""
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     rows = run(f"SELECT state FROM {table} WHERE originator_id = %s "
                "ORDER BY originator_version", (key,))
     return [MsgpackTranscoder().decode(bytes(row[0])) for row in rows]
@@ -287,7 +287,7 @@ def test_an_event_whose_topic_this_build_does_not_know_is_a_corrupt_record(
     sqlite = store_url.startswith("sqlite")
     run, table = _rows(store_url)
     run(f"UPDATE {table} SET topic = %s WHERE originator_id = %s AND originator_version = 3",
-        ("999" if sqlite else "kiroku:ActionRecorded/9", match_id.bytes if sqlite else match_id))
+        ("999" if sqlite else "kiroku:ActionRecorded/9", _key(store_url, match_id)))
     with _fresh(store_url) as kiroku:
         for read in (lambda: kiroku.records(kiroku.seen_by(match_id)),
                      lambda: kiroku.view(kiroku.seen_by(match_id, JUDGE), None),

@@ -24,6 +24,7 @@ import ledger.fold as fold_module
 from engine import JUDGE
 from engine.core.viewer import Viewer
 from engine.registry import get_game
+from ledger.compactrows import stored_stream
 from ledger.errors import CorruptRecord, MatchNotFound
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.match import Match
@@ -324,12 +325,13 @@ def test_an_action_the_rules_refuse_after_a_kept_state_is_a_corrupt_record(
         kiroku.view(kiroku.seen_by(match_id, JUDGE), 4)  # version 5 kept
         with sqlite3.connect(db) as con:
             (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? "
-                                   "AND originator_version = 6", (match_id.bytes,))
+                                   "AND originator_version = 6", (stored_stream(con, match_id),))
             fields = stored_fields(bytes(blob))
             fields["action"]["seat"] = 3 - fields["action"]["seat"]  # not the seat to act
             con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
                         "originator_version = 6",
-                        (bytes([1]) + msgpack.packb(fields, use_bin_type=True), match_id.bytes))
+                        (bytes([1]) + msgpack.packb(fields, use_bin_type=True),
+                         stored_stream(con, match_id)))
         with pytest.raises(CorruptRecord, match="no longer make a match"):
             kiroku.view(kiroku.seen_by(match_id, JUDGE), 5)
     finally:

@@ -16,6 +16,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
 
 from engine import JUDGE
 from ledger.catalog import sample_decks
+from ledger.compactrows import stored_stream
 from ledger.transcoder import (
     CREATION_DEFLATED,
     CREATION_DICTIONARIES,
@@ -115,7 +116,7 @@ GAMES = {"worldgainer": (2, {}), "illuminati": (4, {"turn_limit": 8}),
 def _creation_row(path: Path, match_id: UUID) -> bytes:
     with sqlite3.connect(path) as con:
         (blob,), = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND "
-                               "originator_version = 1", (match_id.bytes,)).fetchall()
+                               "originator_version = 1", (stored_stream(con, match_id),)).fetchall()
     return bytes(blob)
 
 
@@ -150,7 +151,8 @@ def test_a_store_with_format_5_creations_still_reads_and_verifies(tmp_path: Path
     with sqlite3.connect(path) as con:  # the creation as a store before issue 43 holds it
         con.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
                     "originator_version = 1",
-                    (bytes([WORDED_DEFLATED]) + _deflate(payload(blob)), match_id.bytes))
+                    (bytes([WORDED_DEFLATED]) + _deflate(payload(blob)),
+                     stored_stream(con, match_id)))
     assert _creation_row(path, match_id)[0] == WORDED_DEFLATED
     kiroku = Kiroku.open(f"sqlite:///{path}")
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from contextlib import closing
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from uuid import UUID
@@ -14,6 +15,7 @@ import pytest
 from engine import JUDGE, Viewer
 from ledger import chain
 from ledger.chain import event_hash
+from ledger.compactrows import stored_stream
 from ledger.errors import CorruptRecord, MatchNotFound
 from ledger.seedkeeper import secret_id
 from ledger.transcoder import stored_fields
@@ -46,10 +48,19 @@ def _rows(url: str) -> tuple[Callable[[str, tuple[Any, ...]], list[Any]], str]:
     return run_pg, f"{schema}.kiroku_events"
 
 
+def _key(url: str, match_id: UUID) -> Any:
+    """What the store behind ``url`` keys the match's rows by: on SQLite its stream number
+    (ledger.compactrows), on PostgreSQL its id."""
+    if not url.startswith("sqlite"):
+        return match_id
+    with closing(sqlite3.connect(urlsplit(url).path[1:])) as con:
+        return stored_stream(con, match_id)
+
+
 def cut_last_event(url: str, match_id: UUID) -> int:
     """Delete the match's last stored event (any storage format); the version left last."""
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     (last,), = run(f"SELECT MAX(originator_version) FROM {table} WHERE originator_id = %s",
                    (key,))
     run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s",
@@ -68,7 +79,7 @@ def _encode(fields: dict[str, Any]) -> bytes:
 def _tamper(url: str, match_id: UUID, version: int,
             change: Callable[[dict[str, Any]], None]) -> None:
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     (blob,), = run(f"SELECT state FROM {table} WHERE originator_id = %s AND "
                    "originator_version = %s", (key, version))
     fields = _decode(blob)
@@ -232,7 +243,7 @@ def _rechain(records: list[dict[str, Any]], which: Callable[[dict[str, Any]], bo
 def test_a_deleted_event_breaks_the_chain(finished: tuple[str, UUID]) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     run(f"DELETE FROM {table} WHERE originator_id = %s AND originator_version = %s", (key, 7))
     report = _audit(url, match_id)
     assert (report["failure"]["version"], report["failure"]["reason"]) == (8, "version_gap")
@@ -241,7 +252,7 @@ def test_a_deleted_event_breaks_the_chain(finished: tuple[str, UUID]) -> None:
 def test_an_unreadable_row_is_reported(finished: tuple[str, UUID]) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     run(f"UPDATE {table} SET state = %s WHERE originator_id = %s AND originator_version = %s",
         (b"\x01\xc1garbage", key, 3))
     report = _audit(url, match_id)
@@ -281,7 +292,7 @@ def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(
         finished: tuple[str, UUID], garbage: bytes) -> None:
     url, match_id = finished
     run, table = _rows(url)
-    key = match_id.bytes if url.startswith("sqlite") else match_id
+    key = _key(url, match_id)
     opened = Kiroku.open(url)
     last = opened.recorder.get_match(match_id).version  # read after any snapshot
     opened.close()

@@ -18,6 +18,7 @@ import httpx
 import pytest
 
 from engine import get_game
+from ledger.compactrows import stored_stream
 from ledger.identity import Role
 from replay.service import Kiroku
 from tests.replay.conftest import Server, serve
@@ -82,20 +83,21 @@ def _flip_snapshot(con: sqlite3.Connection, match_id: UUID) -> None:
     """Cut the match's latest snapshot short: it no longer decodes."""
     version, blob = con.execute(
         "SELECT originator_version, state FROM stored_snapshots WHERE originator_id = ? "
-        "ORDER BY originator_version DESC LIMIT 1", (match_id.bytes,)).fetchone()
+        "ORDER BY originator_version DESC LIMIT 1", (stored_stream(con, match_id),)).fetchone()
     con.execute("UPDATE stored_snapshots SET state = ? WHERE originator_id = ? AND "
-                "originator_version = ?", (blob[: len(blob) // 2], match_id.bytes, version))
+                "originator_version = ?",
+                (blob[: len(blob) // 2], stored_stream(con, match_id), version))
 
 
 def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int,
                    snapshots: bool = False) -> None:
     """Two events of one match trade places (versions); its snapshots are kept or not."""
     con.execute("UPDATE stored_events SET originator_version = -1 WHERE originator_id = ? AND "
-                "originator_version = ?", (match_id.bytes, a))
+                "originator_version = ?", (stored_stream(con, match_id), a))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
-                "originator_version = ?", (a, match_id.bytes, b))
+                "originator_version = ?", (a, stored_stream(con, match_id), b))
     con.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? AND "
-                "originator_version = -1", (b, match_id.bytes))
+                "originator_version = -1", (b, stored_stream(con, match_id)))
     if not snapshots:
         _drop_snapshots(con, match_id)
 
@@ -103,24 +105,26 @@ def _swap_versions(con: sqlite3.Connection, match_id: UUID, a: int, b: int,
 def _swap_between(con: sqlite3.Connection, first: UUID, second: UUID, version: int) -> None:
     """The two matches trade their events at ``version``."""
     rows = {m: con.execute("SELECT topic, state FROM stored_events WHERE originator_id = ? AND "
-                           "originator_version = ?", (m.bytes, version)).fetchone()
+                           "originator_version = ?", (stored_stream(con, m), version)).fetchone()
             for m in (first, second)}
     for match_id, other in ((first, second), (second, first)):
         con.execute("UPDATE stored_events SET topic = ?, state = ? WHERE originator_id = ? AND "
-                    "originator_version = ?", (*rows[other], match_id.bytes, version))
+                    "originator_version = ?", (*rows[other], stored_stream(con, match_id), version))
         _drop_snapshots(con, match_id)
 
 
 def _unknown_topic(con: sqlite3.Connection, table: str, match_id: UUID, version: int) -> None:
     """The row at ``version`` gets a topic code no build gives yet (a later build's)."""
     changed = con.execute(f"UPDATE {table} SET topic = '999' WHERE originator_id = ? AND "  # noqa: S608
-                          "originator_version = ?", (match_id.bytes, version)).rowcount
+                          "originator_version = ?",
+                          (stored_stream(con, match_id), version)).rowcount
     assert changed == 1
 
 
 def _drop_snapshots(con: sqlite3.Connection, match_id: UUID) -> None:
     """Reads rebuild from the events (a snapshot past the change would hide it)."""
-    con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?", (match_id.bytes,))
+    con.execute("DELETE FROM stored_snapshots WHERE originator_id = ?",
+                (stored_stream(con, match_id),))
 
 
 def _read(server: Server, match_id: UUID, what: str) -> httpx.Response:

@@ -97,6 +97,7 @@ _TOPICS: dict[str, str] = {code: topic for topic, code in _CODES.items()}
 STREAMS_TABLE = "stream_numbers"  # each stream's number: (number, id as its 16 bytes)
 CREATE_STREAMS = (f"CREATE TABLE IF NOT EXISTS {STREAMS_TABLE} "
                   "(number INTEGER PRIMARY KEY, id BLOB NOT NULL UNIQUE)")
+_NUMBER_OF = f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?"  # noqa: S608
 # the numbers a recorder keeps in memory at most (then it forgets them all, and looks each
 # stream up again once): a server recording for weeks sees streams without end
 KEPT_NUMBERS = 100_000
@@ -146,11 +147,18 @@ def log_statement(table: str) -> str:
 
 def stored_stream(connection: Any, stream: UUID) -> Any:
     """What the rows of an SQLite file (an open DB-API ``connection`` to it) hold for
-    ``stream``: its number where the file numbers it, else its 16 bytes; for tools and tests
+    ``stream``: its number where the file numbers it, else its 16 bytes (a file of issue
+    43's twenty-first round; the library's rows hold ``stream.hex``); for tools and tests
     that read a file by SQL."""
-    found = connection.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?",  # noqa: S608
-                               (stream.bytes,)).fetchone()
-    return found[0] if found else stream.bytes
+    found = connection.execute(_NUMBER_OF, (stream.bytes,)).fetchone()
+    return stream.bytes if found is None else found[0]
+
+
+def _found_number(c: SQLiteCursor, stream: UUID | str) -> int | None:
+    """The number ``STREAMS_TABLE`` gives ``stream``, or None, read in ``c``'s transaction."""
+    c.execute(_NUMBER_OF, (_stored_id(stream),))
+    found = c.fetchone()
+    return None if found is None else int(found[0])
 
 
 class CompactRows(SQLiteAggregateRecorder):
@@ -206,10 +214,14 @@ class CompactRows(SQLiteAggregateRecorder):
 
     def promote(self) -> None:
         """Keep the numbers that this thread's transaction, just committed, saw."""
+        self._keep(self._seen_now())
+        self.forget_uncommitted()
+
+    def _keep(self, committed: dict[UUID | str, int]) -> None:
+        """Keep ``committed`` numbers, at most about ``KEPT_NUMBERS`` of them."""
         if len(self._numbers) > KEPT_NUMBERS:
             self._numbers.clear()
-        self._numbers.update(self._seen_now())
-        self.forget_uncommitted()
+        self._numbers.update(committed)
 
     def forget_uncommitted(self) -> None:
         """Forget the numbers this thread's transaction saw, as it rolls back (or begins): a
@@ -239,14 +251,11 @@ class CompactRows(SQLiteAggregateRecorder):
         seen = self._seen_now()
         number = self._numbers.get(stream) or seen.get(stream)
         if number is None:
-            stored = _stored_id(stream)
-            c.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?", (stored,))  # noqa: S608
-            found = c.fetchone()
-            if found is None:
-                c.execute(f"INSERT INTO {STREAMS_TABLE} (id) VALUES (?)", (stored,))  # noqa: S608
+            number = _found_number(c, stream)
+            if number is None:
+                c.execute(f"INSERT INTO {STREAMS_TABLE} (id) VALUES (?)",  # noqa: S608
+                          (_stored_id(stream),))
                 number = int(cast(int, c.lastrowid))
-            else:
-                number = int(found[0])
             seen[stream] = number
         return number
 
@@ -290,12 +299,9 @@ class CompactRows(SQLiteAggregateRecorder):
         index by a subquery's value on a column without a type, it scans it."""
         number = self._numbers.get(stream)
         if number is None:
-            c.execute(f"SELECT number FROM {STREAMS_TABLE} WHERE id = ?",  # noqa: S608
-                      (_stored_id(stream),))
-            found = c.fetchone()
-            if found is None:
-                return None
-            number = self._numbers[stream] = int(found[0])
+            number = _found_number(c, stream)
+            if number is not None:
+                self._keep({stream: number})
         return number
 
     def convert_originator_id(self, originator_id: Any) -> UUID | str:

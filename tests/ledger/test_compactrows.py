@@ -14,7 +14,7 @@ import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
 from engine import JUDGE
-from ledger import matchlist
+from ledger import compactrows, matchlist
 from ledger.compactrows import (
     ROW_TOPICS,
     STREAMS_TABLE,
@@ -26,6 +26,7 @@ from ledger.compactrows import (
     stream_id,
 )
 from replay.service import Kiroku
+from tests.ledger.test_groupcommit import queued_while_held
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAIL = {"turn_limit": 30, "max_combat_rounds": 20}  # long enough for snapshots
@@ -177,6 +178,50 @@ def test_a_number_given_in_a_transaction_that_rolled_back_is_not_kept(tmp_path: 
         assert [(n.originator_id, n.state) for n in log] == [(second, b"c"), (first, b"d")]
     finally:
         kiroku.close()
+
+
+def test_a_number_given_to_a_save_refused_in_a_group_is_not_kept(tmp_path: Path) -> None:
+    """In a group commit the refused save is rolled back to its savepoint, its new stream's
+    number with it, and the group commits: that number is not kept either."""
+    kiroku = Kiroku.open(f"sqlite:///{tmp_path / 'k.db'}")
+    try:
+        recorder = kiroku.recorder.recorder
+        refused, other, later = uuid4(), uuid4(), uuid4()
+        results = queued_while_held(kiroku, [
+            lambda: recorder.insert_events([StoredEvent(refused, 1, "t", b"a"),
+                                            StoredEvent(refused, 1, "t", b"b")]),
+            lambda: recorder.insert_events([StoredEvent(other, 1, "t", b"c")]),
+        ])
+        assert isinstance(results[0], IntegrityError) and not isinstance(results[1], Exception)
+        recorder.insert_events([StoredEvent(refused, 1, "t", b"d")])
+        recorder.insert_events([StoredEvent(later, 1, "t", b"e")])
+        for stream, state in ((refused, b"d"), (other, b"c"), (later, b"e")):
+            assert [e.state for e in recorder.select_events(stream)] == [state]
+    finally:
+        kiroku.close()
+
+
+def test_a_recorder_keeps_a_bounded_number_of_numbers(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading and writing streams without end (a server up for weeks, an audit of a large
+    archive), a recorder keeps at most about ``KEPT_NUMBERS`` numbers, and still reads each
+    stream right."""
+    monkeypatch.setattr(compactrows, "KEPT_NUMBERS", 5)
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    streams = [uuid4() for _ in range(20)]
+    writer = Kiroku.open(url)
+    reader = Kiroku.open(url)
+    try:
+        for n, stream in enumerate(streams):
+            writer.recorder.recorder.insert_events([StoredEvent(stream, 1, "t", bytes([n]))])
+        for n, stream in enumerate(streams * 2):
+            assert [e.state for e in reader.recorder.recorder.select_events(stream)] == [
+                bytes([n % 20])]
+        for recorder in (writer.recorder.recorder, reader.recorder.recorder):
+            assert 0 < len(recorder._numbers) <= 6  # noqa: SLF001
+    finally:
+        writer.close()
+        reader.close()
 
 
 def test_two_stores_on_one_file_number_each_stream_once(tmp_path: Path) -> None:

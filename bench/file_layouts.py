@@ -5,7 +5,8 @@
 
 For each game, ``file_bytes``' two stores (``--short`` random playouts; one match of up to
 ``--long`` actions), made by this tree's code. Each store's rows are then copied, table by
-table in the order they were inserted (rowid order), into a fresh file of each layout below,
+table in the order they were inserted (rowid order), into a fresh file of each layout below
+(in pages of the store's size),
 checkpointed as ``file_bytes`` measures a store (its WAL folded in, no VACUUM). A b-tree's
 pages are filled by the order of its own inserts only, so a copy in that order takes the pages
 the store took as it was recorded: the first layout, the same tables, checks that (it prints
@@ -128,6 +129,8 @@ def copied(store: Path, target: Path, layout: Layout) -> dict[str, Any]:
     source = sqlite3.connect(store)
     copy = sqlite3.connect(target)
     try:
+        (page,) = source.execute("PRAGMA page_size").fetchone()
+        copy.execute(f"PRAGMA page_size = {int(page)}")  # the store's own (ledger.writegate)
         copy.execute("PRAGMA journal_mode=WAL")
         for statement in _schema(source, layout):
             copy.execute(statement)

@@ -24,13 +24,16 @@ waiting, so when another process holds the file, the gate's own thread waits in 
 with a timeout (``_FileWait``).
 
 Plugged in through the library's own ``PERSISTENCE_MODULE`` setting, as a factory class
-(``TOPIC``), whose datastore is eventsourcing's with write transactions gated.
+(``TOPIC``), whose datastore is eventsourcing's with write transactions gated. The datastore
+also gives a new file its page size (``paged``), before the library's first connection
+writes the file's first page.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import sqlite3
 import sys
 import threading
 import weakref
@@ -38,7 +41,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.sqlite import (
     SQLITE3_DEFAULT_LOCK_TIMEOUT,
     SQLiteConnection,
@@ -298,10 +301,35 @@ if sys.platform != "win32":
     os.register_at_fork(after_in_child=_forget_after_fork)
 
 
+# A new file's page, in bytes (SQLite's default is 4096). Every table and index takes a page
+# from the first match on, so 4 KiB pages made an empty store 56 KiB; at 1 KiB it is 16, and
+# no read or write measured slower (docs/architecture.md, "Storage: the file", issue 43).
+PAGE_SIZE = 1024
+
+
+def paged(db_name: str, lock_timeout: float | None) -> None:
+    """Give a file that has no page yet pages of ``PAGE_SIZE`` bytes, before the library's
+    first connection writes its first page (SQLite fixes the size then, and a file in WAL
+    mode cannot change it). A file with pages keeps theirs. Errors as the library's pool
+    raises them."""
+    try:
+        connection = sqlite3.connect(db_name, uri=True,
+                                     timeout=lock_timeout or SQLITE3_DEFAULT_LOCK_TIMEOUT)
+        try:
+            if connection.execute("PRAGMA page_count").fetchone()[0] == 0:
+                connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+                connection.execute("PRAGMA journal_mode = WAL")  # writes the first page
+        finally:
+            connection.close()
+    except sqlite3.Error as exc:
+        raise InterfaceError(exc) from exc
+
+
 class GatedDatastore(SQLiteDatastore):
     """eventsourcing's SQLite datastore, whose write transactions pass the file's gate."""
 
     def __init__(self, db_name: str, **kwargs: Any) -> None:
+        paged(db_name, kwargs.get("lock_timeout"))
         super().__init__(db_name, **kwargs)
         self.db_path = db_name
         self.lock_timeout = float(kwargs.get("lock_timeout") or SQLITE3_DEFAULT_LOCK_TIMEOUT)

@@ -1,5 +1,6 @@
-"""Issue 43: the whole SQLite file, not only what its rows hold. Snapshots are stored in a table
-with rowids, whose leaf pages keep a snapshot of a few KB whole; a store whose snapshots
+"""Issue 43: the whole SQLite file, not only what its rows hold. A new file has pages of 1 KiB;
+a file made before keeps its pages of 4 KiB and works. Snapshots are stored in a table
+with rowids, whose pages they fill; a store whose snapshots
 table was created by eventsourcing (WITHOUT ROWID, before issue 43) keeps it and works. A
 match's creation is deflated against its game's dictionary (format 6); a store's format 5
 creations still read and verify. A match's snapshots are deflated against the same
@@ -28,6 +29,7 @@ from ledger.transcoder import (
     creation_dictionary,
     payload,
 )
+from ledger.writegate import PAGE_SIZE
 from replay.service import Kiroku
 
 GRAIL = {"turn_limit": 30, "max_combat_rounds": 20}  # snapshots of 1-1.3 KB
@@ -50,16 +52,26 @@ def _snapshots_table(path: Path) -> str:
 
 
 def _snapshot_pages(path: Path) -> tuple[int, int, int]:
-    """(snapshots stored, pages of their table, overflow pages among them)."""
+    """(snapshots stored, bytes of their table's leaf and overflow pages, bytes of those
+    pages left unused)."""
     with sqlite3.connect(path) as con:
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         (count, biggest), = con.execute("SELECT COUNT(*), MAX(LENGTH(state)) "
                                         "FROM stored_snapshots").fetchall()
-        assert biggest > 1100, biggest  # more than an index b-tree's cell keeps
-        pages, overflow = con.execute(
-            "SELECT COUNT(*), COALESCE(SUM(pagetype = 'overflow'), 0) FROM dbstat "
-            "WHERE name = 'stored_snapshots'").fetchone()
-    return int(count), int(pages), int(overflow)
+        assert biggest > 1100, biggest  # more than an index b-tree's cell keeps in 4 KiB
+        taken, unused = con.execute(
+            "SELECT SUM(pgsize), SUM(unused) FROM dbstat WHERE name = 'stored_snapshots' "
+            "AND pagetype IN ('leaf', 'overflow')").fetchone()
+    return int(count), int(taken), int(unused)
+
+
+def _made_by_the_library(path: Path, table: str) -> None:
+    """A file made by eventsourcing's own datastore, with ``table`` as its recorder makes it."""
+    datastore = SQLiteDatastore(str(path))
+    try:
+        SQLiteAggregateRecorder(datastore, events_table_name=table).create_table()
+    finally:
+        datastore.close()
 
 
 def _agrees_with_its_events(path: Path, match_id: UUID) -> None:
@@ -83,23 +95,42 @@ def _agrees_with_its_events(path: Path, match_id: UUID) -> None:
         kiroku.close()
 
 
-def test_snapshots_are_kept_whole_in_their_pages(tmp_path: Path) -> None:
+def test_snapshots_fill_the_pages_they_take(tmp_path: Path) -> None:
     path = tmp_path / "k.db"
     match_id = _grail_match(path)
     assert "WITHOUT ROWID" not in _snapshots_table(path).upper()
-    count, pages, overflow = _snapshot_pages(path)
-    # eventsourcing's WITHOUT ROWID table took a leaf cell and an overflow page for each
-    assert count >= 8 and overflow == 0 and pages <= count // 2, (count, pages, overflow)
+    count, taken, unused = _snapshot_pages(path)
+    # eventsourcing's WITHOUT ROWID table in 4 KiB pages took a leaf cell and an overflow
+    # page of its own for each: about two thirds of its pages unused
+    assert count >= 8 and unused <= taken // 8, (count, taken, unused)
+    _agrees_with_its_events(path, match_id)
+
+
+def test_a_new_store_has_pages_of_1_kib_and_an_empty_one_is_small(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    Kiroku.open(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as con:
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert con.execute("PRAGMA page_size").fetchone() == (PAGE_SIZE,) == (1024,)
+        assert con.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    # a page for each table and index (three for the schema): 56 KiB in 4 KiB pages
+    assert path.stat().st_size <= 16 * 1024
+
+
+def test_a_store_with_pages_of_4_kib_keeps_them_and_works(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    # the library's first connection writes the file in SQLite's default pages
+    _made_by_the_library(path, "stored_events")
+    match_id = _grail_match(path)
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA page_size").fetchone() == (4096,)
     _agrees_with_its_events(path, match_id)
 
 
 def test_a_store_with_the_library_snapshots_table_keeps_it_and_works(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    datastore = SQLiteDatastore(str(path))
-    try:  # the table as eventsourcing creates it, as every store before issue 43 has it
-        SQLiteAggregateRecorder(datastore, events_table_name="stored_snapshots").create_table()
-    finally:
-        datastore.close()
+    # the table as eventsourcing creates it, as every store before issue 43 has it
+    _made_by_the_library(path, "stored_snapshots")
     before = _snapshots_table(path)
     assert "WITHOUT ROWID" in before.upper()
     match_id = _grail_match(path)

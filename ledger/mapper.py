@@ -181,7 +181,7 @@ class MatchMapper(Mapper[UUID]):
                 f"'{stored_event.topic}', originator_id '{stored_event.originator_id}' and "
                 f"originator_version {stored_event.originator_version}: {exc}") from exc
         stored_version = fields.pop("class_version", 1)
-        if stored_version != getattr(event_class(stored_event), "class_version", 1):
+        if stored_version != getattr(_event_class(stored_event), "class_version", 1):
             return None
         return fields
 
@@ -250,7 +250,7 @@ class MatchMapper(Mapper[UUID]):
         return derived
 
 
-def event_class(stored_event: StoredEvent) -> type:
+def _event_class(stored_event: StoredEvent) -> type:
     """The class of the event ``stored_event`` holds, or MapperDeserialisationError when this
     build knows no class by its topic (the library raises TopicError, which no reader takes
     for a record that cannot be read)."""

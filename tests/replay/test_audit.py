@@ -13,6 +13,7 @@ import msgpack
 import pytest
 
 from engine import JUDGE, Viewer
+from engine.worldgainer.model import WorldGainerState
 from ledger import chain
 from ledger.chain import event_hash
 from ledger.compactrows import stored_stream
@@ -172,6 +173,7 @@ def test_a_consistently_rehashed_change_of_outcome_fails_the_seed_check() -> Non
         record.pop("commitments", None)  # as a match recorded before commitments
     forged = _rechain(forged, lambda r: False, lambda r: None)
     report = verify_records(forged)
+    assert report.failure is not None
     assert report.failure == {**report.failure, "version": 1,
                               "reason": "seed_outcomes_mismatch"}
 
@@ -265,6 +267,12 @@ def test_audit_of_an_untouched_match_re_derives_seeded_outcomes(finished: tuple[
     assert report["ok"] and report["notes"] == [] and report["actions"] > 10
 
 
+def _worldgainer(kiroku: Kiroku, match_id: UUID) -> WorldGainerState:
+    state = kiroku.recorder.get_match(match_id).state
+    assert isinstance(state, WorldGainerState)
+    return state
+
+
 def test_transcript_redacts_draws_for_the_opponent() -> None:
     kiroku = Kiroku.open("sqlite:///:memory:")
     match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
@@ -272,7 +280,7 @@ def test_transcript_redacts_draws_for_the_opponent() -> None:
                                 replay_policy="closed")
     kiroku.record(match_id, {"type": "end_turn", "seat": 1}, recorded_by="Ann")
     drawn = kiroku.records(kiroku.seen_by(match_id))[-1]["outcomes"][0]["value"]
-    name = kiroku.recorder.get_match(match_id).state.cards[drawn].name
+    name = _worldgainer(kiroku, match_id).cards[drawn].name
     as_ben = kiroku.transcript(kiroku.seen_by(match_id, Viewer.parse("seat:2")))
     as_ann = kiroku.transcript(kiroku.seen_by(match_id, Viewer.parse("seat:1")))
     assert name in as_ben[-1] and name not in as_ann[-1] and "draws a card" in as_ann[-1]
@@ -323,7 +331,7 @@ def test_event_records_hide_the_card_of_a_judges_hidden_move() -> None:
     match_id = kiroku.new_match("worldgainer", ["Ann", "Ben"], ["solar_vanguard",
                                 "pleiades_bloom"], options={"first_player": 1},
                                 replay_policy="closed")
-    card = kiroku.recorder.get_match(match_id).state.player(1).hand[0]
+    card = _worldgainer(kiroku, match_id).player(1).hand[0]
     kiroku.record(match_id, {"type": "adjust", "seat": 1, "reason": "card text: shuffle back",
                              "move": {"card": card, "from_zone": "hand", "to_zone": "deck"}},
                   recorded_by="judge")

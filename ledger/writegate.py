@@ -329,8 +329,8 @@ class GatedDatastore(SQLiteDatastore):
     """eventsourcing's SQLite datastore, whose write transactions pass the file's gate."""
 
     def __init__(self, db_name: str, **kwargs: Any) -> None:
+        super().__init__(db_name, **kwargs)  # its pool connects at the first statement
         paged(db_name, kwargs.get("lock_timeout"))
-        super().__init__(db_name, **kwargs)
         self.db_path = db_name
         self.lock_timeout = float(kwargs.get("lock_timeout") or SQLITE3_DEFAULT_LOCK_TIMEOUT)
         open_gate(db_name)  # a lock file that cannot be made fails the open, not a write

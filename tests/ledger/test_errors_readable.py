@@ -3,10 +3,13 @@ the match list tells simulated matches apart."""
 
 from __future__ import annotations
 
+import gc
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -95,7 +98,10 @@ def test_the_match_list_marks_simulated_matches(recorder: Recorder) -> None:
 
 
 @pytest.mark.parametrize("bad", ["a folder", "not a database", "its lock file is a folder"])
-def test_an_sqlite_file_that_cannot_be_opened_is_one_sentence(tmp_path: Path, bad: str) -> None:
+def test_an_sqlite_file_that_cannot_be_opened_is_one_sentence(
+        tmp_path: Path, bad: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    unraisable: list[Any] = []  # what a half-made store's __del__ would print after it
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
     path = tmp_path / "kiroku.db"
     if bad == "a folder":
         path.mkdir()
@@ -109,5 +115,8 @@ def test_an_sqlite_file_that_cannot_be_opened_is_one_sentence(tmp_path: Path, ba
     assert message.startswith(f"Cannot open the SQLite database {path} (")
     assert message.endswith("check KIROKU_DATABASE_URL or --db.") and "\n" not in message
     assert refused.value.reason == "database_unavailable"
+    del refused
+    gc.collect()
+    assert unraisable == []
     if bad == "not a database":
         assert path.read_bytes() == b"a judge's notes, not a database"  # left as it was

@@ -330,11 +330,15 @@ class GatedDatastore(SQLiteDatastore):
 
     def __init__(self, db_name: str, **kwargs: Any) -> None:
         super().__init__(db_name, **kwargs)  # its pool connects at the first statement
-        paged(db_name, kwargs.get("lock_timeout"))
         self.db_path = db_name
         self.lock_timeout = float(kwargs.get("lock_timeout") or SQLITE3_DEFAULT_LOCK_TIMEOUT)
         open_gate(db_name)  # a lock file that cannot be made fails the open, not a write
         self._gate_open = True
+        try:  # after the gate: an open that fails there makes no database file
+            paged(db_name, self.lock_timeout)
+        except InterfaceError:
+            self.close()
+            raise
 
     @contextmanager
     def transaction(self, *, commit: bool) -> Iterator[SQLiteCursor]:

@@ -331,6 +331,7 @@ def test_a_lock_file_that_cannot_be_made_is_one_sentence(tmp_path: Path) -> None
     message = str(refused.value)
     assert message.startswith(f"Cannot open the SQLite database {path} (")
     assert "\n" not in message and refused.value.reason == "database_unavailable"
+    assert not path.exists()  # an open that fails makes no database file
 
 
 def test_the_lock_files_descriptor_is_closed_with_the_last_store_on_the_file(db: str) -> None:

@@ -66,8 +66,13 @@ class Served:
         assert answer.status_code == 201, answer.text
 
     def forget(self, reads: HeavyReads | None = None) -> None:
-        """Nothing kept from now on (or ``reads`` instead): the next answer is made fresh."""
-        self.app.state.heavy = reads or HeavyReads()
+        """Nothing kept from now on (or ``reads`` instead): the next answer is made fresh.
+
+        Unless told otherwise, each caller may take the whole server: on a loaded machine (a
+        full collection of the test process's heap during a fresh answer) that answer's time
+        would otherwise spend a caller's share, and its next read be rate limited, which is
+        the subject of the tests that pass their own bounds, not of the others."""
+        self.app.state.heavy = reads or HeavyReads(share=1.0)
 
     def _organiser(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.organiser}"}
@@ -80,7 +85,9 @@ def served(tmp_path: Path) -> Iterator[Served]:
     app = create_app(kiroku)
     try:
         with TestClient(app) as client:
-            yield Served(kiroku, app, client, organiser)
+            served = Served(kiroku, app, client, organiser)
+            served.forget()
+            yield served
     finally:
         kiroku.close()
 
@@ -161,10 +168,6 @@ def test_a_new_action_makes_a_new_answer(served: Served) -> None:
 
 
 def test_a_kept_answer_is_never_another_viewers(served: Served) -> None:
-    # each reader may take the whole server: on a loaded machine a fresh answer's time would
-    # otherwise spend a reader's share, and its next read be rate limited, which is not this
-    # test's subject (test_a_caller_past_its_share_is_answered_rate_limited is)
-    served.forget(HeavyReads(share=1.0))
     match_id, seats = served.match(5, spectators="delayed", spectator_delay=2)
     organiser = served.kiroku.credentials.authenticate(served.organiser)
     readers: dict[str, Callable[[], httpx.Response]] = {}

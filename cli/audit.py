@@ -200,6 +200,7 @@ def _check_every(kiroku: Kiroku, store: dict[str, Any], every: list[UUID],
         found: Iterable[tuple[int, _Checked]]
         if pool is None or len(every) < 2:
             beside.catch_up_streams(kiroku)  # once: every match's streams as of now
+            kiroku.recorder.learn_stream_numbers()
             found = ((i, _check_match(kiroku, m, _receipts_of(kept, m), streams_current=True))
                      for i, m in enumerate(every))
         else:
@@ -235,12 +236,14 @@ def _worker_service(db: str, keys: str | None) -> Kiroku:
     """The worker's own service on the store, opened by its first match with one database
     connection (it reads one match at a time), closed when the worker ends; the streams'
     read model brought up to date then, once for every match the worker checks (the list of
-    matches was read as the command started: their streams are read as of about then too)."""
+    matches was read as the command started: their streams are read as of about then too),
+    and the store's stream numbers read at once (``Recorder.learn_stream_numbers``)."""
     global _worker
     if _worker is None:
         _worker = Kiroku(Recorder.open(db, keys=keys, POSTGRES_POOL_SIZE="1"))
         Finalize(_worker, _worker.close, exitpriority=0)
         beside.catch_up_streams(_worker)
+        _worker.recorder.learn_stream_numbers()
     return _worker
 
 

@@ -43,6 +43,7 @@ from engine.core.reasons import KernelReason
 from engine.core.viewer import JUDGE, Viewer
 from engine.registry import get_game
 from ledger.chain import GENESIS
+from ledger.compactrows import CompactRows
 from ledger.errors import BadPosition, ConcurrentAppend, CorruptRecord, LedgerError, MatchNotFound
 from ledger.groupcommit import SNAPSHOTS, GroupCommitRecorder
 from ledger.identity import NAME_LIMIT, RecordedBy
@@ -725,6 +726,15 @@ class Recorder(Application):
     def forget_positions(self) -> None:
         """Drop the kept past versions of matches (time travel is cold again)."""
         self.loader.forget_positions()
+
+    def learn_stream_numbers(self) -> None:
+        """Before reading most of the store's matches (the audit of every one): the numbers
+        of the file's streams, for the events and for the snapshots, read at once
+        (``CompactRows.learn_numbers``; nothing to learn on PostgreSQL)."""
+        stores = (self.recorder, self.snapshots.recorder if self.snapshots else None)
+        for store in stores:
+            if isinstance(store, CompactRows):
+                store.learn_numbers()
 
     def state_at(self, match_id: UUID, position: int | None = None) -> tuple[Match, GameState]:
         """The latest match and the game state at live ``position`` (None: the current one)."""

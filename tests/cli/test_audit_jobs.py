@@ -18,6 +18,7 @@ from uuid import UUID
 import pytest
 from click.testing import Result
 
+from cli import audit
 from cli.audit import _START_METHOD, CHUNK, _chunk
 from ledger.identity import Identity
 from replay import variations as lines
@@ -153,6 +154,21 @@ def test_workers_handed_several_matches_at_once_report_as_one_process(
 def test_a_worker_is_handed_more_matches_at_once_the_more_there_are() -> None:
     assert [_chunk(n, 2) for n in (1, 4, 15, 16, 40, 1000)] == [1, 1, 1, 2, 5, CHUNK]
     assert _chunk(1000, 64) == 3
+
+
+def test_a_worker_learns_the_stores_stream_numbers_as_it_opens_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker reads most of the store's matches: it reads their streams' numbers at once
+    (``Recorder.learn_stream_numbers``), not one at a time as each match is read."""
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    listed = _store(url)
+    monkeypatch.setattr(audit, "_worker", None)
+    monkeypatch.setattr(audit, "Finalize", lambda *args, **kwargs: None)  # closed below
+    worker = audit._worker_service(url, None)  # noqa: SLF001
+    try:
+        assert set(listed) <= set(worker.recorder.recorder._numbers)  # type: ignore[attr-defined]  # noqa: SLF001
+    finally:
+        worker.close()
 
 
 FROZEN = """

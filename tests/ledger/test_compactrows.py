@@ -12,6 +12,7 @@ from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.sqlite import SQLiteCursor
 
 from engine import JUDGE
 from ledger import compactrows, matchlist
@@ -141,6 +142,7 @@ def test_a_store_written_before_is_read_and_written_as_it_is(
     assert sorted(_listed_afresh(path)) == sorted([f"{match_id} ended", f"{later} ended"])
     kiroku = Kiroku.open(f"sqlite:///{path}")
     try:
+        kiroku.recorder.learn_stream_numbers()  # as audit verify's workers do: none to learn
         assert all(report.ok for report in kiroku.audit_all())
     finally:
         kiroku.close()
@@ -218,10 +220,50 @@ def test_a_recorder_keeps_a_bounded_number_of_numbers(tmp_path: Path,
             assert [e.state for e in reader.recorder.recorder.select_events(stream)] == [
                 bytes([n % 20])]
         for recorder in (writer.recorder.recorder, reader.recorder.recorder):
-            assert 0 < len(recorder._numbers) <= 6  # noqa: SLF001
+            assert 0 < len(recorder._numbers) <= 6  # type: ignore[attr-defined]  # noqa: SLF001
     finally:
         writer.close()
         reader.close()
+
+
+def _rows(kiroku: Kiroku, match_id: UUID) -> tuple[list[StoredEvent], list[StoredEvent]]:
+    """The match's stored events and snapshots, as its recorders select them."""
+    snapshots = kiroku.recorder.snapshots
+    assert snapshots is not None
+    return (list(kiroku.recorder.recorder.select_events(match_id)),
+            list(snapshots.recorder.select_events(match_id)))
+
+
+def test_numbers_learned_at_once_are_each_streams_and_later_ones_are_still_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The numbers a reader learns at once (each worker of audit verify) read every stream's
+    events and snapshots as a reader looking each number up reads them, with no look-up; a
+    stream numbered after is looked up and found."""
+    path = tmp_path / "k.db"
+    ids = [_simulated(path, seed) for seed in (1, 2)]
+    looked_up: list[object] = []
+    look_up = compactrows._found_number  # noqa: SLF001
+
+    def counted(c: SQLiteCursor, stream: UUID | str) -> int | None:
+        looked_up.append(stream)
+        return look_up(c, stream)
+
+    monkeypatch.setattr(compactrows, "_found_number", counted)
+    looking, learned = Kiroku.open(f"sqlite:///{path}"), Kiroku.open(f"sqlite:///{path}")
+    try:
+        expected = [_rows(looking, match_id) for match_id in ids]
+        assert len(looked_up) == 2 * len(ids)  # the events' recorder and the snapshots'
+        assert all(events and snapshots for events, snapshots in expected)
+        looked_up.clear()
+        learned.recorder.learn_stream_numbers()
+        assert [_rows(learned, match_id) for match_id in ids] == expected
+        assert looked_up == []
+        (later,) = looking.simulate("grail", 1, seed=3, players=3, options=GRAIL)
+        events, _ = _rows(learned, later)
+        assert events == _rows(looking, later)[0] and looked_up[0] == later
+    finally:
+        looking.close()
+        learned.close()
 
 
 def test_two_stores_on_one_file_number_each_stream_once(tmp_path: Path) -> None:

@@ -45,6 +45,7 @@ from file_bytes import (
     GAMES,
     checkpointed,
     empty_store,
+    listed,
     long_random,
     long_worldgainer,
     short_store,
@@ -158,8 +159,8 @@ def copied(store: Path, target: Path, layout: Layout) -> dict[str, Any]:
 
 
 def long_store(folder: Path, game: str, length: int) -> Path:
-    """``file_bytes``' long match of ``game`` in a store of its own (no time travel),
-    checkpointed."""
+    """``file_bytes``' long match of ``game`` in a store of its own (no time travel), its
+    match list read, checkpointed."""
     db = folder / f"long-{game}.db"
     kiroku = Kiroku.open(f"sqlite:///{db}")
     try:
@@ -167,6 +168,7 @@ def long_store(folder: Path, game: str, length: int) -> Path:
             long_worldgainer(kiroku, length)
         else:
             long_random(kiroku, game, length)
+        listed(kiroku)
     finally:
         kiroku.close()
     checkpointed(db)

@@ -296,14 +296,17 @@ class CompactRows(SQLiteAggregateRecorder):
         """Keep every stream's number the file holds (at most ``KEPT_NUMBERS``), read at once:
         for a reader about to read most of the file's streams (each worker of ``kiroku audit
         verify``), one read instead of one for each stream. What it reads was committed, and
-        a number is its stream's for good; a stream numbered later is looked up as before."""
+        a number is its stream's for good; a stream numbered later is looked up as before. A
+        row whose id is not a stream's 16 bytes (a damaged file) is left out: the audit that
+        reads the file reports what it finds, and a look-up finds what it found before."""
         if self._known_layout() is not Layout.NUMBERS:
             return
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT id, number FROM {STREAMS_TABLE} LIMIT ?",  # noqa: S608
                       (KEPT_NUMBERS,))
             numbered = c.fetchall()
-        self._keep({stream_id(stored): int(number) for stored, number in numbered})
+        self._keep({UUID(bytes=stored): number for stored, number in numbered
+                    if type(stored) is bytes and len(stored) == 16 and type(number) is int})
 
     def _committed_number(self, c: SQLiteCursor, stream: UUID | str) -> int | None:
         """The stream's number, read in ``c``'s transaction, which writes nothing (so what

@@ -266,6 +266,25 @@ def test_numbers_learned_at_once_are_each_streams_and_later_ones_are_still_found
         learned.close()
 
 
+def test_a_damaged_row_of_numbers_is_left_out_of_those_learned(tmp_path: Path) -> None:
+    """A row of the numbers' table that holds no stream's id (a damaged file) does not stop
+    the reader that learns them all (an audit examining that file): the rest are learned,
+    and every match reads and audits as before."""
+    path = tmp_path / "k.db"
+    match_id = _simulated(path, seed=1)
+    with sqlite3.connect(path) as con:
+        con.execute(f"INSERT INTO {STREAMS_TABLE} (number, id) VALUES (9999, x'00')")  # noqa: S608
+        con.execute(f"INSERT INTO {STREAMS_TABLE} (number, id) VALUES (9998, 'text')")  # noqa: S608
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        kiroku.recorder.learn_stream_numbers()
+        assert match_id in kiroku.recorder.recorder._numbers  # type: ignore[attr-defined]  # noqa: SLF001
+        assert 9999 not in kiroku.recorder.recorder._numbers.values()  # type: ignore[attr-defined]  # noqa: SLF001
+        assert kiroku.audit(match_id).ok
+    finally:
+        kiroku.close()
+
+
 def test_two_stores_on_one_file_number_each_stream_once(tmp_path: Path) -> None:
     """Two recorders on one file (as two processes are), each creating matches and
     recording on the other's: one number a stream, and every match reads and audits."""

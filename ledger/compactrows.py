@@ -305,6 +305,9 @@ class CompactRows(SQLiteAggregateRecorder):
             c.execute(f"SELECT id, number FROM {STREAMS_TABLE} LIMIT ?",  # noqa: S608
                       (KEPT_NUMBERS,))
             numbered = c.fetchall()
+        # in place of the numbers kept so far (committed, so read again here unless past the
+        # bound): kept with them, a recorder would hold up to twice its bound
+        self._numbers.clear()
         self._keep({UUID(bytes=stored): number for stored, number in numbered
                     if type(stored) is bytes and len(stored) == 16 and type(number) is int})
 

@@ -221,6 +221,11 @@ def test_a_recorder_keeps_a_bounded_number_of_numbers(tmp_path: Path,
                 bytes([n % 20])]
         for recorder in (writer.recorder.recorder, reader.recorder.recorder):
             assert 0 < len(recorder._numbers) <= 6  # type: ignore[attr-defined]  # noqa: SLF001
+        reader.recorder.learn_stream_numbers()  # all at once, as audit verify's workers do
+        assert len(reader.recorder.recorder._numbers) == 5  # type: ignore[attr-defined]  # noqa: SLF001
+        for n, stream in enumerate(streams):
+            assert [e.state for e in reader.recorder.recorder.select_events(stream)] == [
+                bytes([n])]
     finally:
         writer.close()
         reader.close()

@@ -1,6 +1,7 @@
 """The garbage collector's pace in a server process (replay.api.collector, issue 43): what
 survives a full collection is frozen, so the next walks only what became long-lived since;
-cycles left among frozen objects are freed once the frozen heap has doubled; and a cached
+cycles left among frozen objects are freed once the frozen heap has doubled; the frozen
+objects are counted (a walk of all of them) only when a tally says they may have; and a cached
 match the cache lets go is freed without the collector, for every game (what makes freezing
 safe for the bulk of a server's heap)."""
 
@@ -72,6 +73,63 @@ def test_cycles_left_among_frozen_objects_are_freed_once_the_heap_has_doubled() 
     assert seen["left_after_walk"] == 0  # walked once the heap doubled: freed
     assert seen["walks"] == 1
     assert seen["frozen"] >= 30_000  # type: ignore[operator]  # and the survivors frozen again
+
+
+COUNTED = """
+import gc, json
+from replay.api.collector import Pacing
+gc.collect()
+gc.freeze()  # the heap a server starts with, frozen as ``serving`` freezes it
+pacing = Pacing(rewalk_after=2.0, floor=10_000)
+gc.callbacks.append(pacing)
+counted = []
+count = gc.get_freeze_count
+gc.get_freeze_count = lambda: counted.append(1) or count()  # each walk of the frozen list
+kept = []
+for _ in range(5):
+    kept.append([[i] for i in range(1_000)])  # long-lived: the heap grows, well within twice
+    gc.collect()
+print(json.dumps({"counted": len(counted), "walks": pacing.walks_of_everything,
+                  "frozen": count(), "tally": pacing.tally}))
+"""
+
+
+def test_a_full_collection_does_not_count_the_frozen_objects_while_the_tally_is_in_bound(
+        ) -> None:
+    """Counting the frozen objects walks all of them with the interpreter held (40 ms at
+    530,000): five full collections of a heap that grows within its bound count none."""
+    seen = _run(COUNTED)
+    assert seen["counted"] == 0
+    assert seen["walks"] == 0
+    assert seen["tally"] >= seen["frozen"]  # type: ignore[operator]  # never under the count
+
+
+CHURN = """
+import gc, json
+from replay.api.collector import Pacing
+gc.collect()
+gc.freeze()
+pacing = Pacing(rewalk_after=2.0, floor=10_000)
+gc.callbacks.append(pacing)
+start = gc.get_freeze_count()
+for _ in range(30):
+    batch = [[i] for i in range(pacing.after_walk // 10)]
+    gc.collect()  # the batch survives it: frozen
+    del batch  # and freed by reference counting: the frozen heap is as it was
+print(json.dumps({"counts": pacing.counts, "walks": pacing.walks_of_everything,
+                  "grown": gc.get_freeze_count() - start}))
+"""
+
+
+def test_objects_frozen_and_freed_since_bring_a_count_but_no_walk_of_everything() -> None:
+    """Thirty batches of a tenth of the heap each, frozen and then freed (a cache that lets
+    old matches go for new ones): the tally passes the bound every ten batches or so, the
+    count finds the heap as it was, and nothing is walked again; nor is the heap counted at
+    every collection."""
+    seen = _run(CHURN)
+    assert seen["walks"] == 0
+    assert 1 <= seen["counts"] <= 5  # type: ignore[operator]
+    assert seen["grown"] < 1_000  # type: ignore[operator]
 
 
 EVICTED = """

@@ -27,7 +27,8 @@ How many are frozen is not asked after every full collection: ``gc.get_freeze_co
 walks the whole list of frozen objects while it holds the interpreter, which took 12 to 36 ms
 after each full collection of a server with 2,000 watchers (100,000 to 310,000 frozen
 objects), as long as the collection itself, and grows with the cache (``bench/gc_pauses.py``:
-a full collection finding nothing new cost 40 ms at 530,000 frozen objects, only the count).
+a full collection finding nothing new cost 40-50 ms at 530,000 frozen objects, all of it
+the count).
 ``Pacing`` keeps a tally instead: each full collection adds its survivors (the objects the
 collector tracks then, ``gc.get_objects()``: as many as it has just walked). Frozen objects
 freed since are not taken off, so the tally is at least the frozen count, and only once the

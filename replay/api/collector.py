@@ -33,9 +33,11 @@ the count).
 collector tracks then, ``gc.get_objects()``: as many as it has just walked). Frozen objects
 freed since are not taken off, so the tally is at least the frozen count, and only once the
 tally passes the bound is the frozen list counted: past the bound as well, everything is
-walked next; else the tally starts again from the count, and the next count waits for at
-least a quarter of the last walk's objects more (``RECOUNT_AFTER``), so that a heap that
-stays just under its bound is not counted at every collection.
+walked next; else the tally starts again from the count. A count that found the heap just
+under its bound puts the next one off until the tally has grown by a quarter of the last
+walk's objects (``RECOUNT_AFTER``), so that a heap that stays there is not counted at every
+collection: the walk of everything then comes at most that many frozen objects past the
+bound.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class Pacing:
         self.floor = floor
         self.after_walk = max(gc.get_freeze_count(), floor)  # counted once, as installed
         self.tally = self.after_walk  # at least the frozen objects (see the module)
+        self.count_past = self.bound  # the tally past which they are counted
         self.counts = 0  # times the frozen objects were counted after a collection
         self.walking_all = False
         self.walks_of_everything = 0
@@ -88,23 +91,25 @@ class Pacing:
             self.walking_all = False
             self.walks_of_everything += 1
             self.after_walk = self.tally = max(survivors, self.floor)
+            self.count_past = self.bound
             return
         self.tally += survivors
-        if self.tally > self.bound:
+        if self.tally > self.count_past:
             self._count()
 
     def _count(self) -> None:
         """The frozen objects counted, now that the tally says they may be past the bound:
         past it, everything unfrozen for the next full collection to walk; else the tally
-        set to the count, or lower, so that the next count waits for at least
-        ``RECOUNT_AFTER`` of the last walk's objects more."""
+        set to the count, and the next count put off until the tally has grown by at least
+        ``RECOUNT_AFTER`` of the last walk's objects."""
         self.counts += 1
         frozen = gc.get_freeze_count()
         if frozen > self.bound:
             gc.unfreeze()  # the next full collection walks everything once
             self.walking_all = True
             return
-        self.tally = min(frozen, int(self.bound - RECOUNT_AFTER * self.after_walk))
+        self.tally = frozen
+        self.count_past = max(self.bound, frozen + RECOUNT_AFTER * self.after_walk)
 
 
 _installed: Pacing | None = None

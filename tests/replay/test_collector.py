@@ -132,6 +132,31 @@ def test_objects_frozen_and_freed_since_bring_a_count_but_no_walk_of_everything(
     assert seen["grown"] < 1_000  # type: ignore[operator]
 
 
+NEAR_BOUND = """
+import gc, json
+from replay.api.collector import Pacing
+gc.collect()
+gc.freeze()
+pacing = Pacing(rewalk_after=2.0, floor=10_000)
+gc.callbacks.append(pacing)
+kept = [[i] for i in range(int(pacing.after_walk * 0.9))]
+gc.collect()  # the heap at 1.9 times the last walk's: just under its bound
+for _ in range(20):
+    batch = [[i] for i in range(pacing.after_walk // 20)]
+    gc.collect()
+    del batch
+print(json.dumps({"counts": pacing.counts, "walks": pacing.walks_of_everything}))
+"""
+
+
+def test_a_heap_just_under_its_bound_is_not_counted_at_every_collection() -> None:
+    """Twenty small batches frozen and freed on a heap at 1.9 times the last walk's: a count
+    at every collection once the tally has passed the bound, but for ``RECOUNT_AFTER``."""
+    seen = _run(NEAR_BOUND)
+    assert seen["walks"] == 0
+    assert 1 <= seen["counts"] <= 6  # type: ignore[operator]
+
+
 EVICTED = """
 import gc, json, sys, weakref
 from engine.registry import SHIPPED

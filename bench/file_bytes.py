@@ -34,12 +34,13 @@ import os
 import random
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from trees import measured_in
 
 # ``KIROKU_TREE``: whose code this process measures (--baseline runs it with another tree)
 TREE = Path(os.environ.get("KIROKU_TREE") or Path(__file__).resolve().parent.parent)
@@ -202,13 +203,8 @@ def measure(game: str, short: int, length: int, samples: int) -> dict[str, Any]:
 
 def in_tree(tree: Path, game: str, args: argparse.Namespace) -> dict[str, Any]:
     """``measure`` in a process running ``tree``'s code."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", game,
-               "--short", str(args.short), "--long", str(args.long),
-               "--samples", str(args.samples)]
-    env = {**os.environ, "KIROKU_TREE": str(tree), "PYTHONPATH": str(tree)}
-    out = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True,
-                         text=True).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
+    return measured_in(tree, __file__, game, "--short", str(args.short), "--long",
+                       str(args.long), "--samples", str(args.samples))
 
 
 def per_action(found: dict[str, Any]) -> float:

@@ -25,14 +25,13 @@ import json
 import multiprocessing
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from trees import tree_name
+from trees import measured_in, tree_name
 
 ROOT = Path(__file__).resolve().parent.parent
 # ``KIROKU_TREE``: whose code this process measures (--baseline runs it with another tree)
@@ -91,12 +90,7 @@ def measure(passes: int, repeats: int) -> dict[str, list[float]]:
 
 def in_tree(tree: Path, passes: int) -> dict[str, list[float]]:
     """One repeat of ``measure`` in a process running ``tree``'s code."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker",
-               "--passes", str(passes)]
-    env = {**os.environ, "KIROKU_TREE": str(tree), "PYTHONPATH": str(tree)}
-    out = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True,
-                         text=True).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
+    return measured_in(tree, __file__, "--passes", str(passes))
 
 
 def main() -> None:

@@ -36,12 +36,13 @@ import gc
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from trees import measured_in
 
 # ``KIROKU_TREE``: whose code this process measures (--baseline runs it with another tree)
 TREE = Path(os.environ.get("KIROKU_TREE") or Path(__file__).resolve().parent.parent)
@@ -100,12 +101,7 @@ def measure(matches: int) -> dict[str, Any]:
 
 def in_tree(tree: Path, matches: int) -> dict[str, Any]:
     """``measure`` in a process running ``tree``'s code."""
-    command = [sys.executable, str(Path(__file__).resolve()), "--worker", "--matches",
-               str(matches)]
-    env = {**os.environ, "KIROKU_TREE": str(tree), "PYTHONPATH": str(tree)}
-    out = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True,
-                         text=True).stdout
-    return dict(json.loads(out.strip().splitlines()[-1]))
+    return measured_in(tree, __file__, "--matches", str(matches))
 
 
 def main() -> None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 
 def tree_name(tree: Path, role: str) -> str:
@@ -19,3 +23,14 @@ def tree_name(tree: Path, role: str) -> str:
     changed = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
                               "--untracked-files=no"], capture_output=True, text=True)
     return f"{role} ({commit}{', changed' if changed.stdout.strip() else ''})"
+
+
+def measured_in(tree: Path, script: str, *args: str) -> dict[str, Any]:
+    """What the bench ``script`` (its ``__file__``) measures as ``--worker`` (with ``args``)
+    in a process running ``tree``'s code: the last line it prints, as JSON. The script reads
+    ``KIROKU_TREE`` for whose code to import."""
+    command = [sys.executable, str(Path(script).resolve()), "--worker", *args]
+    env = {**os.environ, "KIROKU_TREE": str(tree), "PYTHONPATH": str(tree)}
+    out = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True,
+                         text=True).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))

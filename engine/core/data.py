@@ -76,7 +76,8 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 def from_data(tp: Any, data: Any) -> Any:
-    """Rebuild a value of type ``tp`` (dataclass, list[X], dict[K, V], X | None) from plain data."""
+    """Rebuild a value of type ``tp`` (dataclass, list[X], tuple[X, ...], dict[K, V], X | None)
+    from plain data."""
     try:
         decode = _DECODERS[tp]
     except KeyError:
@@ -111,6 +112,8 @@ def _decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
         decode = _decoder(args[0], made) if len(args) == 1 else _as_is
     elif origin is list:
         decode = _list_decoder(tp, made)
+    elif origin is tuple:
+        decode = _tuple_decoder(tp, made)
     elif origin is dict:
         decode = _dict_decoder(tp, made)
     elif isinstance(tp, type) and issubclass(tp, BaseModel):
@@ -130,6 +133,19 @@ def _list_decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
         return lambda data: None if data is None else [x for x in data]
     return lambda data: None if data is None else [
         None if x is None else each(x) for x in data]
+
+
+def _tuple_decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
+    """``tuple[X, ...]`` (a frozen value's items, stored as a list); a tuple of other shape is
+    read as it is."""
+    args = get_args(tp)
+    if len(args) != 2 or args[1] is not Ellipsis:
+        return _as_is
+    each = _decoder(args[0], made)
+    if each is _as_is:
+        return lambda data: None if data is None else tuple(data)
+    return lambda data: None if data is None else tuple(
+        None if x is None else each(x) for x in data)
 
 
 def _dict_decoder(tp: Any, made: dict[Any, Decoder]) -> Decoder:
@@ -170,6 +186,8 @@ def _from_data_by_hints(tp: Any, data: Any) -> Any:
     if origin is list:
         (item,) = get_args(tp)
         return [from_data(item, x) for x in data]
+    if origin is tuple and len(get_args(tp)) == 2 and get_args(tp)[1] is Ellipsis:
+        return tuple(from_data(get_args(tp)[0], x) for x in data)
     if origin is dict:
         _, value = get_args(tp)
         return {k: from_data(value, v) for k, v in data.items()}
@@ -240,7 +258,8 @@ def canonical_data(obj: Any) -> Any:
             kind = type(value)
             if kind in _SCALARS:
                 out[name] = value
-            elif kind is list:  # the list branch above, inline: most fields are lists
+            elif kind is list or kind is tuple:  # the list branch above, inline: most fields
+                # are lists (a frozen value's are tuples)
                 out[name] = [x if type(x) in _SCALARS else canonical_data(x) for x in value]
             else:
                 out[name] = canonical_data(value)

@@ -78,7 +78,11 @@ ALL_FIELDS = field_ids(1) + BATTLEFIELD + field_ids(2)
 
 PHASES = ("standby", "gain")  # the draw phase runs as the turn starts, the end phase on end_turn
 
-@dataclass
+# A stun and a square are values: a change puts a new one in their place, so every copy of a
+# position (each action applied to a kept position copies it) shares the stuns and squares the
+# action did not change; engine.core.copying shares frozen dataclasses of immutable fields. Their
+# data, and so every digest, view and snapshot, is what it was when they changed in place.
+@dataclass(frozen=True)
 class Stun:
     """A card in a stand-by slot, ready (待機) or exhausted (消耗)."""
 
@@ -86,12 +90,20 @@ class Stun:
     ready: bool = True
 
 
-@dataclass
+@dataclass(frozen=True)
 class Square:
     """One field square: who holds it and the cards on it, bottom first (a stack is one owner's)."""
 
     holder: int | None = None
-    cards: list[str] = field(default_factory=list)
+    cards: tuple[str, ...] = ()
+
+    def topped(self, seat: int | None, card: str) -> Square:
+        """The square with ``card`` put on top, held by ``seat``."""
+        return Square(holder=seat, cards=(*self.cards, card))
+
+    def without(self, cards: tuple[str, ...]) -> Square:
+        """The square left with ``cards``: held by nobody once it is empty."""
+        return Square(holder=self.holder if cards else None, cards=cards)
 
 
 @dataclass
@@ -173,9 +185,9 @@ class Squares(Holding[WorldGainerState]):
         if square.holder != seat:
             raise IllegalAction(R.CARD_NOT_IN_ZONE, f"{card} is not on a square seat {seat} "
                                 f"holds ({address}).")
-        square.cards.remove(card)
-        if not square.cards:
-            square.holder = None
+        left = list(square.cards)
+        left.remove(card)
+        state.board[address] = square.without(tuple(left))
 
     def admit(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
         """A square of the board, not held by the opponent."""
@@ -187,9 +199,7 @@ class Squares(Holding[WorldGainerState]):
 
     def put(self, state: WorldGainerState, seat: Seat, address: str, card: str) -> None:
         """On top; the seat holds the square."""
-        square = state.board[address]
-        square.holder = seat
-        square.cards.append(card)
+        state.board[address] = state.board[address].topped(seat, card)
 
 
 def _of(seat: Seat, state: WorldGainerState) -> Player:
@@ -235,7 +245,8 @@ def _stun(state: WorldGainerState, seat: int, slot: str) -> Stun:
 
 
 def _set_ready(state: WorldGainerState, seat: int, slot: str, value: int) -> None:
-    _stun(state, seat, slot).ready = bool(value)
+    state.player(seat).standby[int(slot) - 1] = Stun(card=_stun(state, seat, slot).card,
+                                                     ready=bool(value))
 
 
 # the values a judge sets by adjustment (C3): this turn's once-a-turn flags, a stun's state

@@ -274,7 +274,7 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
                 used_slots.add(source.slot)
                 colour = st.cards[stun.card].colour
                 if isinstance(source, ExhaustStun):
-                    stun.ready = False
+                    me.standby[source.slot - 1] = Stun(card=stun.card, ready=False)
                     pool.append((colour, st.cards[stun.card].stun))
                 else:
                     me.standby[source.slot - 1] = None
@@ -285,10 +285,9 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
                 if square is None or square.holder != seat or not square.cards:
                     raise _illegal(R.NO_OWN_FIELD_CARD, f"You hold no card on {source.field} "
                                    "to discard.")
-                top = square.cards.pop()
+                top = square.cards[-1]
+                st.board[source.field] = square.without(square.cards[:-1])
                 me.breaks.append(top)
-                if not square.cards:
-                    square.holder = None
                 pool.append((st.cards[top].colour, 1))
         total = sum(amount for _, amount in pool)
         if total < card.cost:
@@ -366,22 +365,22 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         square = st.board[field]
         effect = self.placement(st, seat, card, field).effect
         me, them = st.player(seat), st.player(_other(seat))
+        cards, holder = square.cards, square.holder
         if effect in ("take", "stack"):
-            square.cards.append(card.id)
+            cards = (*cards, card.id)
         elif effect in ("replace", "capture"):
             owner = me if effect == "replace" else them
-            owner.breaks.extend(reversed(square.cards))
-            square.cards = [card.id]
-        elif effect == "offset":
-            them.breaks.append(square.cards.pop())
-            me.breaks.append(card.id)
-        else:  # offset_top: the hand card and the opponent's top card go; the rest stay theirs
-            them.breaks.append(square.cards.pop())
+            owner.breaks.extend(reversed(cards))
+            cards = (card.id,)
+        else:  # offset, offset_top: the hand card and the opponent's top card go
+            them.breaks.append(cards[-1])
+            cards = cards[:-1]
             me.breaks.append(card.id)
         if effect == "offset":
-            square.holder = None
-        elif effect != "offset_top":
-            square.holder = seat
+            holder = None
+        elif effect != "offset_top":  # offset_top: the rest of the stack stays theirs
+            holder = seat
+        st.board[field] = Square(holder=holder, cards=cards)
 
     # ----- victory (勝利条件, W4, C2/W5) -----------------------------------------------------
     def scores(self, state: WorldGainerState) -> dict[int, int] | None:
@@ -419,9 +418,10 @@ class WorldGainer(Ruleset[WorldGainerState, WorldGainerOptions]):
         st.phase = "standby"
         st.stun_placed = False
         st.gain_placed = False
-        for stun in st.player(st.active).standby:
-            if stun is not None:
-                stun.ready = True
+        standby = st.player(st.active).standby
+        for slot, stun in enumerate(standby):
+            if stun is not None and not stun.ready:
+                standby[slot] = Stun(card=stun.card, ready=True)
         self._draw(st, st.active, chance)
 
     def _draw(self, st: WorldGainerState, seat: int, chance: Chance) -> None:

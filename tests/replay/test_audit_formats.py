@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -91,9 +92,10 @@ def _stun_enters_exhausted(monkeypatch: pytest.MonkeyPatch, version: str) -> Non
 
     def place_stun(self: WorldGainer, st: Any, action: Any) -> None:
         original(self, st, action)
-        for stun in st.player(action.seat).standby:
+        standby = st.player(action.seat).standby
+        for slot, stun in enumerate(standby):
             if stun is not None:
-                stun.ready = False
+                standby[slot] = replace(stun, ready=False)
 
     monkeypatch.setattr(WorldGainer, "_place_stun", place_stun)
     monkeypatch.setattr(WorldGainer, "version", version)

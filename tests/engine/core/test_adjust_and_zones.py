@@ -90,7 +90,7 @@ def test_a_judge_moves_a_card_into_the_opponents_hand() -> None:
 def test_a_card_can_be_put_onto_a_square_the_opponent_holds() -> None:
     st = build(CARDS, hand1=["G2"], board={"B-1": (2, ["R1"])})
     after = play(st, _move("G2", "hand", "field:B-1", to_seat=2))
-    assert after.board["B-1"].holder == 2 and after.board["B-1"].cards == ["R1", "G2"]
+    assert after.board["B-1"].holder == 2 and after.board["B-1"].cards == ("R1", "G2")
 
 
 def test_a_card_is_taken_from_the_named_seats_zone() -> None:

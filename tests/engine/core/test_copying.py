@@ -24,7 +24,7 @@ from engine import GameState, games, get_game
 from engine.core import copying
 from engine.core.contract import Ruleset, replace_state
 from engine.core.copying import copier_for, copy_any, copy_state
-from engine.core.data import to_data
+from engine.core.data import from_data, to_data
 from engine.core.holdings import Modifier
 from engine.edge.model import CardClaim, EdgeState
 from engine.grail.model import Claim as GrailClaim
@@ -168,11 +168,38 @@ def test_copies_share_the_card_definitions(states: list[GameState]) -> None:
 
 def test_the_playouts_reach_every_kind_of_object_a_state_holds(states: list[GameState]) -> None:
     """The checks above only mean something for the kinds of objects the states actually held:
-    every dataclass a game state's hints can reach turns up in these playouts."""
-    seen = {type(obj) for state in states for _, obj in _mutables(state)
-            if dataclasses.is_dataclass(obj)}
+    every dataclass a game state's hints can reach turns up in these playouts (a frozen one,
+    shared by copies, too: what it holds must be immutable, which the checks walk into)."""
+    seen = {type(obj) for state in states for obj in _dataclass_instances(state)}
     declared = _dataclasses_in(type(states[0]))
     assert declared <= seen, f"never seen in a playout: {declared - seen}"
+
+
+def test_a_state_read_back_from_its_data_copies_independently(states: list[GameState]) -> None:
+    """A state rebuilt from its stored data (a snapshot's) holds what its hints say: a frozen
+    value's items come back as a tuple, not as the list they are stored as, so a copy that
+    shares the value shares nothing mutable."""
+    for state in states[::7] + [states[-1]]:
+        restored = from_data(type(state), to_data(state))
+        assert to_data(restored) == to_data(state)
+        _assert_independent(restored, copy_state(restored))
+
+
+def _dataclass_instances(value: Any) -> Iterator[Any]:
+    """Every dataclass instance reachable from ``value``, frozen ones included (shared fields
+    apart)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield value
+        shared = getattr(value, "shared_fields", ())
+        for f in dataclasses.fields(value):
+            if f.name not in shared:
+                yield from _dataclass_instances(getattr(value, f.name))
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _dataclass_instances(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _dataclass_instances(item)
 
 
 def test_replace_state_copies_too(states: list[GameState]) -> None:

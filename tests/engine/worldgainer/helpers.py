@@ -55,7 +55,7 @@ def build(cards: Mapping[str, Mapping[str, Any]], *,
 
     squares = {f: Square() for f in ALL_FIELDS}
     for fid, (holder, on) in (board or {}).items():
-        squares[fid] = Square(holder=holder, cards=list(on))
+        squares[fid] = Square(holder=holder, cards=tuple(on))
     players = [
         Player(deck=sorted(deck1), hand=sorted(hand1), standby=standby(standby1),
                breaks=list(break1)),

@@ -318,3 +318,11 @@ def test_from_data_rebuilds_a_type_that_holds_itself() -> None:
     node = from_data(_Node, _NODE_DATA[1])
     assert node.children[0].children[0] == _Node("c")
     assert node.parent == _Node("p") and node.grid[0][1] == _Node("g")
+
+
+def test_the_hints_read_at_every_value_give_a_tuple_hint_a_tuple() -> None:
+    # a frozen value's tuple field (World Gainer's squares) stays a tuple when read back
+    data = [{"name": "a"}, {"name": "b", "children": [{"name": "c"}]}]
+    read = _from_data_by_hints(tuple[_Node, ...], data)
+    assert type(read) is tuple and read == from_data(tuple[_Node, ...], data)
+    assert read[1].children == [_Node("c")]

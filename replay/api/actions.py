@@ -59,6 +59,8 @@ def record_action(request: Request, match_id: MatchText, body: ActionCreate) -> 
     refusal names no card the caller may not know: an action naming a card hidden from it
     gets the same refusal as one naming a card that does not exist (``card_not_seen``)."""
     kiroku = kiroku_of(request)  # the service, the caller and the ids: wire.kiroku_of says why
+    # loading the match also brings this worker's cached copy up to what another worker has
+    # appended, which ``record`` appends to unread (docs/architecture.md, "Nor the match's id")
     audience = audience_of(request, match_id)
     named = audience.match.id
     by = audience.actor(body.action, outcomes=body.outcomes is not None,

@@ -321,7 +321,8 @@ def test_from_data_rebuilds_a_type_that_holds_itself() -> None:
 
 
 def test_the_hints_read_at_every_value_give_a_tuple_hint_a_tuple() -> None:
-    # a frozen value's tuple field (World Gainer's squares) stays a tuple when read back
+    # the fallback for hints no decoder keeps reads tuple[X, ...] as the decoders do (which
+    # read World Gainer's squares' cards): a tuple, its items rebuilt
     data = [{"name": "a"}, {"name": "b", "children": [{"name": "c"}]}]
     read = _from_data_by_hints(tuple[_Node, ...], data)
     assert type(read) is tuple and read == from_data(tuple[_Node, ...], data)

@@ -3,14 +3,14 @@
 
     python bench/file_layouts.py [--quick] [--short 20] [--long 300] [--games a,b]
 
-For each game, ``file_bytes``' two stores (``--short`` random playouts; one match of up to
-``--long`` actions), made by this tree's code. Each store's rows are then copied, table by
-table in the order they were inserted (rowid order), into a fresh file of each layout below
-(in pages of the store's size),
-checkpointed as ``file_bytes`` measures a store (its WAL folded in, no VACUUM). A b-tree's
-pages are filled by the order of its own inserts only, so a copy in that order takes the pages
-the store took as it was recorded: the first layout, the same tables, checks that (it prints
-the store's own bytes). The layouts add up, each with the one before it:
+For each game, ``file_bytes``' two stores recorded at a table (``--short`` random playouts;
+one match of up to ``--long`` actions), made by this tree's code. Each store's rows are then
+copied, table by table in the order they were inserted (rowid order), into a fresh file of
+each layout below (in pages of the store's size), checkpointed as ``file_bytes`` measures a
+store (its WAL folded in, no VACUUM). A b-tree's pages are filled by the order of its own
+inserts only, so a copy in that order takes the pages the store took as it was recorded: the
+first layout, the same tables, checks that (it prints the store's own bytes). The layouts
+add up, each with the one before it:
 
 - ``as stored``: eventsourcing's tables as Kiroku uses them today: every stream (a match's,
   an annotation's) as its number and each event's topic as a code of one or two characters

@@ -34,6 +34,15 @@ tuples and engine states exact.
   Since later in issue 43 a match's snapshots are written so too (the position's cards are
   the sample set's: an Illuminati snapshot 1.2 KB instead of 2.0): the same format, so any
   reader of format 6 reads them.
+- Formats 7, 8 and 9 (written since the twenty-eighth round of issue 43): formats 4, 5 and 6
+  with a credential's id (a UUID's text), a position's digest and a recording time in their
+  shortest exact binary forms, who recorded (``recorded_by``: a credential's id, name and
+  role) as a shaped map (``TERSE_SHAPES``), and the roles that record as words
+  (``TERSE_WORDS``). Every event recorded through a credential names it so: a seat's World
+  Gainer action was 202 bytes in format 4, 65 of them its ``recorded_by``, and is 169 in
+  format 7 (a scorekeeper's 42 bytes shorter, its role now a word). Each change is exactly
+  reversible, as format 2's are. A reader of formats 1 to 6 refuses them instead of
+  misreading.
 
 Every format is read, so a store keeps its older records as they were.
 """
@@ -47,7 +56,7 @@ import uuid
 import zlib
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -59,9 +68,17 @@ from engine.core.contract import GameState
 from engine.registry import get_game
 
 PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED = 1, 2, 3, 4, 5, 6
-FORMAT = WORDED  # what is written (from DEFLATE_FROM bytes on: formats 5 and 6)
-READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED)
+TERSE, TERSE_DEFLATED, TERSE_CREATION = 7, 8, 9  # formats 4, 5 and 6 with format 7's forms
+FORMAT = TERSE  # what is written (from DEFLATE_FROM bytes on: formats 8 and 9)
+READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED, TERSE,
+        TERSE_DEFLATED, TERSE_CREATION)
 _UUID, _DATETIME, _TUPLE, _STATE, _HEX, _INSTANT, _TIME, _SHAPE, _WORD = 1, 2, 3, 4, 5, 6, 7, 8, 9
+# format 7's: a UUID's canonical text, a ``recorded_at`` text as microseconds since 1970, and
+# a digest whose label is the one at ``_LABELLED - _LABELLED_HEX`` in ``HEX_LABELS``
+_UUID_TEXT, _MICROS_TEXT, _LABELLED_HEX = 10, 11, 16
+# the labels of the digests format 7 stores without them (ledger.digests: a position's digest
+# in its format p1); append only: a label's code is its index here
+HEX_LABELS = ("p1:",)
 # The fields of a record a reader wants (``MsgpackTranscoder.decode_fields``): by name, None for
 # the whole value, or the fields it wants of a map within
 Wanted = Mapping[str, "Wanted | None"]
@@ -99,7 +116,13 @@ WORDS = (
 )
 DICTIONARY = b"".join(msgpack.packb(word) for word in WORDS)
 # each word as formats 4 and 5 store it
-_WORD_MARKS = {word: msgpack.ExtType(_WORD, bytes([index])) for index, word in enumerate(WORDS)}
+# Format 7's words beyond those: the roles of the credentials that record (ledger.identity's
+# ``Role``: a scorekeeper records every action of a table) that ``WORDS`` does not spell.
+# Append only: a word's index is its place in ``WORDS + TERSE_WORDS``.
+TERSE_WORDS = ("organiser", "scorekeeper", "player", "commentator")
+_EVERY_WORD = WORDS + TERSE_WORDS
+_WORD_MARKS = {word: msgpack.ExtType(_WORD, bytes([index]))
+               for index, word in enumerate(_EVERY_WORD)}
 # Format 4's msgpack from this many bytes on is deflated (format 5). Shorter ones are
 # actions, which deflate makes no smaller once their words are indices (simulated matches of
 # the five games: 117 and 147 bytes on average below 192, 122 and 149 deflated); from 256 on
@@ -193,8 +216,16 @@ def compose_shapes(*tables: Mapping[int, tuple[str, ...]]) -> tuple[tuple[str, .
     return tuple(merged[index] for index in range(len(merged)))
 
 
-SHAPES: tuple[tuple[str, ...], ...] = compose_shapes(
+# Format 7's shapes beyond format 3's: who recorded, as ``Identity.recorded_by`` spells it.
+# Append only, as format 3's table.
+TERSE_SHAPES: dict[int, tuple[str, ...]] = {
+    100: ("id", "name", "role"),
+}
+# Format 3's table (formats 3 to 6 write no other), then format 7's: every format reads both
+# (no record of formats 3 to 6 holds format 7's marks)
+SHAPES_OF_FORMAT_3: tuple[tuple[str, ...], ...] = compose_shapes(
     LEDGER_SHAPES, KERNEL_SHAPES, *(game_shapes(game) for game in GAMES_WITH_SHAPES))
+SHAPES = compose_shapes(dict(enumerate(SHAPES_OF_FORMAT_3)), TERSE_SHAPES)
 _SHAPE_INDEX = {keys: index for index, keys in enumerate(SHAPES)}
 
 
@@ -214,8 +245,11 @@ _SHAPE_READ = [_Shape(keys) for keys in SHAPES]
 # A hash or digest in hex: 64 lowercase digits, after a label of up to 15 characters (``p1:``);
 # an instant as ``recorded_at`` writes it (ledger.recorder.now).
 _HEX_DIGITS = re.compile(r"[0-9a-f]{64}")
+_UUID_DIGITS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_LABEL_CODES = {label: _LABELLED_HEX + index for index, label in enumerate(HEX_LABELS)}
 _NOW = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+00:00")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
 # One compressor with the dictionary loaded, copied for each record (a 4 KiB window: records
 # are small, and loading the dictionary afresh each time cost more than compressing)
 _DEFLATER = zlib.compressobj(6, zlib.DEFLATED, -12, 5, zlib.Z_DEFAULT_STRATEGY, DICTIONARY)
@@ -259,12 +293,42 @@ def _compact_text(text: str) -> Any:
     size = len(text)
     if 64 <= size <= 79:
         if _HEX_DIGITS.fullmatch(text, size - 64):
-            return msgpack.ExtType(_HEX, text[:-64].encode() + bytes.fromhex(text[-64:]))
+            label, digits = text[:-64], bytes.fromhex(text[-64:])
+            code = _LABEL_CODES.get(label)
+            if code is not None:
+                return msgpack.ExtType(code, digits)
+            return msgpack.ExtType(_HEX, label.encode() + digits)
+    elif size == 36:
+        if _UUID_DIGITS.fullmatch(text):
+            return msgpack.ExtType(_UUID_TEXT, bytes.fromhex(text.replace("-", "")))
     elif size == 32 and text[10] == "T" and _NOW.fullmatch(text):
-        digits = (text[0:4] + text[5:7] + text[8:10] + text[11:13] + text[14:16]
-                  + text[17:19] + text[20:26])
-        return msgpack.ExtType(_TIME, int(digits).to_bytes(9, "big"))
+        return _micros_text(text)
     return text
+
+
+def _micros_text(text: str) -> Any:
+    """A ``recorded_at`` text (``_NOW``) as its microseconds since 1970 (8 bytes), where it
+    reads back identical (a text of no real moment, such as a 30th of February, stays
+    text)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if moment.isoformat(timespec="microseconds") != text:
+        return text
+    return msgpack.ExtType(_MICROS_TEXT, _micros(moment))
+
+
+def _micros_text_read(data: bytes) -> str:
+    """The ``recorded_at`` text ``_micros_text`` stored."""
+    since = _MICROSECOND * int.from_bytes(data, "big", signed=True)
+    return (_EPOCH + since).isoformat(timespec="microseconds")
+
+
+def _uuid_text(data: bytes) -> str:
+    digits = data.hex()
+    return (f"{digits[0:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-"
+            f"{digits[20:32]}")
 
 
 def _time_text(data: bytes) -> str:
@@ -327,10 +391,10 @@ def _shape(data: bytes) -> _Shape:
 
 
 def _word(data: bytes) -> str:
-    if len(data) != 1 or data[0] >= len(WORDS):
+    if len(data) != 1 or data[0] >= len(_EVERY_WORD):
         raise UnknownStorageFormat(f"stored record holds word {data.hex()}, which this version "
                                    f"does not know")
-    return WORDS[data[0]]
+    return _EVERY_WORD[data[0]]
 
 
 def _shaped(items: list[Any]) -> Any:
@@ -345,11 +409,18 @@ def _hex_text(data: bytes) -> str:
     return data[:-32].decode() + data[-32:].hex()
 
 
+def _labelled_hex_text(label: str, data: bytes) -> str:
+    """A digest format 7 stored without its label (``HEX_LABELS``)."""
+    return label + data.hex()
+
+
 _READERS: dict[int, Callable[[bytes], Any]] = {
     _HEX: _hex_text, _TIME: _time_text, _INSTANT: _moment,
     _UUID: lambda data: uuid.UUID(bytes=data),
     _DATETIME: lambda data: datetime.fromisoformat(data.decode()),
     _TUPLE: _tuple, _STATE: _state, _SHAPE: _shape, _WORD: _word,
+    _UUID_TEXT: _uuid_text, _MICROS_TEXT: _micros_text_read,
+    **{code: partial(_labelled_hex_text, label) for label, code in _LABEL_CODES.items()},
 }
 
 
@@ -457,15 +528,16 @@ def _inflate(data: bytes) -> bytes:
 
 
 def _inflate_creation(data: bytes) -> bytes:
-    """The msgpack of a format 6 record: its dictionary's index, then raw deflate."""
+    """The msgpack of a format 6 or 9 record: its dictionary's index, then raw deflate."""
     if len(data) < 2 or data[1] >= len(CREATION_DICTIONARIES):
-        raise UnknownStorageFormat(f"stored record in format 6 names dictionary "
+        raise UnknownStorageFormat(f"stored record in format {data[0]} names dictionary "
                                    f"{data[1:2].hex() or 'none'}, which this version does not know")
     try:
         unpacker = zlib.decompressobj(-15, zdict=_creation_zdict(data[1]))
         return unpacker.decompress(data[2:]) + unpacker.flush()
     except zlib.error as exc:
-        raise UnknownStorageFormat(f"stored record in format 6 does not inflate: {exc}") from None
+        raise UnknownStorageFormat(f"stored record in format {data[0]} does not inflate: "
+                                   f"{exc}") from None
 
 
 def _dictionary_of(obj: Any) -> int | None:
@@ -482,18 +554,25 @@ def _dictionary_of(obj: Any) -> int | None:
     return _CREATION_INDEX.get(game) if isinstance(game, str) else None
 
 
+# each format's first byte, by how its msgpack follows it
+_AS_IS = frozenset(bytes([f]) for f in (PLAIN, WORDED, TERSE))
+_DEFLATED = frozenset(bytes([f]) for f in (COMPACT, SHAPED, WORDED_DEFLATED, TERSE_DEFLATED))
+_DEFLATED_BY_GAME = frozenset(bytes([f]) for f in (CREATION_DEFLATED, TERSE_CREATION))
+
+
 def payload(data: bytes) -> bytes:
     """The msgpack of a stored record, whatever its format (for tools and tests that look at
     or change stored bytes; format 1 holds what is returned, after its format byte)."""
-    if data[:1] in (bytes([PLAIN]), bytes([WORDED])):
+    first = data[:1]
+    if first in _AS_IS:
         return data[1:]
-    if data[:1] in (bytes([COMPACT]), bytes([SHAPED]), bytes([WORDED_DEFLATED])):
+    if first in _DEFLATED:
         try:
             return _inflate(data[1:])
         except zlib.error as exc:
             raise UnknownStorageFormat(f"stored record in format {data[0]} does not inflate: "
                                        f"{exc}") from None
-    if data[:1] == bytes([CREATION_DEFLATED]):
+    if first in _DEFLATED_BY_GAME:
         return _inflate_creation(data)
     raise UnknownStorageFormat(f"stored record has format byte {data[:1]!r}, this version "
                                f"reads {', '.join(map(str, READ))}")
@@ -519,20 +598,20 @@ def stored_fields(data: bytes) -> Any:
 
 
 class MsgpackTranscoder(Transcoder):
-    """eventsourcing Transcoder writing versioned msgpack (formats 4, 5 and 6, shaped, with
+    """eventsourcing Transcoder writing versioned msgpack (formats 7, 8 and 9, shaped, with
     words)."""
 
     def encode(self, obj: Any) -> bytes:
         """Encode an event's or snapshot's fields."""
         packed = _pack(obj, compact=True)
         if len(packed) < DEFLATE_FROM:
-            return bytes([WORDED]) + packed
+            return bytes([TERSE]) + packed
         dictionary = _dictionary_of(obj)
         if dictionary is not None:
             packer = _creation_deflater(dictionary).copy()
-            return (bytes([CREATION_DEFLATED, dictionary]) + packer.compress(packed)
+            return (bytes([TERSE_CREATION, dictionary]) + packer.compress(packed)
                     + packer.flush())
-        return bytes([WORDED_DEFLATED]) + _deflate(packed)
+        return bytes([TERSE_DEFLATED]) + _deflate(packed)
 
     def decode(self, data: bytes) -> Any:
         """Decode what ``encode`` wrote, or a record of an earlier format."""

@@ -22,8 +22,8 @@ from ledger.match import MATCH_TOPICS
 from ledger.matchlist import ListedMatch, MatchListProjection, MatchQuery
 from ledger.transcoder import (
     COMPACT,
-    CREATION_DEFLATED,
     PLAIN,
+    TERSE_CREATION,
     MsgpackTranscoder,
     UnknownStorageFormat,
     Wanted,
@@ -86,7 +86,7 @@ def test_a_match_s_creation_and_end_read_in_part_are_what_reading_them_whole_giv
     creation = stored[game][0]
     (end,) = [n for n in stored[game] if n.topic == ENDED]
     assert creation.topic == CREATED
-    assert creation.state[0] == CREATION_DEFLATED  # format 6, against the game's dictionary
+    assert creation.state[0] == TERSE_CREATION  # format 9, against the game's dictionary
     for event in (creation, end):
         whole = vars(mapper.to_domain_event(event))
         assert mapper.fields_of(event, WANTED[event.topic]) == _picked(whole,

@@ -4,10 +4,12 @@ with rowids, whose pages they fill; a store whose snapshots
 table was created by eventsourcing (WITHOUT ROWID, before issue 43) keeps it and works. A
 match's creation is deflated against its game's dictionary (format 6); a store's format 5
 creations still read and verify. A match's snapshots are deflated against the same
-dictionary; a store's format 5 snapshots are still read and trusted."""
+dictionary; a store's format 5 snapshots are still read and trusted. A store that the last
+version to write formats 4 to 6 recorded at a table reads, verifies and grows in format 7."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 from uuid import UUID
@@ -22,6 +24,9 @@ from ledger.transcoder import (
     CREATION_DEFLATED,
     CREATION_DICTIONARIES,
     GAMES_WITH_SHAPES,
+    TERSE,
+    TERSE_CREATION,
+    WORDED,
     WORDED_DEFLATED,
     MsgpackTranscoder,
     UnknownStorageFormat,
@@ -33,6 +38,8 @@ from ledger.writegate import PAGE_SIZE
 from replay.service import Kiroku
 
 GRAIL = {"turn_limit": 30, "max_combat_rounds": 20}  # snapshots of 1-1.3 KB
+# two World Gainer matches recorded at a table by ab48db0 (tests/data/stores/record_at_a_table.py)
+FORMAT_6_STORE = Path(__file__).resolve().parents[1] / "data" / "stores" / "format-6.sqlite"
 
 
 def _grail_match(path: Path) -> UUID:
@@ -164,7 +171,7 @@ def test_a_creation_is_deflated_against_its_games_dictionary(tmp_path: Path, gam
         kiroku.close()
     blob = _creation_row(path, match_id)
     as_format_5 = bytes([WORDED_DEFLATED]) + _deflate(payload(blob))
-    assert blob[0] == CREATION_DEFLATED and blob[1] == GAMES_WITH_SHAPES.index(game)
+    assert blob[0] == TERSE_CREATION and blob[1] == GAMES_WITH_SHAPES.index(game)
     assert len(blob) < 1400 and len(blob) < len(as_format_5) * 0.7, (len(blob), len(as_format_5))
     assert MsgpackTranscoder().decode(blob) == MsgpackTranscoder().decode(as_format_5)
     fresh = Kiroku.open(f"sqlite:///{path}")
@@ -212,7 +219,7 @@ def test_a_snapshot_is_deflated_against_its_games_dictionary(tmp_path: Path, gam
     snapshots = _snapshots(path)
     assert snapshots, "the match is long enough for a snapshot"
     for _, blob in snapshots:
-        assert blob[0] == CREATION_DEFLATED and blob[1] == GAMES_WITH_SHAPES.index(game)
+        assert blob[0] == TERSE_CREATION and blob[1] == GAMES_WITH_SHAPES.index(game)
         as_format_5 = bytes([WORDED_DEFLATED]) + _deflate(payload(blob))
         assert MsgpackTranscoder().decode(blob) == MsgpackTranscoder().decode(as_format_5)
         if game == "illuminati":  # its groups' texts are the card set's: 2 KB in format 5
@@ -244,3 +251,33 @@ def test_the_dictionaries_are_the_ones_format_6_was_written_with() -> None:
         assert creation_dictionary(game, sha256)
     with pytest.raises(UnknownStorageFormat):
         creation_dictionary("grail", "0" * 64)
+
+
+def _formats(path: Path) -> set[int]:
+    with sqlite3.connect(path) as con:
+        return {bytes(b)[0] for table in ("stored_events", "stored_snapshots")
+                for (b,) in con.execute(f"SELECT state FROM {table}")}
+
+
+def test_a_store_the_last_version_of_formats_4_to_6_recorded_reads_verifies_and_grows(
+        tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    shutil.copy(FORMAT_6_STORE, path)
+    assert _formats(path) == {WORDED, CREATION_DEFLATED}
+    kiroku = Kiroku.open(f"sqlite:///{path}")
+    try:
+        matches = [m.match_id for m in kiroku.list_matches()]
+        keepers = {i.match_id: i for i in kiroku.credentials.issued() if i.match_id}
+        assert len(matches) == 2 and set(keepers) == set(matches)
+        for match_id in matches:
+            records = kiroku.records(kiroku.seen_by(match_id, JUDGE))
+            actions = [r for r in records if r["event"] == "ActionRecorded"]
+            assert actions and all(r["recorded_by"] == keepers[match_id].recorded_by
+                                   for r in actions)
+            assert "MatchEnded" in {r["event"] for r in records}
+        (grown,) = kiroku.simulate("worldgainer", 1, seed=5)
+    finally:
+        kiroku.close()
+    assert _formats(path) == {WORDED, CREATION_DEFLATED, TERSE, TERSE_CREATION}
+    for match_id in [*matches, grown]:
+        _agrees_with_its_events(path, match_id)

@@ -1,5 +1,5 @@
-"""The storage encoding (ledger.transcoder): format 3 is compact and exactly reversible, and a
-store's format 1 and 2 records still read."""
+"""The storage encoding (ledger.transcoder): formats 3 and 7 are compact and exactly
+reversible, and a store's records of earlier formats still read."""
 
 from __future__ import annotations
 
@@ -30,8 +30,12 @@ from ledger.transcoder import (
     PLAIN,
     SHAPED,
     SHAPES,
+    SHAPES_OF_FORMAT_3,
+    TERSE,
+    TERSE_DEFLATED,
+    TERSE_SHAPES,
+    TERSE_WORDS,
     WORDED,
-    WORDED_DEFLATED,
     WORDS,
     MsgpackTranscoder,
     UnknownStorageFormat,
@@ -54,6 +58,11 @@ AWKWARD = [
     "2026-11-21T19:49:33.381742+00:00", "2026-02-30T19:49:33.381742+00:00",
     "2026-11-21T19:49:33.381742+01:00", "2026-11-21T19:49:33+00:00",
     "0001-01-01T00:00:00.000000+00:00", "9999-12-31T23:59:59.999999+00:00", "", "end_turn",
+    "2026-11-21T19:49:33.000000+00:00", "1969-12-31T23:59:59.999999+00:00",
+    "c6374285-dc39-4741-a7ee-14853718eba5", "C6374285-DC39-4741-A7EE-14853718EBA5",
+    "c6374285dc394741a7ee14853718eba5", "{c6374285-dc39-4741-a7ee-14853718eba}",
+    "c6374285-dc39-4741-a7ee-14853718ebaz", "c6374285_dc39-4741-a7ee-14853718eba5",
+    f"p1:{HASH.upper()}", f"p2:{HASH}", f"p1{HASH}", "organiser", "Organiser",
 ]
 
 
@@ -99,7 +108,7 @@ ACTION = {"seq": 7, "seat": 2, "action": {"seat": 2, "type": "end_turn"},
 
 def test_a_map_of_a_known_shape_is_stored_as_its_values_and_reads_back() -> None:
     stored = MsgpackTranscoder().encode(ACTION)
-    assert stored[0] == WORDED
+    assert stored[0] == TERSE
     assert tuple(ACTION) in SHAPES and tuple(ACTION["action"]) in SHAPES
     assert b"chance_source" not in payload(stored) and b"Ann" in payload(stored)
     assert MsgpackTranscoder().decode(stored) == ACTION
@@ -109,7 +118,7 @@ def test_a_map_of_a_known_shape_is_stored_as_its_values_and_reads_back() -> None
 def test_words_are_stored_as_their_index_values_and_keys_alike() -> None:
     fields = {"outcomes.0.value": "end_turn", "note": ["seed", "not a word"]}
     stored = MsgpackTranscoder().encode(fields)
-    assert stored[0] == WORDED
+    assert stored[0] == TERSE
     for word in ("end_turn", "seed", "outcomes.0.value"):
         assert word.encode() not in stored
     assert b"not a word" in stored and b"note" in stored
@@ -122,8 +131,8 @@ def test_a_long_record_is_deflated_and_a_short_one_is_not() -> None:
     short = MsgpackTranscoder().encode(ACTION)
     notes = {"notes": ["the same note"] * DEFLATE_FROM}
     long = MsgpackTranscoder().encode(notes)
-    assert short[0] == WORDED and payload(short) == short[1:]
-    assert long[0] == WORDED_DEFLATED and len(long) < DEFLATE_FROM
+    assert short[0] == TERSE and payload(short) == short[1:]
+    assert long[0] == TERSE_DEFLATED and len(long) < DEFLATE_FROM
     assert MsgpackTranscoder().decode(long) == notes
 
 
@@ -144,9 +153,49 @@ def test_a_format_3_record_still_reads() -> None:
 
 
 def test_a_word_this_version_does_not_know_is_refused() -> None:
-    unknown = bytes([WORDED]) + msgpack.packb({"type": msgpack.ExtType(9, bytes([len(WORDS)]))})
+    beyond = len(WORDS + TERSE_WORDS)
+    unknown = bytes([TERSE]) + msgpack.packb({"type": msgpack.ExtType(9, bytes([beyond]))})
     with pytest.raises(UnknownStorageFormat):
         MsgpackTranscoder().decode(unknown)
+
+
+# Written by the last version to write format 4 (ab48db0): an action a scorekeeper's
+# credential recorded
+RECORDED = {**ACTION, "recorded_by": {"id": "c6374285-dc39-4741-a7ee-14853718eba5",
+                                      "name": "Ann", "role": "scorekeeper"},
+            "recorded_at": "2026-11-21T19:49:33.381742+00:00"}
+FORMAT_4_RECORDED = bytes.fromhex(
+    "049cd40801070293d4080d02d409869194d4080cd40981a75747532d30303101d40996c7230570313a5ec3e7"
+    "319416581ceb69a6e654d17b08dc75914006b2e1ec6bc9c55636a0153583a26964d92463363337343238352d"
+    "646333392d343734312d613765652d313438353337313865626135d40906a3416e6ea4726f6c65ab73636f72"
+    "656b6565706572c7090701192df660f7246a6ec720055ec3e7319416581ceb69a6e654d17b08dc7591400"
+    "6b2e1ec6bc9c55636a0153581d409059201c408313233343536373802")
+
+
+def test_a_format_4_record_still_reads() -> None:
+    assert FORMAT_4_RECORDED[0] == WORDED
+    assert MsgpackTranscoder().decode(FORMAT_4_RECORDED) == RECORDED
+    assert stored_fields(FORMAT_4_RECORDED)["recorded_by"] == RECORDED["recorded_by"]
+
+
+def test_who_recorded_a_digest_and_a_time_are_stored_in_their_binary_forms() -> None:
+    stored = MsgpackTranscoder().encode(RECORDED)
+    assert stored[0] == TERSE and tuple(RECORDED["recorded_by"]) in TERSE_SHAPES.values()
+    for spelled in (b"c6374285", b"p1:", b"2026", b"scorekeeper", b"role"):
+        assert spelled not in stored
+    # the id in 16 bytes (20 fewer), the digest without its label (3), the time in 8 bytes
+    # (2), the map as an array of its shape's mark and values (8), the role a word (9)
+    assert len(stored) == len(FORMAT_4_RECORDED) - 20 - 3 - 2 - 8 - 9
+    assert MsgpackTranscoder().decode(stored) == RECORDED
+    spelled = stored_fields(stored)["recorded_by"]  # for tools: shapes and words spelled out
+    assert (spelled["name"], spelled["role"]) == ("Ann", "scorekeeper")
+
+
+@pytest.mark.parametrize("role", ["organiser", "judge", "seat", "scorekeeper"])
+def test_every_role_that_records_is_a_word(role: str) -> None:
+    stored = MsgpackTranscoder().encode({"recorded_by": {**RECORDED["recorded_by"],
+                                                         "role": role}})
+    assert role.encode() not in stored
 
 
 def test_shaped_maps_inside_lists_and_tuples_read_back() -> None:
@@ -163,8 +212,13 @@ def test_the_same_keys_in_another_order_are_a_map_that_keeps_its_order() -> None
 
 def test_the_shapes_of_format_3_never_change() -> None:
     # format 3 records read only with exactly this table: a longer one is a new format
-    assert hashlib.sha256(msgpack.packb(SHAPES)).hexdigest() == (
+    assert hashlib.sha256(msgpack.packb(SHAPES_OF_FORMAT_3)).hexdigest() == (
         "a3ce832f4b395c48455089487f13e7fcb2c8f8d9e456a32684033bdb7b19a02a")
+
+
+def test_format_7_reads_format_3s_shapes_then_its_own() -> None:
+    assert SHAPES[:len(SHAPES_OF_FORMAT_3)] == SHAPES_OF_FORMAT_3
+    assert SHAPES[len(SHAPES_OF_FORMAT_3):] == (("id", "name", "role"),)
 
 
 def test_every_shipped_game_declares_its_stored_shapes_beside_it() -> None:
@@ -217,7 +271,7 @@ def test_shapes_are_composed_only_when_every_owner_agrees_and_none_is_missing() 
 def test_a_record_of_an_unknown_format_or_damaged_is_refused() -> None:
     stored = MsgpackTranscoder().encode({"hash": HASH})
     with pytest.raises(UnknownStorageFormat):
-        MsgpackTranscoder().decode(bytes([9]) + stored[1:])
+        MsgpackTranscoder().decode(bytes([10]) + stored[1:])
     with pytest.raises(UnknownStorageFormat):
         MsgpackTranscoder().decode(stored[:1] + b"\xff" * 8)
 

@@ -250,6 +250,7 @@ _LABEL_CODES = {label: _LABELLED_HEX + index for index, label in enumerate(HEX_L
 _NOW = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}\+00:00")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
+_EPOCH_DAY = _EPOCH.toordinal()
 # One compressor with the dictionary loaded, copied for each record (a 4 KiB window: records
 # are small, and loading the dictionary afresh each time cost more than compressing)
 _DEFLATER = zlib.compressobj(6, zlib.DEFLATED, -12, 5, zlib.Z_DEFAULT_STRATEGY, DICTIONARY)
@@ -308,15 +309,16 @@ def _compact_text(text: str) -> Any:
 
 def _micros_text(text: str) -> Any:
     """A ``recorded_at`` text (``_NOW``) as its microseconds since 1970 (8 bytes), where it
-    reads back identical (a text of no real moment, such as a 30th of February, stays
-    text)."""
+    names a real moment (a 30th of February stays text). It then reads back identical:
+    ``_NOW`` fixes every field's width, and ``isoformat`` writes each at that width."""
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
         return text
-    if moment.isoformat(timespec="microseconds") != text:
-        return text
-    return msgpack.ExtType(_MICROS_TEXT, _micros(moment))
+    seconds = ((moment.toordinal() - _EPOCH_DAY) * 86400 + moment.hour * 3600
+               + moment.minute * 60 + moment.second)
+    micros = seconds * 1_000_000 + moment.microsecond
+    return msgpack.ExtType(_MICROS_TEXT, micros.to_bytes(8, "big", signed=True))
 
 
 def _micros_text_read(data: bytes) -> str:

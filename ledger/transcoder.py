@@ -74,11 +74,12 @@ READ = (PLAIN, COMPACT, SHAPED, WORDED, WORDED_DEFLATED, CREATION_DEFLATED, TERS
         TERSE_DEFLATED, TERSE_CREATION)
 _UUID, _DATETIME, _TUPLE, _STATE, _HEX, _INSTANT, _TIME, _SHAPE, _WORD = 1, 2, 3, 4, 5, 6, 7, 8, 9
 # format 7's: a UUID's canonical text, a ``recorded_at`` text as microseconds since 1970, and
-# a digest whose label is the one at ``_LABELLED - _LABELLED_HEX`` in ``HEX_LABELS``
+# from 16 on a digest whose label is the one at (its code - 16) in ``HEX_LABELS``
 _UUID_TEXT, _MICROS_TEXT, _LABELLED_HEX = 10, 11, 16
-# the labels of the digests format 7 stores without them (ledger.digests: a position's digest
-# in its format p1); append only: a label's code is its index here
-HEX_LABELS = ("p1:",)
+# the labels format 7 stores a digest without: a position's digest names its format, ``pN:``
+# (``Ruleset.position_format``: 1 for every game today). Never reorder: a label's code is its
+# index here plus 16; a reader meeting a code it does not know refuses the record
+HEX_LABELS = tuple(f"p{n}:" for n in range(1, 10))
 # The fields of a record a reader wants (``MsgpackTranscoder.decode_fields``): by name, None for
 # the whole value, or the fields it wants of a map within
 Wanted = Mapping[str, "Wanted | None"]
@@ -115,12 +116,12 @@ WORDS = (
     "class_version",
 )
 DICTIONARY = b"".join(msgpack.packb(word) for word in WORDS)
-# each word as formats 4 and 5 store it
 # Format 7's words beyond those: the roles of the credentials that record (ledger.identity's
 # ``Role``: a scorekeeper records every action of a table) that ``WORDS`` does not spell.
 # Append only: a word's index is its place in ``WORDS + TERSE_WORDS``.
 TERSE_WORDS = ("organiser", "scorekeeper", "player", "commentator")
 _EVERY_WORD = WORDS + TERSE_WORDS
+# each word as formats 4 to 9 store it (formats 4 to 6 only those of ``WORDS``)
 _WORD_MARKS = {word: msgpack.ExtType(_WORD, bytes([index]))
                for index, word in enumerate(_EVERY_WORD)}
 # Format 4's msgpack from this many bytes on is deflated (format 5). Shorter ones are
@@ -428,7 +429,10 @@ _READERS: dict[int, Callable[[bytes], Any]] = {
 
 def _ext_hook(code: int, data: bytes) -> Any:
     reader = _READERS.get(code)
-    return msgpack.ExtType(code, data) if reader is None else reader(data)
+    if reader is None:  # written by a later version: refused, never passed on as it is
+        raise UnknownStorageFormat(f"stored record holds extension type {code}, which this "
+                                   "version does not know")
+    return reader(data)
 
 
 def _pack(obj: Any, compact: bool = False) -> bytes:

@@ -152,6 +152,20 @@ def test_a_format_3_record_still_reads() -> None:
         "pair": ({"seat": 1, "type": "pass"}, [{"kind": "draw", "value": "c"}])}
 
 
+@pytest.mark.parametrize("code", [12, 15, 25, 127])
+def test_an_extension_type_this_version_does_not_know_is_refused(code: int) -> None:
+    unknown = bytes([TERSE]) + msgpack.packb({"digest": msgpack.ExtType(code, b"\x01" * 32)})
+    with pytest.raises(UnknownStorageFormat, match=f"extension type {code}"):
+        MsgpackTranscoder().decode(unknown)
+
+
+@pytest.mark.parametrize("form", [1, 2, 9])
+def test_every_position_digest_format_is_stored_without_its_label(form: int) -> None:
+    stored = MsgpackTranscoder().encode({"digest": f"p{form}:{HASH}"})
+    assert f"p{form}:".encode() not in stored
+    assert MsgpackTranscoder().decode(stored) == {"digest": f"p{form}:{HASH}"}
+
+
 def test_a_word_this_version_does_not_know_is_refused() -> None:
     beyond = len(WORDS + TERSE_WORDS)
     unknown = bytes([TERSE]) + msgpack.packb({"type": msgpack.ExtType(9, bytes([beyond]))})

@@ -294,6 +294,7 @@ def test_transcript_redacts_draws_for_the_opponent() -> None:
     b"\x01\xc1garbage",  # format 1, not msgpack
     b"\x04\xc1garbage",  # format 4, not msgpack
     b"\x04" + msgpack.packb([msgpack.ExtType(9, b"\xff")]),  # a word no version knows
+    b"\x07" + msgpack.packb([msgpack.ExtType(40, b"\xff")]),  # an extension no version knows
     b"\x05garbage",  # format 5, does not inflate
 ])
 def test_reading_a_match_with_an_unreadable_row_is_a_clear_error(

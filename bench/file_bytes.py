@@ -2,11 +2,12 @@
 
     python bench/file_bytes.py [--quick] [--short 20] [--long 2000] [--baseline TREE]
 
-For each game, three stores, each a file of its own, recorded as matches are at a table
-(``record_at_a_table``): the organiser's credential creates each match, a scorekeeper's
-credential is issued for it, and that credential records every action (a judge's, where a
-judge acts), so each event names who recorded it as every credential does, by its id, name
-and role, and the credentials are stored too:
+For each game, three stores, each a file of its own. Two of them, short and long, are
+recorded as matches are at a table (``record_at_a_table``): the organiser's credential
+creates each match, a scorekeeper's credential is issued for it, and that credential records
+every action (a judge's, where a judge acts), so each event names who recorded it as every
+credential does, by its id, name and role, and the credentials are stored too. The third is
+simulated, for comparison with earlier rounds:
 
 - short: ``--short`` random legal playouts (those of ``Kiroku.simulate``, what a typical full
   match is), recorded so;
